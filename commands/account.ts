@@ -1,0 +1,112 @@
+// The account aggregate (stream account-<id>): the account, its dashboard users and its API keys.
+import type { Decider } from '../src/decider.ts';
+import { AppError, conflict, notFound } from '../src/errors.ts';
+
+export type Scope = 'read' | 'write' | 'settings';
+export type Role = 'owner' | 'admin' | 'member' | 'viewer';
+
+export type AccountEvent =
+  | { type: 'AccountCreated'; data: { account_id: string; name: string; created_at: string } }
+  | { type: 'UserAdded'; data: { account_id: string; user_id: string; email: string; password_hash: string; role: Role; created_at: string } }
+  | {
+      type: 'ApiKeyIssued';
+      data: { account_id: string; key_id: string; key_hash: string; prefix: string; name: string | null; scopes: Scope[] | null; created_at: string; replaces?: string };
+    }
+  | { type: 'ApiKeyExpirySet'; data: { account_id: string; key_id: string; expires_at: string; reason: 'rotated' } }
+  | { type: 'ApiKeyRevoked'; data: { account_id: string; key_id: string; revoked_at: string } };
+
+export interface AccountState {
+  exists: boolean;
+  accountId?: string;
+  users: Map<string, { email: string; role: Role }>;
+  keys: Map<string, { scopes: Scope[] | null; name: string | null; expiresAt?: string; revoked: boolean }>;
+}
+
+export type AccountCommand =
+  | { type: 'CreateAccount'; accountId: string; name: string; now: Date }
+  | { type: 'AddUser'; userId: string; email: string; passwordHash: string; role: Role; now: Date }
+  | { type: 'IssueApiKey'; keyId: string; keyHash: string; prefix: string; name: string | null; scopes: Scope[] | null; now: Date }
+  | { type: 'RotateApiKey'; oldKeyId: string; keyId: string; keyHash: string; prefix: string; graceMs: number; now: Date }
+  | { type: 'RevokeApiKey'; keyId: string; now: Date };
+
+export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent> = {
+  initialState: { exists: false, users: new Map(), keys: new Map() },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'AccountCreated':
+        return { ...state, exists: true, accountId: event.data.account_id };
+      case 'UserAdded': {
+        const users = new Map(state.users);
+        users.set(event.data.user_id, { email: event.data.email, role: event.data.role });
+        return { ...state, users };
+      }
+      case 'ApiKeyIssued': {
+        const keys = new Map(state.keys);
+        keys.set(event.data.key_id, { scopes: event.data.scopes, name: event.data.name, revoked: false });
+        return { ...state, keys };
+      }
+      case 'ApiKeyExpirySet': {
+        const keys = new Map(state.keys);
+        const k = keys.get(event.data.key_id);
+        if (k) keys.set(event.data.key_id, { ...k, expiresAt: event.data.expires_at });
+        return { ...state, keys };
+      }
+      case 'ApiKeyRevoked': {
+        const keys = new Map(state.keys);
+        const k = keys.get(event.data.key_id);
+        if (k) keys.set(event.data.key_id, { ...k, revoked: true });
+        return { ...state, keys };
+      }
+    }
+  },
+
+  decide(command, state) {
+    const at = command.now.toISOString();
+    if (command.type === 'CreateAccount') {
+      if (state.exists) throw conflict('account already exists');
+      return [{ type: 'AccountCreated', data: { account_id: command.accountId, name: command.name, created_at: at } }];
+    }
+    if (!state.exists || !state.accountId) throw notFound('account');
+    const account_id = state.accountId;
+    switch (command.type) {
+      case 'AddUser':
+        return [
+          {
+            type: 'UserAdded',
+            data: { account_id, user_id: command.userId, email: command.email, password_hash: command.passwordHash, role: command.role, created_at: at },
+          },
+        ];
+      case 'IssueApiKey':
+        return [
+          {
+            type: 'ApiKeyIssued',
+            data: { account_id, key_id: command.keyId, key_hash: command.keyHash, prefix: command.prefix, name: command.name, scopes: command.scopes, created_at: at },
+          },
+        ];
+      case 'RotateApiKey': {
+        const old = state.keys.get(command.oldKeyId);
+        if (!old || old.revoked) throw notFound('api key');
+        if (old.expiresAt && Date.parse(old.expiresAt) <= command.now.getTime()) throw new AppError(409, 'conflict', 'this key has expired and cannot be rotated');
+        const expires = new Date(command.now.getTime() + command.graceMs).toISOString();
+        const earlier = old.expiresAt && old.expiresAt < expires ? old.expiresAt : expires;
+        return [
+          {
+            type: 'ApiKeyIssued',
+            data: { account_id, key_id: command.keyId, key_hash: command.keyHash, prefix: command.prefix, name: old.name, scopes: old.scopes, created_at: at, replaces: command.oldKeyId },
+          },
+          { type: 'ApiKeyExpirySet', data: { account_id, key_id: command.oldKeyId, expires_at: earlier, reason: 'rotated' } },
+        ];
+      }
+      case 'RevokeApiKey': {
+        const k = state.keys.get(command.keyId);
+        if (!k) throw notFound('api key');
+        if (k.revoked) return [];
+        return [{ type: 'ApiKeyRevoked', data: { account_id, key_id: command.keyId, revoked_at: at } }];
+      }
+    }
+  },
+};
+
+export const accountStream = (accountId: string) => `account-${accountId}`;
+export const ACCOUNT_EVENT_TYPES = ['AccountCreated', 'UserAdded', 'ApiKeyIssued', 'ApiKeyExpirySet', 'ApiKeyRevoked'] as const;

@@ -1,0 +1,113 @@
+// The contact aggregate (stream contact-<id>): standard fields, custom values, tags, deletion.
+import type { Decider } from '../src/decider.ts';
+import { AppError, notFound, validationError, type Issue } from '../src/errors.ts';
+import { checkCustomValue, type FieldDefinition } from './custom-fields.ts';
+
+export const STANDARD_FIELDS = ['email', 'phone', 'first_name', 'last_name', 'country', 'language', 'timezone', 'external_id', 'tags'] as const;
+export type StandardField = (typeof STANDARD_FIELDS)[number];
+
+export interface ContactFields {
+  email?: string | null;
+  phone?: string | null;
+  first_name?: string | null;
+  last_name?: string | null;
+  country?: string | null;
+  language?: string | null;
+  timezone?: string | null;
+  external_id?: string | null;
+  tags?: string[];
+}
+
+export type CustomValues = Record<string, unknown>;
+
+export type ContactEvent =
+  | { type: 'ContactCreated'; data: { account_id: string; id: string; fields: ContactFields; custom_fields: CustomValues; created_at: string } }
+  | { type: 'ContactUpdated'; data: { account_id: string; id: string; changes: ContactFields; custom_fields: Record<string, unknown | null>; updated_at: string } }
+  | { type: 'ContactDeleted'; data: { account_id: string; id: string; deleted_at: string } };
+
+export interface ContactState {
+  status: 'none' | 'active' | 'deleted';
+  id?: string;
+  accountId?: string;
+  fields: ContactFields;
+  custom: CustomValues;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+export type ContactCommand =
+  | { type: 'CreateContact'; accountId: string; id: string; fields: ContactFields; custom: CustomValues; definitions: FieldDefinition[]; now: Date }
+  | { type: 'UpdateContact'; accountId: string; changes: ContactFields; custom: Record<string, unknown | null>; definitions: FieldDefinition[]; now: Date }
+  | { type: 'DeleteContact'; accountId: string; now: Date };
+
+/** Custom values must match a live definition; `null` (removal) is allowed for any key, defined or not. */
+function checkCustom(values: Record<string, unknown>, definitions: FieldDefinition[], allowNull: boolean): void {
+  const byKey = new Map(definitions.map((d) => [d.key, d]));
+  const issues: Issue[] = [];
+  for (const [key, value] of Object.entries(values)) {
+    if (value === null && allowNull) continue;
+    const def = byKey.get(key);
+    if (!def) {
+      issues.push({ path: `custom_fields.${key}`, message: `no custom field with key "${key}" is defined` });
+      continue;
+    }
+    const problem = checkCustomValue(def, value);
+    if (problem) issues.push({ path: `custom_fields.${key}`, message: problem });
+  }
+  if (issues.length) throw validationError(issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues);
+}
+
+function visible(state: ContactState, accountId: string) {
+  // another account's contact is exactly as invisible as a missing one
+  if (state.status !== 'active' || state.accountId !== accountId) throw notFound('contact');
+}
+
+export const contactDecider: Decider<ContactCommand, ContactState, ContactEvent> = {
+  initialState: { status: 'none', fields: {}, custom: {} },
+  evolve(state, event) {
+    switch (event.type) {
+      case 'ContactCreated':
+        return { status: 'active', id: event.data.id, accountId: event.data.account_id, fields: { ...event.data.fields }, custom: { ...event.data.custom_fields }, createdAt: event.data.created_at, updatedAt: event.data.created_at };
+      case 'ContactUpdated': {
+        const custom = { ...state.custom };
+        for (const [k, v] of Object.entries(event.data.custom_fields)) {
+          if (v === null) delete custom[k];
+          else custom[k] = v;
+        }
+        return { ...state, fields: { ...state.fields, ...event.data.changes }, custom, updatedAt: event.data.updated_at };
+      }
+      case 'ContactDeleted':
+        return { ...state, status: 'deleted' };
+    }
+  },
+  decide(command, state) {
+    const at = command.now.toISOString();
+    switch (command.type) {
+      case 'CreateContact':
+        if (state.status !== 'none') throw new AppError(409, 'conflict', 'contact already exists');
+        checkCustom(command.custom, command.definitions, false);
+        return [{ type: 'ContactCreated', data: { account_id: command.accountId, id: command.id, fields: command.fields, custom_fields: command.custom, created_at: at } }];
+      case 'UpdateContact': {
+        visible(state, command.accountId);
+        checkCustom(command.custom, command.definitions, true);
+        // record only what actually changes, so the history says what happened
+        const changes: ContactFields = {};
+        for (const [k, v] of Object.entries(command.changes) as [StandardField, unknown][]) {
+          if (JSON.stringify(state.fields[k] ?? null) !== JSON.stringify(v ?? null)) (changes as Record<string, unknown>)[k] = v;
+        }
+        const custom: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(command.custom)) {
+          if (JSON.stringify(state.custom[k] ?? null) !== JSON.stringify(v)) custom[k] = v;
+        }
+        if (Object.keys(changes).length === 0 && Object.keys(custom).length === 0) return [];
+        return [{ type: 'ContactUpdated', data: { account_id: command.accountId, id: state.id!, changes, custom_fields: custom, updated_at: at } }];
+      }
+      case 'DeleteContact':
+        visible(state, command.accountId);
+        return [{ type: 'ContactDeleted', data: { account_id: command.accountId, id: state.id!, deleted_at: at } }];
+    }
+  },
+};
+
+export const contactStream = (id: string) => `contact-${id}`;
+export const CONTACT_EVENT_TYPES = ['ContactCreated', 'ContactUpdated', 'ContactDeleted'] as const;

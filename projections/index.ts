@@ -1,0 +1,11 @@
+// Every read model the service keeps, in one list for the runner and the CLI.
+import type { Projection } from '../src/projection.ts';
+import { authProjection } from './auth.ts';
+import { contactsProjection } from './contacts.ts';
+import { customFieldsProjection } from './custom-fields.ts';
+
+export const ALL_PROJECTIONS: Projection[] = [authProjection, contactsProjection, customFieldsProjection];
+
+export function findProjection(name: string): Projection | undefined {
+  return ALL_PROJECTIONS.find((p) => p.name === name);
+}

@@ -1,0 +1,41 @@
+// Uniqueness across aggregates (a contact's email within an account, a user's email globally).
+// A claim row names its owner; a claim whose owner no longer holds the value (crash between claim
+// and append, or a later change) is stale and may be taken over after checking the owner's stream.
+import type pg from 'pg';
+
+export type OwnerStillHolds = (ownerId: string) => Promise<boolean>;
+
+/** Claims `value` for `ownerId`. Returns the id of the live owner that holds it instead, or null on success. */
+export async function claim(
+  pool: pg.Pool,
+  scope: { accountId: string; kind: string },
+  value: string,
+  ownerId: string,
+  ownerStillHolds: OwnerStillHolds,
+): Promise<string | null> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const { rows } = await pool.query<{ owner_id: string }>(
+      `INSERT INTO unique_claims (account_id, kind, value, owner_id) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (account_id, kind, value) DO UPDATE SET owner_id = unique_claims.owner_id
+       RETURNING owner_id`,
+      [scope.accountId, scope.kind, value, ownerId],
+    );
+    const owner = rows[0].owner_id;
+    if (owner === ownerId) return null;
+    if (await ownerStillHolds(owner)) return owner;
+    // stale: take it over only if nobody else did meanwhile
+    const taken = await pool.query(
+      `UPDATE unique_claims SET owner_id = $5, created_at = now() WHERE account_id = $1 AND kind = $2 AND value = $3 AND owner_id = $4`,
+      [scope.accountId, scope.kind, value, owner, ownerId],
+    );
+    if (taken.rowCount === 1) return null;
+  }
+  return 'unknown';
+}
+
+/** Releases a claim, only if `ownerId` still holds it. */
+export async function release(pool: pg.Pool, scope: { accountId: string; kind: string }, value: string, ownerId: string): Promise<void> {
+  await pool.query(`DELETE FROM unique_claims WHERE account_id = $1 AND kind = $2 AND value = $3 AND owner_id = $4`, [
+    scope.accountId, scope.kind, value, ownerId,
+  ]);
+}

@@ -1,0 +1,35 @@
+// Environment → validated configuration. Every tunable of the service lives here.
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().optional(),
+  EVENTSTORE_URL: z.string().optional(),
+  ENGAGE_DATA_DIR: z.string().default('./.engage'),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  REDIS_URL: z.string().optional(),
+  JWT_SECRET: z.string().min(16).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).default(2000),
+  RATE_LIMITS_ENABLED: bool.default(true),
+  WEBHOOK_RETRY_DELAYS: z.string().default('30s,5m,30m'),
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  SMTP_URL: z.string().optional(),
+  SANDBOX_DELIVERY_DELAY_MS: z.coerce.number().int().min(0).default(200),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return parsed.data;
+}

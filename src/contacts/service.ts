@@ -1,0 +1,154 @@
+// Contact commands with their cross-aggregate rule: email and phone are unique per account,
+// held by claims that are taken before the append and released if it fails.
+import { contactDecider, contactStream, type ContactFields, type ContactState } from '../../commands/contact.ts';
+import { customFieldsDecider, customFieldsStream, type FieldDefinition } from '../../commands/custom-fields.ts';
+import { claim, release } from '../claims.ts';
+import type { Engage } from '../context.ts';
+import { fold, handleCommand } from '../decider.ts';
+import { AppError } from '../errors.ts';
+import type { EventMetadata, Position } from '../eventstore/port.ts';
+import { newId } from '../ids.ts';
+
+const UNIQUE = ['email', 'phone'] as const;
+
+export interface ContactView {
+  id: string;
+  email: string | null;
+  phone: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  country: string | null;
+  language: string | null;
+  timezone: string | null;
+  external_id: string | null;
+  tags: string[];
+  custom_fields: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+}
+
+export function contactView(id: string, s: { fields: ContactFields; custom: Record<string, unknown>; createdAt?: string; updatedAt?: string }): ContactView {
+  const f = s.fields;
+  return {
+    id,
+    email: f.email ?? null,
+    phone: f.phone ?? null,
+    first_name: f.first_name ?? null,
+    last_name: f.last_name ?? null,
+    country: f.country ?? null,
+    language: f.language ?? null,
+    timezone: f.timezone ?? null,
+    external_id: f.external_id ?? null,
+    tags: f.tags ?? [],
+    custom_fields: s.custom,
+    created_at: s.createdAt ?? '',
+    updated_at: s.updatedAt ?? s.createdAt ?? '',
+  };
+}
+
+export async function loadDefinitions(engage: Engage, accountId: string): Promise<FieldDefinition[]> {
+  const events = await engage.store.readStream(customFieldsStream(accountId));
+  return [...fold(customFieldsDecider, events.map((e) => ({ type: e.type, data: e.data }) as never)).byId.values()];
+}
+
+async function loadContact(engage: Engage, id: string): Promise<ContactState> {
+  const events = await engage.store.readStream(contactStream(id));
+  return fold(contactDecider, events.map((e) => ({ type: e.type, data: e.data }) as never));
+}
+
+function claimScope(accountId: string, field: (typeof UNIQUE)[number]) {
+  return { accountId, kind: `contact_${field}` };
+}
+
+/** Claims the unique values in `fields` for `contactId`; throws 409 naming the field on a duplicate. */
+async function claimUnique(engage: Engage, accountId: string, contactId: string, fields: ContactFields): Promise<() => Promise<void>> {
+  const taken: { field: (typeof UNIQUE)[number]; value: string }[] = [];
+  const undo = async () => {
+    for (const t of taken) await release(engage.pool, claimScope(accountId, t.field), t.value, contactId);
+  };
+  for (const field of UNIQUE) {
+    const value = fields[field];
+    if (typeof value !== 'string') continue;
+    const holder = await claim(engage.pool, claimScope(accountId, field), value, contactId, async (owner) => {
+      const s = await loadContact(engage, owner);
+      return s.status === 'active' && s.accountId === accountId && s.fields[field] === value;
+    });
+    if (holder) {
+      await undo();
+      throw new AppError(409, 'conflict', `a contact with this ${field} already exists`, { field, contact_id: holder });
+    }
+    taken.push({ field, value });
+  }
+  return undo;
+}
+
+export async function createContact(
+  engage: Engage,
+  accountId: string,
+  input: ContactFields & { custom_fields?: Record<string, unknown> },
+  metadata: EventMetadata,
+): Promise<{ contact: ContactView; position?: Position }> {
+  const id = newId('contact');
+  const { custom_fields = {}, ...fields } = input;
+  const definitions = await loadDefinitions(engage, accountId);
+  const undo = await claimUnique(engage, accountId, id, fields);
+  try {
+    const result = await handleCommand(
+      engage.store,
+      contactDecider,
+      contactStream(id),
+      { type: 'CreateContact', accountId, id, fields, custom: custom_fields, definitions, now: engage.clock.now() },
+      metadata,
+    );
+    return { contact: contactView(id, result.state), position: result.position };
+  } catch (err) {
+    await undo();
+    throw err;
+  }
+}
+
+export async function updateContact(
+  engage: Engage,
+  accountId: string,
+  id: string,
+  input: ContactFields & { custom_fields?: Record<string, unknown> },
+  metadata: EventMetadata,
+): Promise<{ contact: ContactView; position?: Position }> {
+  const { custom_fields = {}, ...changes } = input;
+  const before = await loadContact(engage, id);
+  const newValues: ContactFields = {};
+  for (const f of UNIQUE) if (typeof changes[f] === 'string' && changes[f] !== before.fields[f]) newValues[f] = changes[f];
+  const definitions = await loadDefinitions(engage, accountId);
+  // not-found checks first, so a missing contact never takes a claim
+  if (before.status !== 'active' || before.accountId !== accountId) {
+    await handleCommand(engage.store, contactDecider, contactStream(id), { type: 'UpdateContact', accountId, changes, custom: custom_fields, definitions, now: engage.clock.now() }, metadata);
+  }
+  const undo = await claimUnique(engage, accountId, id, newValues);
+  try {
+    const result = await handleCommand(
+      engage.store,
+      contactDecider,
+      contactStream(id),
+      { type: 'UpdateContact', accountId, changes, custom: custom_fields, definitions, now: engage.clock.now() },
+      metadata,
+    );
+    // release the values this contact no longer holds
+    for (const f of UNIQUE) {
+      const old = before.fields[f];
+      if (typeof old === 'string' && result.state.fields[f] !== old) await release(engage.pool, claimScope(accountId, f), old, id);
+    }
+    return { contact: contactView(id, result.state), position: result.position };
+  } catch (err) {
+    await undo();
+    throw err;
+  }
+}
+
+export async function deleteContact(engage: Engage, accountId: string, id: string, metadata: EventMetadata): Promise<Position | undefined> {
+  const result = await handleCommand(engage.store, contactDecider, contactStream(id), { type: 'DeleteContact', accountId, now: engage.clock.now() }, metadata);
+  for (const f of UNIQUE) {
+    const v = result.state.fields[f];
+    if (typeof v === 'string') await release(engage.pool, claimScope(accountId, f), v, id);
+  }
+  return result.position;
+}

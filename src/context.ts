@@ -1,0 +1,80 @@
+// Wires one running engage: configuration → database (embedded or DATABASE_URL) → migrations →
+// event store adapter → projection runner. The CLI, the server and the tests all open it here.
+import pino, { type Logger } from 'pino';
+import type pg from 'pg';
+import { ALL_PROJECTIONS } from '../projections/index.ts';
+import { type Clock, systemClock } from './clock.ts';
+import { type Config, loadConfig } from './config.ts';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
+import { migrate } from './db/migrations.ts';
+import { createPool } from './db/pool.ts';
+import type { EventStore } from './eventstore/port.ts';
+import { PostgresEventStore } from './eventstore/postgres.ts';
+import type { Projection } from './projection.ts';
+import { ProjectionRunner } from './workers/projection-runner.ts';
+
+export interface Engage {
+  config: Config;
+  pool: pg.Pool;
+  store: EventStore;
+  runner: ProjectionRunner;
+  log: Logger;
+  clock: Clock;
+  connectionString: string;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  config?: Config;
+  log?: Logger;
+  clock?: Clock;
+  /** run the projection runner in this process (the server does; one-shot CLI commands do not) */
+  runProjections?: boolean;
+  projections?: Projection[];
+  databaseName?: string;
+}
+
+export async function resolveDatabase(config: Config, log: Logger, databaseName = 'engage'): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
+  if (config.DATABASE_URL) return { url: config.DATABASE_URL };
+  const embedded = await startEmbeddedPostgres({
+    dataDir: config.ENGAGE_DATA_DIR,
+    port: config.EMBEDDED_PG_PORT,
+    database: databaseName,
+    log: (line) => log.debug({ postgres: line }, 'embedded postgres'),
+  });
+  return { url: embedded.connectionString, embedded };
+}
+
+export async function openEngage(options: OpenOptions = {}): Promise<Engage> {
+  const config = options.config ?? loadConfig();
+  const log = options.log ?? pino({ level: config.LOG_LEVEL, redact: ['req.headers["x-api-key"]', 'req.headers.authorization'] });
+  const { url } = await resolveDatabase(config, log, options.databaseName);
+  const pool = createPool(url);
+  await migrate(pool);
+  let store: EventStore;
+  if (config.EVENTSTORE_URL) {
+    const { EsdbEventStore } = await import('./eventstore/esdb.ts');
+    store = new EsdbEventStore(config.EVENTSTORE_URL);
+  } else {
+    store = new PostgresEventStore(pool, url);
+  }
+  const runner = new ProjectionRunner(pool, store, options.projections ?? ALL_PROJECTIONS, log, store.wakeup);
+  if (options.runProjections) {
+    if (store instanceof PostgresEventStore) await store.listen();
+    await runner.start();
+  }
+  return {
+    config,
+    pool,
+    store,
+    runner,
+    log,
+    clock: options.clock ?? systemClock,
+    connectionString: url,
+    async close() {
+      await runner.stop();
+      await store.close();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,93 @@
+// Schema migrations of engage's own (non-projection) tables. Run on every start; idempotent,
+// serialised across processes by an advisory lock.
+import type pg from 'pg';
+import { EVENTSTORE_SCHEMA } from '../eventstore/postgres.ts';
+
+interface Migration {
+  id: number;
+  name: string;
+  sql: string;
+}
+
+const MIGRATIONS: Migration[] = [
+  { id: 1, name: 'event store', sql: EVENTSTORE_SCHEMA },
+  {
+    id: 2,
+    name: 'projection checkpoints',
+    sql: `
+      CREATE TABLE IF NOT EXISTS projection_state (
+        name text NOT NULL,
+        generation int NOT NULL,
+        active boolean NOT NULL DEFAULT false,
+        version int NOT NULL,
+        commit_pos xid8 NOT NULL DEFAULT '0',
+        prepare_pos bigint NOT NULL DEFAULT 0,
+        status text NOT NULL DEFAULT 'running',
+        error text,
+        error_position text,
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (name, generation)
+      );`,
+  },
+  {
+    id: 3,
+    name: 'idempotency keys and unique claims',
+    sql: `
+      CREATE TABLE IF NOT EXISTS idempotency_keys (
+        account_id text NOT NULL,
+        key text NOT NULL,
+        method text NOT NULL,
+        path text NOT NULL,
+        body_hash text NOT NULL,
+        status_code int,
+        response jsonb,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (account_id, key)
+      );
+      CREATE INDEX IF NOT EXISTS idempotency_keys_created ON idempotency_keys (created_at);
+      CREATE TABLE IF NOT EXISTS unique_claims (
+        account_id text NOT NULL,
+        kind text NOT NULL,
+        value text NOT NULL,
+        owner_id text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (account_id, kind, value)
+      );`,
+  },
+  {
+    id: 4,
+    name: 'service secrets',
+    sql: `CREATE TABLE IF NOT EXISTS service_secrets (name text PRIMARY KEY, value text NOT NULL, created_at timestamptz NOT NULL DEFAULT now());`,
+  },
+];
+
+export function registerMigration(m: Migration): void {
+  if (MIGRATIONS.some((x) => x.id === m.id)) return;
+  MIGRATIONS.push(m);
+  MIGRATIONS.sort((a, b) => a.id - b.id);
+}
+
+export async function migrate(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(724311)');
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (id int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const { rows } = await client.query<{ id: number }>('SELECT id FROM schema_migrations');
+    const done = new Set(rows.map((r) => r.id));
+    for (const m of MIGRATIONS) {
+      if (done.has(m.id)) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(m.sql);
+        await client.query('INSERT INTO schema_migrations (id, name) VALUES ($1, $2)', [m.id, m.name]);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK');
+        throw err;
+      }
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(724311)').catch(() => undefined);
+    client.release();
+  }
+}

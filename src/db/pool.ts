@@ -1,0 +1,30 @@
+// The Postgres connection pool, with session settings that keep the catch-up readers moving.
+import pg from 'pg';
+
+export function createPool(connectionString: string, max = 20): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    idleTimeoutMillis: 30_000,
+    // long transactions hold back every catch-up reader: never leave one idle
+    options: '-c idle_in_transaction_session_timeout=60000 -c statement_timeout=120000',
+  });
+  // an idle client that errors (server restart) must not crash the process
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}

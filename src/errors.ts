@@ -1,0 +1,35 @@
+// One error type for every 4xx the API returns; its body is the flat shape of DECISIONS.md.
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  body(): Record<string, unknown> {
+    return { error: this.code, message: this.message, ...this.extra };
+  }
+}
+
+export interface Issue {
+  path: string;
+  message: string;
+}
+
+export const validationError = (message: string, issues: Issue[] = []) =>
+  new AppError(400, 'validation_error', message, { issues });
+
+/** A 400 that names one field. */
+export const invalidField = (path: string, message: string) =>
+  validationError(`${path}: ${message}`, [{ path, message }]);
+
+export const notFound = (what = 'resource') => new AppError(404, 'not_found', `${what} not found`);
+export const conflict = (message: string, extra: Record<string, unknown> = {}) => new AppError(409, 'conflict', message, extra);
+export const unauthorized = (message = 'missing or invalid credentials') => new AppError(401, 'unauthorized', message);
+export const forbidden = (message: string) => new AppError(403, 'forbidden', message);
+export const insufficientScope = (scope: string) =>
+  new AppError(403, 'insufficient_scope', `this API key lacks the ${scope} scope`, { required_scope: scope });

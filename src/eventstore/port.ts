@@ -1,0 +1,149 @@
+// The event store port: the only way the rest of engage reads or writes events.
+// Positions are two-part like EventStoreDB's {commit, prepare}; both parts are
+// carried as bigint in memory and as decimal strings on the wire.
+import type { Wakeup } from './wakeup.ts';
+
+export interface Position {
+  commit: bigint;
+  prepare: bigint;
+}
+
+export const START: Position = { commit: 0n, prepare: 0n };
+
+export function comparePositions(a: Position, b: Position): number {
+  if (a.commit !== b.commit) return a.commit < b.commit ? -1 : 1;
+  if (a.prepare !== b.prepare) return a.prepare < b.prepare ? -1 : 1;
+  return 0;
+}
+
+export function positionToString(p: Position): string {
+  return `${p.commit}/${p.prepare}`;
+}
+
+export function parsePosition(s: string): Position {
+  const m = /^(\d+)\/(\d+)$/.exec(s.trim());
+  if (!m) throw new Error(`not a position: ${s} (expected <commit>/<prepare>)`);
+  return { commit: BigInt(m[1]), prepare: BigInt(m[2]) };
+}
+
+export interface EventMetadata {
+  accountId?: string;
+  actor?: string;
+  requestId?: string;
+  correlationId?: string;
+  causationId?: string;
+  /** schema version of the event type's data, for upcasting */
+  schemaVersion?: number;
+  [key: string]: unknown;
+}
+
+/** An event as a decider emits it. */
+export interface NewEvent<T extends string = string, D = unknown> {
+  type: T;
+  data: D;
+  metadata?: EventMetadata;
+  /** optional caller-chosen id (uuid); generated when absent */
+  id?: string;
+}
+
+/** An event as it was stored. */
+export interface RecordedEvent<T extends string = string, D = any> {
+  id: string;
+  streamId: string;
+  revision: bigint;
+  position: Position;
+  type: T;
+  data: D;
+  metadata: EventMetadata;
+  createdAt: Date;
+}
+
+export type ExpectedRevision = 'no_stream' | 'any' | 'stream_exists' | bigint;
+
+export interface AppendResult {
+  /** revision of the last appended event */
+  nextExpectedRevision: bigint;
+  /** position of the last appended event */
+  position: Position;
+}
+
+export class WrongExpectedVersionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual?: bigint | 'no_stream',
+  ) {
+    super(`wrong expected version on ${streamId}: expected ${String(expected)}, actual ${String(actual ?? 'unknown')}`);
+    this.name = 'WrongExpectedVersionError';
+  }
+}
+
+export interface ReadStreamOptions {
+  direction?: 'forwards' | 'backwards';
+  /** first revision to read (inclusive); defaults to the start or end by direction */
+  fromRevision?: bigint;
+  maxCount?: number;
+}
+
+export interface ReadAllOptions {
+  /** exclusive: events strictly after this position */
+  after?: Position;
+  maxCount?: number;
+  /** only these event types (the position still only reflects returned events) */
+  types?: readonly string[];
+}
+
+export interface Subscription extends AsyncIterable<RecordedEvent> {
+  stop(): Promise<void>;
+}
+
+export interface SubscribeOptions {
+  /** exclusive start: deliver events after this position */
+  after?: Position;
+  types?: readonly string[];
+  batchSize?: number;
+}
+
+export interface EventStore {
+  readonly kind: 'postgres' | 'esdb';
+  /** fires (as a hint) whenever new events may be readable; pollers re-read on it */
+  readonly wakeup: Wakeup;
+  /** Appends events to one stream atomically, checking the expected revision. */
+  append(streamId: string, events: readonly NewEvent[], expected?: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * Appends to many streams in as few round trips as possible; each stream is checked on its own
+   * expected revision and the batch either fully succeeds or nothing is written.
+   */
+  appendMany(batch: readonly { streamId: string; events: readonly NewEvent[]; expected?: ExpectedRevision }[]): Promise<AppendResult[]>;
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** Reads the global log in commit order, strictly after `after`. */
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Catch-up subscription over the global log: history first, then live, resuming after a stored position. */
+  subscribeToAll(options?: SubscribeOptions): Subscription;
+  /** How many readable events of these types lie after `after` (counting stops at `cap`). */
+  countAfter(after: Position, types: readonly string[] | undefined, cap: number): Promise<number>;
+  /** Position of the newest readable event (START when empty). */
+  headPosition(): Promise<Position>;
+  /** Cheap liveness check for /health. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Upcasters turn stored older versions of an event's data into the current shape. */
+export type Upcaster = (data: any, fromVersion: number) => any;
+const upcasters = new Map<string, { version: number; upcast: Upcaster }>();
+
+export function registerUpcaster(type: string, currentVersion: number, upcast: Upcaster): void {
+  upcasters.set(type, { version: currentVersion, upcast });
+}
+
+export function upcast(type: string, data: any, metadata: EventMetadata): any {
+  const u = upcasters.get(type);
+  if (!u) return data;
+  const from = typeof metadata.schemaVersion === 'number' ? metadata.schemaVersion : 1;
+  return from < u.version ? u.upcast(data, from) : data;
+}
+
+export function currentSchemaVersion(type: string): number {
+  return upcasters.get(type)?.version ?? 1;
+}

@@ -1,0 +1,58 @@
+// The fastify application: plugins in order (request id, errors, rate limits, auth, idempotency)
+// and every area's routes.
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { ulid } from 'ulid';
+import type { Engage } from '../context.ts';
+import { type AnyRoute, openApiDocument, registerRoutes } from './route.ts';
+import { Authenticator, authPlugin } from './plugins/auth.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { idempotencyPlugin } from './plugins/idempotency.ts';
+import { type CounterStore, MemoryCounters, rateLimitPlugin } from './plugins/rate-limit.ts';
+import { accountRoutes } from './routes/account.ts';
+import { authRoutes } from './routes/auth.ts';
+import { contactRoutes } from './routes/contacts.ts';
+import { healthRoutes } from './routes/health.ts';
+
+export const JSON_BODY_LIMIT = 10 * 1024 * 1024;
+
+export interface AppDeps {
+  engage: Engage;
+  authenticator: Authenticator;
+  counters?: CounterStore;
+  /** extra route groups (added by later areas) */
+  routes?: ((deps: AppDeps) => AnyRoute[])[];
+}
+
+const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { engage } = deps;
+  const app = Fastify({
+    loggerInstance: engage.log as FastifyBaseLogger,
+    bodyLimit: JSON_BODY_LIMIT,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : ulid();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  }) as unknown as FastifyInstance;
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+  });
+  errorsPlugin(app);
+  if (engage.config.RATE_LIMITS_ENABLED) rateLimitPlugin(app, deps.counters ?? new MemoryCounters());
+  authPlugin(app, deps.authenticator);
+  idempotencyPlugin(app, engage.pool);
+
+  const registry: AnyRoute[] = [];
+  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, ...(deps.routes ?? [])];
+  for (const group of groups) registerRoutes(app, group(deps), registry);
+
+  const document = openApiDocument(registry);
+  app.get('/v1/openapi.json', { config: { auth: 'none', rateGroup: 'none' } }, async () => document);
+  await app.register(swagger, { mode: 'static', specification: { document: document as never } });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  return app;
+}

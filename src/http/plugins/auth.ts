@@ -1,0 +1,135 @@
+// Authentication (X-API-Key or a Bearer JWT from /v1/auth/login) and capability checks.
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SignJWT, jwtVerify } from 'jose';
+import type pg from 'pg';
+import type { Role, Scope } from '../../../commands/account.ts';
+import { AppError, forbidden, insufficientScope, unauthorized } from '../../errors.ts';
+
+export interface AuthContext {
+  accountId: string;
+  via: 'key' | 'login';
+  keyId?: string;
+  userId?: string;
+  /** null: an unscoped key, full access */
+  scopes: Scope[] | null;
+  role?: Role;
+  /** who to record as the actor of events */
+  actor: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth?: AuthContext;
+  }
+}
+
+const ROLE_CAPABILITIES: Record<Role, Scope[]> = {
+  owner: ['read', 'write', 'settings'],
+  admin: ['read', 'write', 'settings'],
+  member: ['read', 'write'],
+  viewer: ['read'],
+};
+
+export function hasCapability(auth: AuthContext, scope: Scope): boolean {
+  if (auth.via === 'key') return auth.scopes === null || auth.scopes.includes(scope);
+  return ROLE_CAPABILITIES[auth.role ?? 'viewer'].includes(scope);
+}
+
+export function requireCapability(auth: AuthContext, scope: Scope): void {
+  if (hasCapability(auth, scope)) return;
+  if (auth.via === 'key') throw insufficientScope(scope);
+  throw new AppError(403, 'forbidden', `your role does not allow ${scope}`, { required_scope: scope });
+}
+
+interface KeyRow {
+  id: string;
+  account_id: string;
+  scopes: Scope[] | null;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+}
+
+const KEY_CACHE_MS = 5_000;
+export const JWT_LIFETIME_S = 12 * 60 * 60;
+
+export class Authenticator {
+  private cache = new Map<string, { row: KeyRow | null; at: number }>();
+  private readonly secret: Uint8Array;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    jwtSecret: string,
+  ) {
+    this.secret = new TextEncoder().encode(jwtSecret);
+  }
+
+  async keyRow(key: string): Promise<KeyRow | null> {
+    const hash = createHash('sha256').update(key).digest('hex');
+    const hit = this.cache.get(hash);
+    if (hit && Date.now() - hit.at < KEY_CACHE_MS && hit.row) return hit.row;
+    const { rows } = await this.pool.query<KeyRow>(
+      'SELECT id, account_id, scopes, expires_at, revoked_at FROM api_keys WHERE key_hash = $1',
+      [hash],
+    );
+    const row = rows[0] ?? null;
+    // cache only hits: a key issued a moment ago must work at once
+    if (row) this.cache.set(hash, { row, at: Date.now() });
+    if (this.cache.size > 10_000) this.cache.clear();
+    return row;
+  }
+
+  forget(): void {
+    this.cache.clear();
+  }
+
+  async fromKey(key: string): Promise<AuthContext> {
+    const row = await this.keyRow(key);
+    if (!row || row.revoked_at) throw unauthorized('invalid API key');
+    if (row.expires_at && row.expires_at.getTime() <= Date.now()) throw unauthorized('this API key has expired (rotated more than 24 hours ago)');
+    return { accountId: row.account_id, via: 'key', keyId: row.id, scopes: row.scopes, actor: row.id };
+  }
+
+  async issueToken(user: { id: string; account_id: string; role: Role }): Promise<{ token: string; expires_at: string }> {
+    const exp = Math.floor(Date.now() / 1000) + JWT_LIFETIME_S;
+    const token = await new SignJWT({ acct: user.account_id, role: user.role })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(user.id)
+      .setIssuedAt()
+      .setExpirationTime(exp)
+      .sign(this.secret);
+    return { token, expires_at: new Date(exp * 1000).toISOString() };
+  }
+
+  async fromToken(token: string): Promise<AuthContext> {
+    try {
+      const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'] });
+      if (typeof payload.sub !== 'string' || typeof payload.acct !== 'string') throw new Error('bad claims');
+      return { accountId: payload.acct, via: 'login', userId: payload.sub, scopes: null, role: payload.role as Role, actor: payload.sub };
+    } catch {
+      throw unauthorized('invalid or expired session token');
+    }
+  }
+}
+
+export function authPlugin(app: FastifyInstance, authenticator: Authenticator): void {
+  app.addHook('preHandler', async (req: FastifyRequest) => {
+    const mode = req.routeOptions.config?.auth ?? 'none';
+    if (mode === 'none') return;
+    const key = req.headers['x-api-key'];
+    const authz = req.headers.authorization;
+    if (typeof key === 'string' && key.length > 0) {
+      if (mode === 'login') throw unauthorized('this endpoint needs a dashboard session; API keys are not accepted');
+      req.auth = await authenticator.fromKey(key);
+    } else if (typeof authz === 'string' && /^Bearer\s+/i.test(authz)) {
+      if (mode === 'key') throw unauthorized('this endpoint accepts only an API key (X-API-Key)');
+      req.auth = await authenticator.fromToken(authz.replace(/^Bearer\s+/i, '').trim());
+    } else {
+      throw unauthorized(mode === 'key' ? 'send your API key in the X-API-Key header' : 'send an API key (X-API-Key) or a Bearer token');
+    }
+    const scope = req.routeOptions.config?.scope;
+    if (scope) requireCapability(req.auth, scope);
+  });
+}
+
+export { forbidden };

@@ -1,0 +1,73 @@
+// Idempotency-Key on POST (DECISIONS.md): the same key and body within 24 h replays the first
+// response; the same key with a different body, or while the first is still running, is a 409.
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { AppError, conflict } from '../../errors.ts';
+
+const TTL = '24 hours';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency?: { accountId: string; key: string };
+  }
+}
+
+export function idempotencyPlugin(app: FastifyInstance, pool: pg.Pool): void {
+  // runs after auth (registered later), so the key is scoped to the caller's account
+  app.addHook('preHandler', async (req, reply) => {
+    if (req.method !== 'POST' || !req.auth) return;
+    const key = req.headers['idempotency-key'];
+    if (key === undefined) return;
+    if (typeof key !== 'string' || key.length === 0 || key.length > 255) {
+      throw new AppError(400, 'validation_error', 'Idempotency-Key must be 1 to 255 characters', {
+        issues: [{ path: 'Idempotency-Key', message: 'must be 1 to 255 characters' }],
+      });
+    }
+    const accountId = req.auth.accountId;
+    const bodyHash = createHash('sha256')
+      .update(`${req.method} ${req.url}\n${typeof req.body === 'string' ? req.body : JSON.stringify(req.body ?? null)}`)
+      .digest('hex');
+    await pool.query(`DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND created_at < now() - interval '${TTL}'`, [accountId, key]);
+    const inserted = await pool.query(
+      `INSERT INTO idempotency_keys (account_id, key, method, path, body_hash) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+      [accountId, key, req.method, req.url, bodyHash],
+    );
+    if (inserted.rowCount === 1) {
+      req.idempotency = { accountId, key };
+      return;
+    }
+    const { rows } = await pool.query<{ body_hash: string; status_code: number | null; response: unknown }>(
+      'SELECT body_hash, status_code, response FROM idempotency_keys WHERE account_id = $1 AND key = $2',
+      [accountId, key],
+    );
+    const row = rows[0];
+    if (!row) throw conflict('a request with this Idempotency-Key just expired; retry');
+    if (row.body_hash !== bodyHash) throw conflict('this Idempotency-Key was already used with a different request body');
+    if (row.status_code === null) throw conflict('a request with this Idempotency-Key is still in progress');
+    reply.header('Idempotent-Replayed', 'true');
+    reply.code(row.status_code).send(row.response);
+    return reply;
+  });
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    const idem = req.idempotency;
+    if (!idem) return payload;
+    req.idempotency = undefined;
+    if (reply.statusCode >= 500) {
+      // a failure of ours: let the client retry with the same key
+      await pool.query('DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2', [idem.accountId, idem.key]);
+      return payload;
+    }
+    let body: unknown = null;
+    try {
+      body = typeof payload === 'string' ? JSON.parse(payload) : payload ?? null;
+    } catch {
+      body = payload;
+    }
+    await pool.query('UPDATE idempotency_keys SET status_code = $3, response = $4 WHERE account_id = $1 AND key = $2', [
+      idem.accountId, idem.key, reply.statusCode, JSON.stringify(body),
+    ]);
+    return payload;
+  });
+}

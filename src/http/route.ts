@@ -1,0 +1,146 @@
+// Route definitions: one zod schema per part of a request is the single source for validation,
+// handler types and the OpenAPI document.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z, type ZodType } from 'zod';
+import type { Scope } from '../../commands/account.ts';
+import { validationError, type Issue } from '../errors.ts';
+import type { AuthContext } from './plugins/auth.ts';
+
+export type AuthMode = 'none' | 'key' | 'key_or_login' | 'login';
+export type RateGroup = 'send' | 'bulk' | 'login' | 'default' | 'public' | 'none';
+
+export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  url: string;
+  auth: AuthMode;
+  /** capability the caller needs; defaults to read for GET and write otherwise */
+  scope?: Scope | null;
+  rateGroup?: RateGroup;
+  summary: string;
+  tags: string[];
+  body?: ZodType<B>;
+  query?: ZodType<Q>;
+  params?: ZodType<P>;
+  /** documented responses: status → schema (or a description only) */
+  responses?: Record<number, ZodType | string>;
+  /** request content types other than JSON (e.g. text/csv) are parsed by the handler */
+  rawBody?: boolean;
+  handler(input: { body: B; query: Q; params: P; auth: AuthContext; req: FastifyRequest; reply: FastifyReply }): Promise<unknown>;
+}
+
+export type AnyRoute = RouteSpec<any, any, any>;
+
+export const defineRoute = <B, Q, P>(spec: RouteSpec<B, Q, P>): RouteSpec<B, Q, P> => spec;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+    scope?: Scope | null;
+    rateGroup?: RateGroup;
+  }
+}
+
+/** zod issues → the validation_error body's issues; unknown keys get one issue each, naming the field. */
+export function toIssues(error: z.ZodError, prefix?: string): Issue[] {
+  const issues: Issue[] = [];
+  for (const i of error.issues) {
+    const base = [prefix, ...i.path.map(String)].filter(Boolean).join('.');
+    if (i.code === 'unrecognized_keys') {
+      for (const k of i.keys) issues.push({ path: base ? `${base}.${k}` : k, message: 'unknown field' });
+    } else {
+      issues.push({ path: base || '(body)', message: i.message });
+    }
+  }
+  return issues;
+}
+
+export function parseWith<T>(schema: ZodType<T>, value: unknown, where: 'body' | 'query' | 'params'): T {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const issues = toIssues(r.error);
+  const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+  throw validationError(`invalid ${where}: ${summary}`, issues);
+}
+
+export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], registered: AnyRoute[]): void {
+  for (const spec of routes) {
+    registered.push(spec);
+    app.route({
+      method: spec.method,
+      url: spec.url,
+      config: {
+        auth: spec.auth,
+        scope: spec.scope === undefined ? (spec.method === 'GET' ? 'read' : 'write') : spec.scope,
+        rateGroup: spec.rateGroup ?? (spec.auth === 'none' ? 'public' : 'default'),
+      },
+      handler: async (req, reply) => {
+        const body = spec.body ? parseWith(spec.body, req.body ?? {}, 'body') : req.body;
+        const query = spec.query ? parseWith(spec.query, req.query ?? {}, 'query') : req.query;
+        const params = spec.params ? parseWith(spec.params, req.params ?? {}, 'params') : req.params;
+        const result = await spec.handler({ body, query, params, auth: req.auth!, req, reply });
+        if (reply.sent) return reply;
+        return result;
+      },
+    });
+  }
+}
+
+function jsonSchema(schema: ZodType): unknown {
+  try {
+    return z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' });
+  } catch {
+    return {};
+  }
+}
+
+/** The OpenAPI 3.1 document, generated from the registered routes. */
+export function openApiDocument(registered: readonly AnyRoute[]): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of registered) {
+    const path = r.url.replace(/:([A-Za-z]+)/g, '{$1}');
+    const op: Record<string, unknown> = { summary: r.summary, tags: r.tags };
+    const parameters: unknown[] = [];
+    for (const m of r.url.matchAll(/:([A-Za-z]+)/g)) parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string' } });
+    if (r.query) {
+      const js = jsonSchema(r.query) as { properties?: Record<string, unknown>; required?: string[] };
+      for (const [name, schema] of Object.entries(js.properties ?? {})) {
+        parameters.push({ name, in: 'query', required: js.required?.includes(name) ?? false, schema });
+      }
+    }
+    if (parameters.length) op.parameters = parameters;
+    if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(r.body) } } };
+    if (r.auth !== 'none') {
+      op.security = r.auth === 'key' ? [{ apiKey: [] }] : r.auth === 'login' ? [{ bearer: [] }] : [{ apiKey: [] }, { bearer: [] }];
+    }
+    const responses: Record<string, unknown> = {};
+    for (const [status, res] of Object.entries(r.responses ?? { 200: 'OK' })) {
+      responses[status] =
+        typeof res === 'string'
+          ? { description: res }
+          : { description: 'OK', content: { 'application/json': { schema: jsonSchema(res) } } };
+    }
+    responses.default = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    op.responses = responses;
+    paths[path] = { ...(paths[path] ?? {}), [r.method.toLowerCase()]: op };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'engage API', version: '1.0.0', description: 'Event-sourced customer engagement platform' },
+    servers: [{ url: '/' }],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['error', 'message'],
+          properties: { error: { type: 'string' }, message: { type: 'string' } },
+          additionalProperties: true,
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,135 @@
+// GET /v1/account/me and API key management (list, issue, rotate with a 24-hour grace, revoke).
+import { z } from 'zod';
+import { accountDecider, accountStream } from '../../../commands/account.ts';
+import { issueApiKey, rotateApiKey } from '../../accounts.ts';
+import { handleCommand } from '../../decider.ts';
+import { notFound } from '../../errors.ts';
+import type { AppDeps } from '../app.ts';
+import { iso, metadataOf, settle } from '../common.ts';
+import { type AnyRoute, defineRoute } from '../route.ts';
+
+const ScopeList = z.array(z.enum(['read', 'write', 'settings'])).min(1).max(3);
+const KeyParams = z.object({ id: z.string().max(64) });
+
+interface KeyRow {
+  id: string;
+  prefix: string;
+  name: string | null;
+  scopes: string[] | null;
+  created_at: Date;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  replaces: string | null;
+}
+
+const keyOut = (k: KeyRow) => ({
+  id: k.id,
+  prefix: k.prefix,
+  name: k.name,
+  scopes: k.scopes,
+  created_at: iso(k.created_at),
+  expires_at: iso(k.expires_at),
+  revoked_at: iso(k.revoked_at),
+  replaces: k.replaces,
+});
+
+export function accountRoutes({ engage, authenticator }: AppDeps): AnyRoute[] {
+  async function ownKey(accountId: string, id: string) {
+    const { rows } = await engage.pool.query<KeyRow>('SELECT * FROM api_keys WHERE id = $1 AND account_id = $2', [id, accountId]);
+    if (!rows[0]) throw notFound('api key');
+    return rows[0];
+  }
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/v1/account/me',
+      auth: 'key_or_login',
+      summary: 'The calling account and credential',
+      tags: ['account'],
+      async handler({ auth }) {
+        const { rows } = await engage.pool.query<{ id: string; name: string; created_at: Date }>('SELECT * FROM accounts WHERE id = $1', [auth.accountId]);
+        const account = rows[0];
+        if (!account) throw notFound('account');
+        let user: { id: string; email: string; role: string } | undefined;
+        if (auth.userId) {
+          const u = await engage.pool.query('SELECT id, email, role FROM users WHERE id = $1', [auth.userId]);
+          user = u.rows[0];
+        }
+        return {
+          account: { id: account.id, name: account.name, created_at: iso(account.created_at) },
+          credential:
+            auth.via === 'key'
+              ? { type: 'api_key', key_id: auth.keyId, scopes: auth.scopes }
+              : { type: 'session', user_id: auth.userId, role: auth.role },
+          ...(user ? { user } : {}),
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/account/api-keys',
+      auth: 'key_or_login',
+      scope: 'settings',
+      summary: "List the account's API keys (never the secrets)",
+      tags: ['account'],
+      async handler({ auth }) {
+        const { rows } = await engage.pool.query<KeyRow>('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY id DESC', [auth.accountId]);
+        return { data: rows.map(keyOut), next_cursor: null };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v1/account/api-keys',
+      auth: 'key_or_login',
+      scope: 'settings',
+      summary: 'Issue a new API key; the key is shown once',
+      tags: ['account'],
+      body: z.strictObject({ name: z.string().min(1).max(100).optional(), scopes: ScopeList.nullable().optional() }),
+      async handler({ body, auth, req, reply }) {
+        const issued = await issueApiKey(engage, auth.accountId, { name: body.name ?? null, scopes: body.scopes ?? null }, metadataOf(req));
+        await settle(engage, ['auth'], issued.position);
+        reply.code(201);
+        return { id: issued.key_id, key: issued.key, scopes: body.scopes ?? null, name: body.name ?? null };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v1/account/api-keys/:id/rotate',
+      auth: 'key_or_login',
+      scope: 'settings',
+      summary: 'Rotate a key: a new key now, the old one keeps working for 24 hours',
+      tags: ['account'],
+      params: KeyParams,
+      async handler({ params, auth, req, reply }) {
+        await ownKey(auth.accountId, params.id);
+        const rotated = await rotateApiKey(engage, auth.accountId, params.id, metadataOf(req));
+        await settle(engage, ['auth'], rotated.position);
+        authenticator.forget();
+        reply.code(201);
+        return { id: rotated.key_id, key: rotated.key, replaces: params.id, old_key_expires_at: rotated.old_key_expires_at };
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      url: '/v1/account/api-keys/:id',
+      auth: 'key_or_login',
+      scope: 'settings',
+      summary: 'Revoke a key at once',
+      tags: ['account'],
+      params: KeyParams,
+      async handler({ params, auth, req }) {
+        await ownKey(auth.accountId, params.id);
+        const result = await handleCommand(
+          engage.store,
+          accountDecider,
+          accountStream(auth.accountId),
+          { type: 'RevokeApiKey', keyId: params.id, now: engage.clock.now() },
+          metadataOf(req),
+        );
+        await settle(engage, ['auth'], result.position);
+        authenticator.forget();
+        return { id: params.id, revoked: true };
+      },
+    }),
+  ];
+}

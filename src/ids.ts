@@ -1,0 +1,37 @@
+// Prefixed ULIDs, the public ids of every resource (DECISIONS.md: wire conventions).
+import { monotonicFactory } from 'ulid';
+
+const next = monotonicFactory();
+
+export const ID_PREFIXES = {
+  account: 'acct',
+  key: 'key',
+  user: 'usr',
+  message: 'msg',
+  contact: 'ct',
+  field: 'fld',
+  list: 'lst',
+  segment: 'seg',
+  webhookEndpoint: 'we',
+  delivery: 'whd',
+  domain: 'dom',
+  linkDomain: 'ldom',
+  sender: 'snd',
+  conversation: 'conv',
+  integration: 'int',
+  import: 'imp',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+export function newId(kind: IdKind): string {
+  return `${ID_PREFIXES[kind]}_${next()}`;
+}
+
+const ULID_RE = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** True when `id` is a well-formed id of that kind (anything else can only be a 404). */
+export function isId(kind: IdKind, id: string): boolean {
+  const prefix = `${ID_PREFIXES[kind]}_`;
+  return id.startsWith(prefix) && ULID_RE.test(id.slice(prefix.length));
+}

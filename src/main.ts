@@ -1,0 +1,240 @@
+// The engage CLI: serve, worker, accounts, keys, projections, streams, replay.
+import { Command, InvalidArgumentError } from 'commander';
+import { SingleBar } from 'cli-progress';
+import pino from 'pino';
+import { ALL_PROJECTIONS, findProjection } from '../projections/index.ts';
+import { accountOfKey, createAccount, issueApiKey, rotateApiKey } from './accounts.ts';
+import { loadConfig } from './config.ts';
+import { type Engage, openEngage } from './context.ts';
+import { parsePosition, positionToString, type Position } from './eventstore/port.ts';
+import { bootstrapFirstAccount, startServer } from './server.ts';
+import { startWorkers } from './workers/index.ts';
+import { ProjectionRunner, readStatuses, requestRebuild, resetCheckpoint } from './workers/projection-runner.ts';
+
+const program = new Command();
+program.name('engage').description('engage: event-sourced customer engagement platform').showHelpAfterError();
+
+const quietLog = () => pino({ level: process.env.LOG_LEVEL ?? 'warn' });
+
+async function withEngage<T>(fn: (engage: Engage) => Promise<T>, runProjections = false): Promise<T> {
+  const engage = await openEngage({ log: quietLog(), runProjections });
+  try {
+    return await fn(engage);
+  } finally {
+    await engage.close();
+  }
+}
+
+function out(json: boolean, value: unknown, text: () => string) {
+  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text()}\n`);
+}
+
+const scopesOption = (v: string) => {
+  const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const s of list) if (!['read', 'write', 'settings'].includes(s)) throw new InvalidArgumentError(`unknown scope ${s} (read, write, settings)`);
+  return list;
+};
+
+program
+  .command('serve')
+  .description('start the HTTP API and the workers (embedded Postgres when DATABASE_URL is unset)')
+  .option('-p, --port <port>', 'port to listen on (default $PORT or 3000)', (v) => Number(v))
+  .action(async (opts: { port?: number }) => {
+    const config = loadConfig();
+    const server = await startServer({ config, port: opts.port });
+    await bootstrapFirstAccount(server.engage, (l) => process.stdout.write(`${l}\n`));
+    server.engage.log.info({ url: server.url, docs: `${server.url}/docs` }, 'engage is listening');
+    const shutdown = async () => {
+      server.engage.log.info('shutting down');
+      await server.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', shutdown);
+    process.once('SIGTERM', shutdown);
+  });
+
+program
+  .command('worker')
+  .description('run the projection runner and background workers without the HTTP API')
+  .action(async () => {
+    const engage = await openEngage({ runProjections: true });
+    const workers = await startWorkers(engage);
+    engage.log.info('engage worker running');
+    const shutdown = async () => {
+      await workers.stop();
+      await engage.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', shutdown);
+    process.once('SIGTERM', shutdown);
+  });
+
+const accounts = program.command('accounts').description('manage accounts');
+accounts
+  .command('create')
+  .description('create an account with an owner user and a first API key')
+  .requiredOption('--name <name>', 'account name')
+  .requiredOption('--email <email>', 'owner email (dashboard login)')
+  .requiredOption('--password <password>', 'owner password (at least 8 characters)')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { name: string; email: string; password: string; json?: boolean }) => {
+    if (opts.password.length < 8) throw new InvalidArgumentError('password must be at least 8 characters');
+    await withEngage(async (engage) => {
+      const created = await createAccount(engage, opts, { actor: 'cli' });
+      const { position: _p, ...shown } = created;
+      out(!!opts.json, shown, () =>
+        [`account ${created.account_id}`, `user    ${created.user_id}`, `api key ${created.api_key}   (shown once)`].join('\n'),
+      );
+    });
+  });
+
+const keys = program.command('keys').description('manage API keys');
+keys
+  .command('create')
+  .description('issue a new API key for an account')
+  .requiredOption('--account <id>', 'account id (acct_…)')
+  .option('--scopes <list>', 'comma-separated scopes: read,write,settings (default: full access)', scopesOption)
+  .option('--name <name>', 'a label for the key')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { account: string; scopes?: string[]; name?: string; json?: boolean }) => {
+    await withEngage(async (engage) => {
+      const issued = await issueApiKey(engage, opts.account, { name: opts.name ?? null, scopes: (opts.scopes as never) ?? null }, { actor: 'cli' });
+      out(!!opts.json, { key_id: issued.key_id, api_key: issued.key, scopes: opts.scopes ?? null }, () => `key ${issued.key_id}\napi key ${issued.key}   (shown once)`);
+    });
+  });
+keys
+  .command('rotate')
+  .description('issue a replacement for a key; the old key keeps working for 24 hours')
+  .requiredOption('--key <id>', 'the key id to rotate (key_…)')
+  .option('--account <id>', 'account id (looked up from the key when omitted)')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { key: string; account?: string; json?: boolean }) => {
+    await withEngage(async (engage) => {
+      const account = opts.account ?? (await accountOfKey(engage, opts.key));
+      if (!account) throw new InvalidArgumentError(`no key ${opts.key}`);
+      const r = await rotateApiKey(engage, account, opts.key, { actor: 'cli' });
+      out(!!opts.json, { key_id: r.key_id, api_key: r.key, replaces: opts.key, old_key_expires_at: r.old_key_expires_at }, () =>
+        `key ${r.key_id}\napi key ${r.key}   (shown once)\nold key ${opts.key} works until ${r.old_key_expires_at}`,
+      );
+    });
+  });
+
+const projections = program.command('projections').description('read models');
+projections
+  .command('status')
+  .description('position, lag and health of every read model')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { json?: boolean }) => {
+    await withEngage(async (engage) => {
+      const statuses = await readStatuses(engage.pool, engage.store, ALL_PROJECTIONS);
+      out(!!opts.json, statuses, () =>
+        statuses
+          .map((s) => `${s.name.padEnd(20)} gen ${String(s.generation).padEnd(3)} ${s.status.padEnd(10)} ${s.active ? 'active ' : 'standby'} position ${s.position.padEnd(16)} lag ${s.lag}${s.error ? `  error at ${s.error_position}: ${s.error}` : ''}`)
+          .join('\n') || 'no projections yet (start the service once)',
+      );
+      if (statuses.some((s) => s.status === 'failed')) process.exitCode = 2;
+    });
+  });
+projections
+  .command('rebuild <name>')
+  .description('rebuild a read model from the start; the old tables keep answering until the new ones catch up')
+  .action(async (name: string) => {
+    const p = findProjection(name);
+    if (!p) throw new InvalidArgumentError(`unknown projection ${name} (${ALL_PROJECTIONS.map((x) => x.name).join(', ')})`);
+    await runToCompletion(name, async (engage) => {
+      await requestRebuild(engage.pool, p);
+    }, 'swapped');
+  });
+
+program
+  .command('replay')
+  .description('re-apply events after a position to a read model')
+  .requiredOption('--projection <name>', 'read model name')
+  .requiredOption('--from <position>', 'position <commit>/<prepare> (0/0 for the start)', (v) => {
+    try {
+      return parsePosition(v);
+    } catch (e) {
+      throw new InvalidArgumentError((e as Error).message);
+    }
+  })
+  .action(async (opts: { projection: string; from: Position }) => {
+    if (!findProjection(opts.projection)) throw new InvalidArgumentError(`unknown projection ${opts.projection}`);
+    await runToCompletion(opts.projection, async (engage) => resetCheckpoint(engage.pool, opts.projection, opts.from), 'caught-up');
+  });
+
+/** Runs one projection in this process until the rebuild swaps in (or it catches up), with progress on a TTY. */
+async function runToCompletion(name: string, before: (engage: Engage) => Promise<void>, until: 'swapped' | 'caught-up') {
+  const p = findProjection(name)!;
+  const engage = await openEngage({ log: quietLog(), projections: [p] });
+  try {
+    await before(engage);
+    const head = await engage.store.headPosition();
+    const total = Number(head.prepare);
+    const tty = process.stdout.isTTY;
+    const bar = tty ? new SingleBar({ format: `${name} [{bar}] {value}/{total} events | {rate} ev/s | ETA {eta_formatted}`, hideCursor: true }) : undefined;
+    const started = Date.now();
+    bar?.start(total, 0, { rate: 0 });
+    const runner = new ProjectionRunner(engage.pool, engage.store, [p], engage.log, engage.store.wakeup);
+    const onProgress = (_n: string, _g: number, at: Position) => {
+      const done = Number(at.prepare);
+      const rate = Math.round(done / Math.max(0.001, (Date.now() - started) / 1000));
+      bar?.update(Math.min(done, total), { rate });
+    };
+    runner.on('rebuild-progress', onProgress);
+    runner.on('advanced', (_n: string, at: Position) => onProgress(_n, 0, at));
+    const finished = new Promise<void>((resolve) => {
+      if (until === 'swapped') runner.once('swapped', () => resolve());
+      else {
+        const check = setInterval(async () => {
+          const [s] = (await readStatuses(engage.pool, engage.store, ALL_PROJECTIONS)).filter((x) => x.name === name && x.active);
+          if (s && (s.lag === 0 || s.status === 'failed')) {
+            clearInterval(check);
+            resolve();
+          }
+        }, 200);
+      }
+    });
+    await runner.start();
+    await finished;
+    await runner.stop();
+    bar?.update(total);
+    bar?.stop();
+    const [s] = (await readStatuses(engage.pool, engage.store, ALL_PROJECTIONS)).filter((x) => x.name === name && x.active);
+    const secs = (Date.now() - started) / 1000;
+    process.stdout.write(`${name}: ${s?.status ?? 'unknown'} at ${s?.position ?? '?'} (${secs.toFixed(1)} s)\n`);
+    if (s?.status === 'failed') process.exitCode = 2;
+  } finally {
+    await engage.close();
+  }
+}
+
+const streams = program.command('streams').description('the audit trail');
+streams
+  .command('show <stream>')
+  .description('every event of a stream with position, time, type, actor and data')
+  .option('--json', 'machine-readable output')
+  .action(async (stream: string, opts: { json?: boolean }) => {
+    await withEngage(async (engage) => {
+      const events = await engage.store.readStream(stream);
+      const rows = events.map((e) => ({
+        revision: e.revision.toString(),
+        position: positionToString(e.position),
+        time: e.createdAt.toISOString(),
+        type: e.type,
+        actor: e.metadata.actor ?? null,
+        request_id: e.metadata.requestId ?? null,
+        data: e.data,
+      }));
+      out(!!opts.json, rows, () =>
+        rows.length === 0
+          ? `no events in stream ${stream}`
+          : rows.map((r) => `#${r.revision} ${r.position} ${r.time} ${r.type} by ${r.actor ?? '-'}\n    ${JSON.stringify(r.data)}`).join('\n'),
+      );
+      if (rows.length === 0) process.exitCode = 1;
+    });
+  });
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  process.stderr.write(`engage: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

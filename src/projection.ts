@@ -1,0 +1,25 @@
+// What a read model is: named, versioned tables per generation, the event types it handles,
+// and an apply of a batch inside the runner's transaction.
+import type pg from 'pg';
+import type { RecordedEvent } from './eventstore/port.ts';
+
+/** Maps a base table name to this generation's physical table (e.g. contacts → contacts_g3). */
+export type TableNamer = (base: string) => string;
+
+export interface Projection {
+  name: string;
+  /** bump when the tables or the apply logic change: a new version rebuilds from the start */
+  version: number;
+  /** base names of the tables; each is exposed to queries as a view of that name */
+  tables: readonly string[];
+  /** DDL creating this generation's tables (and their indexes) */
+  schema(t: TableNamer): string;
+  types: readonly string[];
+  /** Applies a batch of events in order, inside the transaction that also moves the checkpoint. */
+  apply(tx: pg.PoolClient, events: RecordedEvent[], t: TableNamer): Promise<void>;
+}
+
+export const tableNamer =
+  (generation: number): TableNamer =>
+  (base) =>
+    `${base}_g${generation}`;

@@ -1,0 +1,70 @@
+// `engage serve`: the API and the workers in one process, on an embedded or given Postgres.
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import { createAccount } from './accounts.ts';
+import { type Engage, type OpenOptions, openEngage } from './context.ts';
+import { buildApp } from './http/app.ts';
+import { Authenticator } from './http/plugins/auth.ts';
+import { createCounterStore } from './http/plugins/rate-limit.ts';
+import { startWorkers, type Workers } from './workers/index.ts';
+
+/** The JWT secret: from the environment, else generated once and kept in the database. */
+export async function serviceSecret(pool: pg.Pool, name: string, configured?: string): Promise<string> {
+  if (configured) return configured;
+  const candidate = randomBytes(32).toString('base64url');
+  await pool.query('INSERT INTO service_secrets (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING', [name, candidate]);
+  const { rows } = await pool.query<{ value: string }>('SELECT value FROM service_secrets WHERE name = $1', [name]);
+  return rows[0].value;
+}
+
+export interface Server {
+  engage: Engage;
+  app: FastifyInstance;
+  workers: Workers;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startServer(options: OpenOptions & { port?: number; host?: string; workers?: boolean } = {}): Promise<Server> {
+  const engage = await openEngage({ ...options, runProjections: true });
+  const authenticator = new Authenticator(engage.pool, await serviceSecret(engage.pool, 'jwt', engage.config.JWT_SECRET));
+  const counters = await createCounterStore(engage.config.REDIS_URL);
+  const app = await buildApp({ engage, authenticator, counters });
+  const workers = options.workers === false ? { stop: async () => undefined } : await startWorkers(engage);
+  await app.listen({ port: options.port ?? engage.config.PORT, host: options.host ?? engage.config.HOST });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : engage.config.PORT;
+  return {
+    engage,
+    app,
+    workers,
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      await app.close();
+      await workers.stop();
+      await counters.close?.();
+      await engage.close();
+    },
+  };
+}
+
+/** On first start with no account, create one and print its key once. */
+export async function bootstrapFirstAccount(engage: Engage, print: (line: string) => void): Promise<void> {
+  const { rows } = await engage.pool.query(`SELECT 1 FROM es_streams WHERE stream_id LIKE 'account-%' LIMIT 1`).catch(() => ({ rows: [] as unknown[] }));
+  if (engage.store.kind === 'postgres' && rows.length > 0) return;
+  if (engage.store.kind !== 'postgres') {
+    const { rows: accounts } = await engage.pool.query('SELECT 1 FROM accounts LIMIT 1');
+    if (accounts.length > 0) return;
+  }
+  const password = randomBytes(12).toString('base64url');
+  const created = await createAccount(engage, { name: 'My account', email: 'owner@engage.local', password });
+  await engage.runner.waitFor(['auth'], created.position, 5000);
+  print('');
+  print('  First start: created an account for you. This key is shown once — keep it safe.');
+  print(`    account:   ${created.account_id}`);
+  print(`    API key:   ${created.api_key}`);
+  print(`    dashboard: owner@engage.local / ${password}`);
+  print('  More accounts: npx engage accounts create --name NAME --email EMAIL --password PASSWORD');
+  print('');
+}

@@ -1,0 +1,26 @@
+// Starts the test Postgres once per run: DATABASE_URL when set, else an embedded cluster of its own.
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.ts';
+
+let embedded: EmbeddedDatabase | undefined;
+
+export default async function setup(project: { provide: (key: string, value: unknown) => void }) {
+  let url = process.env.DATABASE_URL;
+  if (!url) {
+    embedded = await startEmbeddedPostgres({
+      dataDir: process.env.ENGAGE_TEST_DATA_DIR ?? './.engage/test',
+      port: Number(process.env.ENGAGE_TEST_PG_PORT ?? 54339),
+      database: 'postgres',
+    });
+    url = embedded.connectionString;
+  }
+  project.provide('adminDatabaseUrl', url);
+  return async () => {
+    await embedded?.stop();
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    adminDatabaseUrl: string;
+  }
+}
