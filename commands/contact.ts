@@ -23,7 +23,9 @@ export type CustomValues = Record<string, unknown>;
 export type ContactEvent =
   | { type: 'ContactCreated'; data: { account_id: string; id: string; fields: ContactFields; custom_fields: CustomValues; created_at: string } }
   | { type: 'ContactUpdated'; data: { account_id: string; id: string; changes: ContactFields; custom_fields: Record<string, unknown | null>; updated_at: string } }
-  | { type: 'ContactDeleted'; data: { account_id: string; id: string; deleted_at: string } };
+  | { type: 'ContactDeleted'; data: { account_id: string; id: string; deleted_at: string } }
+  /** email feedback reported a bounce: a deliverability signal, not an opt-out */
+  | { type: 'ContactBounced'; data: { account_id: string; id: string; email: string; reason: string; message_id?: string; at: string } };
 
 export interface ContactState {
   status: 'none' | 'active' | 'deleted';
@@ -33,12 +35,14 @@ export interface ContactState {
   custom: CustomValues;
   createdAt?: string;
   updatedAt?: string;
+  bounces?: number;
 }
 
 export type ContactCommand =
   | { type: 'CreateContact'; accountId: string; id: string; fields: ContactFields; custom: CustomValues; definitions: FieldDefinition[]; now: Date }
   | { type: 'UpdateContact'; accountId: string; changes: ContactFields; custom: Record<string, unknown | null>; definitions: FieldDefinition[]; now: Date }
-  | { type: 'DeleteContact'; accountId: string; now: Date };
+  | { type: 'DeleteContact'; accountId: string; now: Date }
+  | { type: 'RecordBounce'; accountId: string; email: string; reason: string; messageId?: string; now: Date };
 
 /** Custom values must match a live definition; `null` (removal) is allowed for any key, defined or not. */
 function checkCustom(values: Record<string, unknown>, definitions: FieldDefinition[], allowNull: boolean): void {
@@ -78,6 +82,8 @@ export const contactDecider: Decider<ContactCommand, ContactState, ContactEvent>
       }
       case 'ContactDeleted':
         return { ...state, status: 'deleted' };
+      case 'ContactBounced':
+        return { ...state, bounces: (state.bounces ?? 0) + 1 };
     }
   },
   decide(command, state) {
@@ -105,9 +111,17 @@ export const contactDecider: Decider<ContactCommand, ContactState, ContactEvent>
       case 'DeleteContact':
         visible(state, command.accountId);
         return [{ type: 'ContactDeleted', data: { account_id: command.accountId, id: state.id!, deleted_at: at } }];
+      case 'RecordBounce':
+        visible(state, command.accountId);
+        return [
+          {
+            type: 'ContactBounced',
+            data: { account_id: command.accountId, id: state.id!, email: command.email, reason: command.reason, ...(command.messageId ? { message_id: command.messageId } : {}), at },
+          },
+        ];
     }
   },
 };
 
 export const contactStream = (id: string) => `contact-${id}`;
-export const CONTACT_EVENT_TYPES = ['ContactCreated', 'ContactUpdated', 'ContactDeleted'] as const;
+export const CONTACT_EVENT_TYPES = ['ContactCreated', 'ContactUpdated', 'ContactDeleted', 'ContactBounced'] as const;

@@ -6,7 +6,7 @@ import { applyDocuments, type Row } from './document.ts';
 
 export const CONTACT_COLUMNS = [
   'id', 'account_id', 'email', 'phone', 'first_name', 'last_name', 'country', 'language', 'timezone',
-  'external_id', 'tags', 'custom_fields', 'created_at', 'updated_at',
+  'external_id', 'tags', 'custom_fields', 'created_at', 'updated_at', 'bounce_count', 'last_bounced_at',
 ] as const;
 
 export const contactsProjection: Projection = {
@@ -29,7 +29,9 @@ export const contactsProjection: Projection = {
       tags text[] NOT NULL DEFAULT '{}',
       custom_fields jsonb NOT NULL DEFAULT '{}',
       created_at timestamptz NOT NULL,
-      updated_at timestamptz NOT NULL
+      updated_at timestamptz NOT NULL,
+      bounce_count int NOT NULL DEFAULT 0,
+      last_bounced_at timestamptz
     );
     CREATE INDEX ${t('contacts')}_account_id ON ${t('contacts')} (account_id, id DESC);
     CREATE INDEX ${t('contacts')}_email ON ${t('contacts')} (account_id, email);
@@ -60,6 +62,8 @@ function evolveRow(row: Row | undefined, recorded: { type: string; data: unknown
         custom_fields: e.data.custom_fields ?? {},
         created_at: e.data.created_at,
         updated_at: e.data.created_at,
+        bounce_count: 0,
+        last_bounced_at: null,
       };
     }
     case 'ContactUpdated': {
@@ -76,6 +80,8 @@ function evolveRow(row: Row | undefined, recorded: { type: string; data: unknown
     }
     case 'ContactDeleted':
       return undefined;
+    case 'ContactBounced':
+      return row && { ...row, bounce_count: Number(row.bounce_count ?? 0) + 1, last_bounced_at: e.data.at };
   }
   return row;
 }

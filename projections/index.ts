@@ -3,8 +3,10 @@ import type { Projection } from '../src/projection.ts';
 import { authProjection } from './auth.ts';
 import { contactsProjection } from './contacts.ts';
 import { customFieldsProjection } from './custom-fields.ts';
+import { messagesProjection } from './messages.ts';
+import { suppressionsProjection } from './suppressions.ts';
 
-export const ALL_PROJECTIONS: Projection[] = [authProjection, contactsProjection, customFieldsProjection];
+export const ALL_PROJECTIONS: Projection[] = [authProjection, contactsProjection, customFieldsProjection, messagesProjection, suppressionsProjection];
 
 export function findProjection(name: string): Projection | undefined {
   return ALL_PROJECTIONS.find((p) => p.name === name);

@@ -21,6 +21,19 @@ const ConfigSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   SMTP_URL: z.string().optional(),
   SANDBOX_DELIVERY_DELAY_MS: z.coerce.number().int().min(0).default(200),
+  EMAIL_FROM: z.string().default('no-reply@engage.local'),
+  MARKETING_CAP_PER_DAY: z.coerce.number().int().min(0).default(2),
+  QUIET_HOURS: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d$|^off$/, 'HH:MM-HH:MM or off')
+    .default('21:00-08:00'),
+  DEFAULT_TIMEZONE: z.string().default('UTC'),
+  DISPATCH_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
+  DISPATCH_CONCURRENCY: z.coerce.number().int().min(1).max(10000).default(256),
+  DISPATCH_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
+  DISPATCH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
+  DISPATCH_RETRY_BASE_MS: z.coerce.number().int().min(10).default(1000),
+  WORKERS_ENABLED: bool.default(true),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -1,4 +1,4 @@
-// The fastify application: plugins in order (request id, errors, rate limits, auth, idempotency)
+// The fastify application: plugins in order (request id, errors, auth, rate limits, idempotency)
 // and every area's routes.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
@@ -14,6 +14,7 @@ import { accountRoutes } from './routes/account.ts';
 import { authRoutes } from './routes/auth.ts';
 import { contactRoutes } from './routes/contacts.ts';
 import { healthRoutes } from './routes/health.ts';
+import { messageRoutes } from './routes/messages.ts';
 
 export const JSON_BODY_LIMIT = 10 * 1024 * 1024;
 
@@ -42,12 +43,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('X-Request-Id', req.id);
   });
   errorsPlugin(app);
-  if (engage.config.RATE_LIMITS_ENABLED) rateLimitPlugin(app, deps.counters ?? new MemoryCounters());
+  // preHandler hooks run in registration order: auth first, so the per-account rate limit knows the
+  // account; the rate limit before idempotency, so a 429 is never stored as a key's first response
   authPlugin(app, deps.authenticator);
+  if (engage.config.RATE_LIMITS_ENABLED) rateLimitPlugin(app, deps.counters ?? new MemoryCounters());
   idempotencyPlugin(app, engage.pool);
 
   const registry: AnyRoute[] = [];
-  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, ...(deps.routes ?? [])];
+  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, messageRoutes, ...(deps.routes ?? [])];
   for (const group of groups) registerRoutes(app, group(deps), registry);
 
   const document = openApiDocument(registry);

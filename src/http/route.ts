@@ -19,6 +19,8 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   summary: string;
   tags: string[];
   body?: ZodType<B>;
+  /** the documented body when the handler validates it itself (for richer per-field errors) */
+  docBody?: ZodType;
   query?: ZodType<Q>;
   params?: ZodType<P>;
   /** documented responses: status → schema (or a description only) */
@@ -108,7 +110,8 @@ export function openApiDocument(registered: readonly AnyRoute[]): Record<string,
       }
     }
     if (parameters.length) op.parameters = parameters;
-    if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(r.body) } } };
+    const documented = r.docBody ?? r.body;
+    if (documented) op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(documented) } } };
     if (r.auth !== 'none') {
       op.security = r.auth === 'key' ? [{ apiKey: [] }] : r.auth === 'login' ? [{ bearer: [] }] : [{ apiKey: [] }, { bearer: [] }];
     }

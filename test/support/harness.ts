@@ -24,7 +24,8 @@ export async function freshDatabase(): Promise<string> {
 }
 
 export function testConfig(databaseUrl: string, overrides: Record<string, string> = {}): Config {
-  return loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', ...overrides });
+  // quiet hours are off unless a test turns them on: a run at night must not hold marketing messages
+  return loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', QUIET_HOURS: 'off', SANDBOX_DELIVERY_DELAY_MS: '50', ...overrides });
 }
 
 export interface TestServer extends Server {

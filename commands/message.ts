@@ -1,0 +1,171 @@
+// The message aggregate (stream message-<id>): accepted → (scheduled →) queued → dispatching →
+// sent → delivered | failed, or cancelled before dispatch. A dispatcher's claim and a cancel are
+// both appends at the revision they read, so exactly one of them wins.
+import type { Decider } from '../src/decider.ts';
+import { AppError, notFound } from '../src/errors.ts';
+
+export const CHANNELS = ['sms', 'rcs', 'whatsapp', 'voice', 'email', 'push'] as const;
+export type Channel = (typeof CHANNELS)[number];
+export const PHONE_CHANNELS: readonly Channel[] = ['sms', 'rcs', 'whatsapp', 'voice'];
+
+export type MessageStatus = 'scheduled' | 'queued' | 'sent' | 'delivered' | 'failed' | 'cancelled';
+
+export interface MessageContent {
+  channel: Channel;
+  to: string;
+  message: string;
+  htmlmessage?: string;
+  subject?: string;
+  reply_to?: string;
+  from_name?: string;
+  headers?: Record<string, string>;
+  sender?: string;
+  transactional: boolean;
+  category?: string;
+  webhook_url?: string;
+}
+
+export interface MessageAcceptedData extends MessageContent {
+  account_id: string;
+  id: string;
+  status: 'scheduled' | 'queued';
+  scheduled_at?: string;
+  resend_of?: string;
+  bulk_id?: string;
+  created_at: string;
+}
+
+export type MessageEvent =
+  | { type: 'MessageAccepted'; data: MessageAcceptedData }
+  | { type: 'MessageQueued'; data: { id: string; account_id: string; at: string; reason: 'due' | 'released' } }
+  | { type: 'MessageCancelled'; data: { id: string; account_id: string; at: string; previous_status: 'scheduled' | 'queued' } }
+  | { type: 'MessageDispatching'; data: { id: string; account_id: string; at: string; worker: string; attempt: number; lease_until: string } }
+  | {
+      type: 'MessageHeld';
+      data: { id: string; account_id: string; at: string; until: string; reason: 'quiet_hours' | 'marketing_cap' | 'warmup_cap'; detail?: string };
+    }
+  | { type: 'MessageDispatchDeferred'; data: { id: string; account_id: string; at: string; attempt: number; error: string; retry_at: string } }
+  | { type: 'MessageSent'; data: { id: string; account_id: string; at: string; provider: string; provider_message_id: string } }
+  | { type: 'MessageDelivered'; data: { id: string; account_id: string; at: string; provider?: string; provider_data?: Record<string, unknown> } }
+  | {
+      type: 'MessageFailed';
+      data: { id: string; account_id: string; at: string; reason: string; stage: 'policy' | 'provider' | 'report'; provider?: string; provider_data?: Record<string, unknown> };
+    };
+
+export interface MessageState {
+  exists: boolean;
+  id?: string;
+  accountId?: string;
+  status?: MessageStatus;
+  /** a dispatcher holds the message (until its lease ends); it can no longer be cancelled */
+  claimed: boolean;
+  leaseUntil?: string;
+  attempts: number;
+  notBefore?: string;
+  content?: MessageContent;
+  providerMessageId?: string;
+}
+
+export type MessageCommand =
+  | { type: 'Accept'; data: MessageAcceptedData }
+  | { type: 'QueueDue'; now: Date }
+  | { type: 'Cancel'; accountId: string; now: Date }
+  | { type: 'Claim'; worker: string; now: Date; leaseMs: number }
+  | { type: 'Hold'; now: Date; until: Date; reason: 'quiet_hours' | 'marketing_cap' | 'warmup_cap'; detail?: string }
+  | { type: 'Defer'; now: Date; error: string; retryAt: Date }
+  | { type: 'RecordSent'; now: Date; provider: string; providerMessageId: string }
+  | { type: 'RecordDelivered'; now: Date; provider?: string; providerData?: Record<string, unknown> }
+  | { type: 'RecordFailed'; now: Date; reason: string; stage: 'policy' | 'provider' | 'report'; provider?: string; providerData?: Record<string, unknown> };
+
+const TERMINAL: MessageStatus[] = ['delivered', 'failed', 'cancelled'];
+
+export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent> = {
+  initialState: { exists: false, claimed: false, attempts: 0 },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'MessageAccepted': {
+        const { account_id, id, status, scheduled_at, created_at: _c, resend_of: _r, bulk_id: _b, ...content } = event.data;
+        return { ...state, exists: true, id, accountId: account_id, status, notBefore: scheduled_at, content: content as MessageContent };
+      }
+      case 'MessageQueued':
+        return { ...state, status: 'queued', notBefore: undefined };
+      case 'MessageCancelled':
+        return { ...state, status: 'cancelled' };
+      case 'MessageDispatching':
+        return { ...state, claimed: true, leaseUntil: event.data.lease_until, attempts: event.data.attempt };
+      case 'MessageHeld':
+        return { ...state, claimed: false, leaseUntil: undefined, notBefore: event.data.until, attempts: Math.max(0, state.attempts - 1) };
+      case 'MessageDispatchDeferred':
+        return { ...state, claimed: false, leaseUntil: undefined, notBefore: event.data.retry_at };
+      case 'MessageSent':
+        return { ...state, status: 'sent', claimed: false, leaseUntil: undefined, providerMessageId: event.data.provider_message_id };
+      case 'MessageDelivered':
+        return { ...state, status: 'delivered' };
+      case 'MessageFailed':
+        return { ...state, status: 'failed', claimed: false, leaseUntil: undefined };
+    }
+  },
+
+  decide(command, state) {
+    if (command.type === 'Accept') {
+      if (state.exists) throw new AppError(409, 'conflict', 'message already exists');
+      return [{ type: 'MessageAccepted', data: command.data }];
+    }
+    if (!state.exists || !state.id || !state.accountId) throw notFound('message');
+    const base = { id: state.id, account_id: state.accountId };
+    switch (command.type) {
+      case 'QueueDue':
+        if (state.status !== 'scheduled') return [];
+        return [{ type: 'MessageQueued', data: { ...base, at: command.now.toISOString(), reason: 'due' } }];
+      case 'Cancel': {
+        if (state.accountId !== command.accountId) throw notFound('message');
+        if ((state.status === 'scheduled' || state.status === 'queued') && !state.claimed) {
+          return [{ type: 'MessageCancelled', data: { ...base, at: command.now.toISOString(), previous_status: state.status } }];
+        }
+        throw new AppError(409, 'not_cancellable', `message is ${state.status} and already picked up for dispatch`, { status: state.status });
+      }
+      case 'Claim': {
+        if (state.status !== 'queued') return [];
+        // a live lease belongs to another dispatcher; an expired one is reclaimed
+        if (state.claimed && state.leaseUntil && Date.parse(state.leaseUntil) > command.now.getTime()) return [];
+        if (state.notBefore && Date.parse(state.notBefore) > command.now.getTime()) return [];
+        return [
+          {
+            type: 'MessageDispatching',
+            data: { ...base, at: command.now.toISOString(), worker: command.worker, attempt: state.attempts + 1, lease_until: new Date(command.now.getTime() + command.leaseMs).toISOString() },
+          },
+        ];
+      }
+      case 'Hold':
+        if (state.status !== 'queued') return [];
+        return [{ type: 'MessageHeld', data: { ...base, at: command.now.toISOString(), until: command.until.toISOString(), reason: command.reason, ...(command.detail ? { detail: command.detail } : {}) } }];
+      case 'Defer':
+        if (state.status !== 'queued') return [];
+        return [{ type: 'MessageDispatchDeferred', data: { ...base, at: command.now.toISOString(), attempt: state.attempts, error: command.error, retry_at: command.retryAt.toISOString() } }];
+      case 'RecordSent':
+        if (state.status !== 'queued') return [];
+        return [{ type: 'MessageSent', data: { ...base, at: command.now.toISOString(), provider: command.provider, provider_message_id: command.providerMessageId } }];
+      case 'RecordDelivered':
+        // duplicate or late reports are ignored; a report may overtake our own 'sent' record
+        if (state.status !== 'sent' && state.status !== 'queued') return [];
+        return [{ type: 'MessageDelivered', data: { ...base, at: command.now.toISOString(), ...(command.provider ? { provider: command.provider } : {}), ...(command.providerData ? { provider_data: command.providerData } : {}) } }];
+      case 'RecordFailed':
+        if (TERMINAL.includes(state.status!) || state.status === 'scheduled') return [];
+        return [
+          {
+            type: 'MessageFailed',
+            data: { ...base, at: command.now.toISOString(), reason: command.reason, stage: command.stage, ...(command.provider ? { provider: command.provider } : {}), ...(command.providerData ? { provider_data: command.providerData } : {}) },
+          },
+        ];
+    }
+  },
+};
+
+export const messageStream = (id: string) => `message-${id}`;
+export const MESSAGE_EVENT_TYPES = [
+  'MessageAccepted', 'MessageQueued', 'MessageCancelled', 'MessageDispatching', 'MessageHeld',
+  'MessageDispatchDeferred', 'MessageSent', 'MessageDelivered', 'MessageFailed',
+] as const;
+
+export const isMarketing = (c: Pick<MessageContent, 'transactional' | 'category'>) => !c.transactional && c.category !== 'transactional';

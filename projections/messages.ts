@@ -1,0 +1,129 @@
+// Read model of messages: history, lookups, and the work queues the scheduler and dispatcher poll.
+import type { MessageEvent } from '../commands/message.ts';
+import { MESSAGE_EVENT_TYPES, isMarketing } from '../commands/message.ts';
+import type { RecordedEvent } from '../src/eventstore/port.ts';
+import type { Projection } from '../src/projection.ts';
+import { applyDocuments, type Row } from './document.ts';
+
+export const MESSAGE_COLUMNS = [
+  'id', 'account_id', 'channel', 'to_address', 'status', 'message', 'htmlmessage', 'subject', 'reply_to', 'from_name', 'headers',
+  'sender', 'transactional', 'category', 'marketing', 'webhook_url', 'scheduled_at', 'not_before', 'claimed_until', 'attempts',
+  'provider', 'provider_message_id', 'reason', 'resend_of', 'bulk_id', 'revision', 'created_at', 'updated_at', 'queued_at',
+  'sent_at', 'delivered_at', 'failed_at', 'cancelled_at',
+] as const;
+
+export const messagesProjection: Projection = {
+  name: 'messages',
+  version: 1,
+  tables: ['messages'],
+  types: [...MESSAGE_EVENT_TYPES],
+  schema: (t) => `
+    CREATE TABLE ${t('messages')} (
+      id text PRIMARY KEY,
+      account_id text NOT NULL,
+      channel text NOT NULL,
+      to_address text NOT NULL,
+      status text NOT NULL,
+      message text NOT NULL,
+      htmlmessage text,
+      subject text,
+      reply_to text,
+      from_name text,
+      headers jsonb,
+      sender text,
+      transactional boolean NOT NULL,
+      category text,
+      marketing boolean NOT NULL,
+      webhook_url text,
+      scheduled_at timestamptz,
+      not_before timestamptz,
+      claimed_until timestamptz,
+      attempts int NOT NULL DEFAULT 0,
+      provider text,
+      provider_message_id text,
+      reason text,
+      resend_of text,
+      bulk_id text,
+      revision bigint NOT NULL,
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL,
+      queued_at timestamptz,
+      sent_at timestamptz,
+      delivered_at timestamptz,
+      failed_at timestamptz,
+      cancelled_at timestamptz
+    );
+    CREATE INDEX ${t('messages')}_history ON ${t('messages')} (account_id, id DESC);
+    CREATE INDEX ${t('messages')}_status ON ${t('messages')} (account_id, status, id DESC);
+    CREATE INDEX ${t('messages')}_to ON ${t('messages')} (account_id, to_address, id DESC);
+    CREATE INDEX ${t('messages')}_work ON ${t('messages')} (status, not_before) WHERE status IN ('scheduled', 'queued');
+    CREATE INDEX ${t('messages')}_provider_id ON ${t('messages')} (provider_message_id) WHERE provider_message_id IS NOT NULL;
+    CREATE INDEX ${t('messages')}_marketing ON ${t('messages')} (account_id, to_address, sent_at) WHERE marketing AND sent_at IS NOT NULL;`,
+  async apply(tx, events, t) {
+    await applyDocuments(tx, t('messages'), MESSAGE_COLUMNS, events, (e) => (e.data as { id: string }).id, evolveRow);
+  },
+};
+
+function evolveRow(row: Row | undefined, recorded: RecordedEvent): Row | undefined {
+  const e = recorded as unknown as MessageEvent;
+  const revision = recorded.revision.toString();
+  if (e.type === 'MessageAccepted') {
+    const d = e.data;
+    return {
+      id: d.id,
+      account_id: d.account_id,
+      channel: d.channel,
+      to_address: d.to,
+      status: d.status,
+      message: d.message,
+      htmlmessage: d.htmlmessage ?? null,
+      subject: d.subject ?? null,
+      reply_to: d.reply_to ?? null,
+      from_name: d.from_name ?? null,
+      headers: d.headers ?? null,
+      sender: d.sender ?? null,
+      transactional: d.transactional,
+      category: d.category ?? null,
+      marketing: isMarketing(d),
+      webhook_url: d.webhook_url ?? null,
+      scheduled_at: d.scheduled_at ?? null,
+      not_before: d.scheduled_at ?? null,
+      claimed_until: null,
+      attempts: 0,
+      provider: null,
+      provider_message_id: null,
+      reason: null,
+      resend_of: d.resend_of ?? null,
+      bulk_id: d.bulk_id ?? null,
+      revision,
+      created_at: d.created_at,
+      updated_at: d.created_at,
+      queued_at: d.status === 'queued' ? d.created_at : null,
+      sent_at: null,
+      delivered_at: null,
+      failed_at: null,
+      cancelled_at: null,
+    };
+  }
+  if (!row) return row;
+  const next: Row = { ...row, revision, updated_at: e.data.at };
+  switch (e.type) {
+    case 'MessageQueued':
+      return { ...next, status: 'queued', not_before: null, queued_at: e.data.at };
+    case 'MessageCancelled':
+      return { ...next, status: 'cancelled', cancelled_at: e.data.at, not_before: null };
+    case 'MessageDispatching':
+      return { ...next, claimed_until: e.data.lease_until, attempts: e.data.attempt };
+    case 'MessageHeld':
+      return { ...next, claimed_until: null, not_before: e.data.until, reason: e.data.reason };
+    case 'MessageDispatchDeferred':
+      return { ...next, claimed_until: null, not_before: e.data.retry_at, reason: e.data.error };
+    case 'MessageSent':
+      return { ...next, status: 'sent', claimed_until: null, not_before: null, reason: null, provider: e.data.provider, provider_message_id: e.data.provider_message_id, sent_at: e.data.at };
+    case 'MessageDelivered':
+      return { ...next, status: 'delivered', delivered_at: e.data.at };
+    case 'MessageFailed':
+      return { ...next, status: 'failed', claimed_until: null, not_before: null, reason: e.data.reason, failed_at: e.data.at, provider: e.data.provider ?? row.provider };
+  }
+  return next;
+}

@@ -1,0 +1,44 @@
+// The channel provider port: one interface every carrier or email transport implements.
+import type { Channel } from '../../commands/message.ts';
+
+export interface OutboundMessage {
+  id: string;
+  accountId: string;
+  channel: Channel;
+  to: string;
+  message: string;
+  htmlmessage?: string | null;
+  subject?: string | null;
+  reply_to?: string | null;
+  from_name?: string | null;
+  headers?: Record<string, string> | null;
+  sender?: string | null;
+}
+
+export type SendOutcome =
+  /** the provider took the message; its id lets later delivery reports find it */
+  | { kind: 'accepted'; providerMessageId: string }
+  /** the provider refused it for good (bad number, unknown mailbox, …) */
+  | { kind: 'rejected'; reason: string; code?: string }
+  /** try again later (network error, 5xx, throttling) */
+  | { kind: 'transient'; error: string };
+
+export interface DeliveryReport {
+  provider: string;
+  providerMessageId?: string;
+  messageId?: string;
+  status: 'delivered' | 'failed';
+  reason?: string;
+  /** email feedback: a bounce is a deliverability signal for the contact, a complaint a suppression */
+  feedback?: 'bounce' | 'complaint';
+  recipient?: string;
+  providerData?: Record<string, unknown>;
+}
+
+export type ReportSink = (reports: DeliveryReport[]) => void;
+
+export interface ChannelProvider {
+  readonly name: string;
+  send(message: OutboundMessage): Promise<SendOutcome>;
+  close?(): Promise<void>;
+}

@@ -1,0 +1,95 @@
+// The sandbox provider, the default for all six channels: accepts, then reports delivered after a
+// short delay. Documented test recipients fail in documented ways so failure paths can be tested.
+import type { ChannelProvider, DeliveryReport, OutboundMessage, ReportSink, SendOutcome } from './port.ts';
+
+/** Test recipients (README: "Sandbox test recipients"). */
+export const SANDBOX_RECIPIENTS = {
+  phone: {
+    '+15005550001': { at: 'send', outcome: 'rejected', reason: 'invalid_number' },
+    '+15005550002': { at: 'send', outcome: 'transient', reason: 'carrier_unavailable' },
+    '+15005550003': { at: 'report', outcome: 'failed', reason: 'undelivered' },
+    '+15005550004': { at: 'report', outcome: 'failed', reason: 'unreachable' },
+  },
+  email: {
+    'reject@sandbox.engage.test': { at: 'send', outcome: 'rejected', reason: 'mailbox_unavailable' },
+    'transient@sandbox.engage.test': { at: 'send', outcome: 'transient', reason: 'greylisted' },
+    'bounce@sandbox.engage.test': { at: 'report', outcome: 'failed', reason: 'bounced', feedback: 'bounce' },
+    'complaint@sandbox.engage.test': { at: 'report', outcome: 'delivered', reason: 'complaint', feedback: 'complaint' },
+  },
+  push: {
+    'sandbox-invalid-token': { at: 'send', outcome: 'rejected', reason: 'invalid_token' },
+    'sandbox-unregistered-token': { at: 'report', outcome: 'failed', reason: 'unregistered' },
+  },
+} as const;
+
+type Rule = { at: 'send' | 'report'; outcome: string; reason: string; feedback?: 'bounce' | 'complaint' };
+
+function ruleFor(message: OutboundMessage): Rule | undefined {
+  const table: Record<string, Rule> =
+    message.channel === 'email' ? SANDBOX_RECIPIENTS.email : message.channel === 'push' ? SANDBOX_RECIPIENTS.push : SANDBOX_RECIPIENTS.phone;
+  return table[message.to];
+}
+
+export class SandboxProvider implements ChannelProvider {
+  readonly name = 'sandbox';
+  /** provider calls per message id: lets tests prove what was (not) handed to a provider */
+  readonly calls = new Map<string, number>();
+  private pending: { due: number; report: DeliveryReport }[] = [];
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly sink: ReportSink,
+    private readonly delayMs = 200,
+  ) {}
+
+  async send(message: OutboundMessage): Promise<SendOutcome> {
+    this.calls.set(message.id, (this.calls.get(message.id) ?? 0) + 1);
+    if (this.calls.size > 2_000_000) this.calls.clear();
+    const rule = ruleFor(message);
+    if (rule?.at === 'send') {
+      return rule.outcome === 'transient' ? { kind: 'transient', error: rule.reason } : { kind: 'rejected', reason: rule.reason };
+    }
+    // the id is derived from ours, so a re-send after a dispatcher crash is recognisably the same message
+    const providerMessageId = `sbx_${message.id}`;
+    const report: DeliveryReport = {
+      provider: this.name,
+      providerMessageId,
+      messageId: message.id,
+      status: rule ? (rule.outcome as 'delivered' | 'failed') : 'delivered',
+      ...(rule ? { reason: rule.reason } : {}),
+      ...(rule?.feedback ? { feedback: rule.feedback, recipient: message.to } : {}),
+      providerData: { sandbox: true, channel: message.channel },
+    };
+    this.pending.push({ due: Date.now() + this.delayMs, report });
+    this.schedule();
+    return { kind: 'accepted', providerMessageId };
+  }
+
+  private schedule() {
+    if (this.timer) return;
+    this.timer = setTimeout(() => this.flush(), Math.min(this.delayMs, 50));
+    this.timer.unref?.();
+  }
+
+  private flush() {
+    this.timer = undefined;
+    const now = Date.now();
+    const due: DeliveryReport[] = [];
+    const later: typeof this.pending = [];
+    for (const p of this.pending) {
+      if (p.due <= now) due.push(p.report);
+      else later.push(p);
+    }
+    this.pending = later;
+    if (due.length) this.sink(due);
+    if (this.pending.length) this.schedule();
+  }
+
+  async close() {
+    if (this.timer) clearTimeout(this.timer);
+    // reports still pending are delivered now, so nothing the provider accepted goes unreported
+    const rest = this.pending.map((p) => p.report);
+    this.pending = [];
+    if (rest.length) this.sink(rest);
+  }
+}

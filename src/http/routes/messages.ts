@@ -1,0 +1,282 @@
+// Messages: send, bulk, send-by-tag, history, lookup, cancel, resend, timeline.
+import { z } from 'zod';
+import { CHANNELS, PHONE_CHANNELS, type MessageStatus } from '../../../commands/message.ts';
+import { validationError, notFound, type Issue } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { acceptMessages, acceptedRecord, cancelMessage, contentOf, timelineOf } from '../../messages/service.ts';
+import { SendBody, SendFields, validateSend, normaliseRecipient, type ValidSend } from '../../messages/validation.ts';
+import type { AppDeps } from '../app.ts';
+import { decodeCursor, iso, metadataOf, page, pageQuery, settle } from '../common.ts';
+import { type AnyRoute, defineRoute } from '../route.ts';
+
+const MESSAGES = ['messages'];
+export const MAX_BULK = 10_000;
+const STATUSES = ['scheduled', 'queued', 'sent', 'delivered', 'failed', 'cancelled'] as const;
+const IdParams = z.object({ id: z.string().max(64) });
+
+const BulkBody = z.strictObject({
+  messages: z.array(z.unknown()).min(1, 'send at least one message').max(MAX_BULK, `at most ${MAX_BULK} messages per bulk request`),
+});
+
+const { to: _to, ...byTagFields } = SendFields;
+const SendByTagBody = z.strictObject({ tag: z.string().trim().min(1).max(100), ...byTagFields });
+
+const HistoryQuery = z.strictObject({
+  ...pageQuery,
+  status: z.enum(STATUSES).optional(),
+  channel: z.enum(CHANNELS).optional(),
+  to: z.string().min(1).max(4096).optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  until: z.iso.datetime({ offset: true }).optional(),
+});
+
+export interface MessageRow {
+  id: string;
+  account_id: string;
+  channel: string;
+  to_address: string;
+  status: MessageStatus;
+  message: string;
+  htmlmessage: string | null;
+  subject: string | null;
+  reply_to: string | null;
+  from_name: string | null;
+  headers: Record<string, string> | null;
+  sender: string | null;
+  transactional: boolean;
+  category: string | null;
+  webhook_url: string | null;
+  scheduled_at: Date | null;
+  attempts: number;
+  provider: string | null;
+  provider_message_id: string | null;
+  reason: string | null;
+  resend_of: string | null;
+  bulk_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+  queued_at: Date | null;
+  sent_at: Date | null;
+  delivered_at: Date | null;
+  failed_at: Date | null;
+  cancelled_at: Date | null;
+}
+
+export const messageOut = (r: MessageRow) => ({
+  id: r.id,
+  status: r.status,
+  channel: r.channel,
+  to: r.to_address,
+  message: r.message,
+  ...(r.htmlmessage !== null ? { htmlmessage: r.htmlmessage } : {}),
+  ...(r.subject !== null ? { subject: r.subject } : {}),
+  ...(r.reply_to !== null ? { reply_to: r.reply_to } : {}),
+  ...(r.from_name !== null ? { from_name: r.from_name } : {}),
+  ...(r.headers !== null ? { headers: r.headers } : {}),
+  sender: r.sender,
+  transactional: r.transactional,
+  category: r.category,
+  webhook_url: r.webhook_url,
+  scheduled_at: iso(r.scheduled_at),
+  reason: r.reason,
+  provider: r.provider,
+  provider_message_id: r.provider_message_id,
+  attempts: r.attempts,
+  resend_of: r.resend_of,
+  created_at: iso(r.created_at),
+  updated_at: iso(r.updated_at),
+  queued_at: iso(r.queued_at),
+  sent_at: iso(r.sent_at),
+  delivered_at: iso(r.delivered_at),
+  failed_at: iso(r.failed_at),
+  cancelled_at: iso(r.cancelled_at),
+});
+
+type ItemResult = { index: number; id?: string; status?: string; error?: string; message?: string };
+
+function describeIssues(issues: Issue[]) {
+  return issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+}
+
+export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
+  /** Validates many items, accepts the valid ones in batched appends, reports every item by index. */
+  async function acceptMany(accountId: string, items: unknown[], req: Parameters<typeof metadataOf>[0]) {
+    const now = engage.clock.now();
+    const results: ItemResult[] = new Array(items.length);
+    const valid: ValidSend[] = [];
+    const validIndex: number[] = [];
+    items.forEach((item, index) => {
+      const v = validateSend(item, now);
+      if (v.ok) {
+        valid.push(v.value);
+        validIndex.push(index);
+      } else results[index] = { index, error: 'validation_error', message: describeIssues(v.issues) };
+    });
+    const { accepted, position } = await acceptMessages(engage, accountId, valid, metadataOf(req), { bulkId: newId('message').replace('msg_', 'blk_') });
+    accepted.forEach((a, i) => {
+      results[validIndex[i]] = { index: validIndex[i], id: a.id, status: a.status };
+    });
+    await settle(engage, MESSAGES, position);
+    return { accepted: accepted.length, failed: items.length - accepted.length, results };
+  }
+
+  async function findRow(accountId: string, id: string): Promise<MessageRow> {
+    const { rows } = await engage.pool.query<MessageRow>('SELECT * FROM messages WHERE id = $1 AND account_id = $2', [id, accountId]);
+    if (!rows[0]) throw notFound('message');
+    return rows[0];
+  }
+
+  return [
+    defineRoute({
+      method: 'POST',
+      url: '/v1/messages/send',
+      auth: 'key_or_login',
+      rateGroup: 'send',
+      summary: 'Send one message (202: accepted for dispatch, or scheduled)',
+      tags: ['messages'],
+      docBody: SendBody,
+      responses: { 202: 'the message record: id, status, channel, to, scheduled_at, created_at' },
+      async handler({ body, auth, req, reply }) {
+        const v = validateSend(body, engage.clock.now());
+        if (!v.ok) throw validationError(describeIssues(v.issues), v.issues);
+        const { accepted, position } = await acceptMessages(engage, auth.accountId, [v.value], metadataOf(req));
+        await settle(engage, MESSAGES, position);
+        reply.code(202);
+        return acceptedRecord(accepted[0]);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v1/messages/bulk',
+      auth: 'key_or_login',
+      rateGroup: 'bulk',
+      summary: 'Send up to 10,000 messages; invalid items are reported as failed, valid ones accepted',
+      tags: ['messages'],
+      body: BulkBody,
+      responses: { 202: '{accepted, failed, results:[{index, id?, status?, error?, message?}]}' },
+      async handler({ body, auth, req, reply }) {
+        const out = await acceptMany(auth.accountId, body.messages, req);
+        reply.code(202);
+        return out;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v1/messages/send-by-tag',
+      auth: 'key',
+      rateGroup: 'bulk',
+      summary: 'Send one message to every contact carrying a tag, addressed from the contact’s email or phone',
+      tags: ['messages'],
+      body: SendByTagBody,
+      async handler({ body, auth, req, reply }) {
+        const { tag, ...template } = body;
+        const addressColumn = body.channel === 'email' ? 'email' : PHONE_CHANNELS.includes(body.channel) ? 'phone' : null;
+        const { rows } = await engage.pool.query<{ id: string; email: string | null; phone: string | null }>(
+          `SELECT id, email, phone FROM contacts WHERE account_id = $1 AND tags @> ARRAY[$2]::text[] ORDER BY id LIMIT ${MAX_BULK + 1}`,
+          [auth.accountId, tag],
+        );
+        if (rows.length > MAX_BULK) throw validationError(`more than ${MAX_BULK} contacts carry this tag; use bulk in pages`, [{ path: 'tag', message: 'too many contacts' }]);
+        const skipped: { contact_id: string; reason: string }[] = [];
+        const items: unknown[] = [];
+        const contactOfItem: string[] = [];
+        for (const c of rows) {
+          const to = addressColumn ? c[addressColumn as 'email' | 'phone'] : null;
+          if (!to || !normaliseRecipient(body.channel, to).ok) {
+            skipped.push({ contact_id: c.id, reason: addressColumn ? `no ${addressColumn}` : `contacts carry no ${body.channel} address` });
+            continue;
+          }
+          items.push({ ...template, to });
+          contactOfItem.push(c.id);
+        }
+        const out = items.length ? await acceptMany(auth.accountId, items, req) : { accepted: 0, failed: 0, results: [] as ItemResult[] };
+        reply.code(202);
+        return { ...out, skipped: skipped.length, skipped_contacts: skipped, results: out.results.map((r) => ({ ...r, contact_id: contactOfItem[r.index] })) };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/messages/history',
+      auth: 'key_or_login',
+      summary: 'Message history, newest first (filters: status, channel, to, from, until)',
+      tags: ['messages'],
+      query: HistoryQuery,
+      async handler({ query, auth }) {
+        const after = decodeCursor(query.cursor, z.object({ id: z.string() }));
+        const where = ['account_id = $1'];
+        const params: unknown[] = [auth.accountId];
+        const add = (sql: (n: number) => string, v: unknown) => {
+          params.push(v);
+          where.push(sql(params.length));
+        };
+        if (query.status) add((n) => `status = $${n}`, query.status);
+        if (query.channel) add((n) => `channel = $${n}`, query.channel);
+        if (query.to) {
+          const channel = query.channel ?? (query.to.includes('@') ? 'email' : 'sms');
+          const norm = normaliseRecipient(channel, query.to);
+          add((n) => `to_address = $${n}`, norm.ok ? norm.to : query.to);
+        }
+        if (query.from) add((n) => `created_at >= $${n}`, query.from);
+        if (query.until) add((n) => `created_at < $${n}`, query.until);
+        if (after) add((n) => `id < $${n}`, after.id);
+        params.push(query.limit + 1);
+        const { rows } = await engage.pool.query<MessageRow>(
+          `SELECT * FROM messages WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${params.length}`,
+          params,
+        );
+        return page(rows, query.limit, messageOut, (r) => ({ id: r.id }));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/messages/:id',
+      auth: 'key_or_login',
+      summary: 'Look up one message',
+      tags: ['messages'],
+      params: IdParams,
+      async handler({ params, auth }) {
+        return messageOut(await findRow(auth.accountId, params.id));
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      url: '/v1/messages/:id',
+      auth: 'key_or_login',
+      summary: 'Cancel a scheduled or queued message not yet picked up (409 not_cancellable otherwise)',
+      tags: ['messages'],
+      params: IdParams,
+      async handler({ params, auth, req }) {
+        const result = await cancelMessage(engage, auth.accountId, params.id, metadataOf(req));
+        await settle(engage, MESSAGES, result.position);
+        return { id: params.id, status: result.state.status, cancelled_at: (result.events[0]?.data as { at?: string } | undefined)?.at ?? null };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v1/messages/:id/resend',
+      auth: 'key_or_login',
+      rateGroup: 'send',
+      summary: 'Send a new message to the same recipient with the same content',
+      tags: ['messages'],
+      params: IdParams,
+      body: z.strictObject({}).optional(),
+      async handler({ params, auth, req, reply }) {
+        const content = await contentOf(engage, auth.accountId, params.id);
+        const { accepted, position } = await acceptMessages(engage, auth.accountId, [{ content }], metadataOf(req), { resendOf: params.id });
+        await settle(engage, MESSAGES, position);
+        reply.code(202);
+        return { ...acceptedRecord(accepted[0]), resend_of: params.id };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/messages/:id/timeline',
+      auth: 'key_or_login',
+      summary: 'Every state change of a message with time, reason and provider data (from its event stream)',
+      tags: ['messages'],
+      params: IdParams,
+      async handler({ params, auth }) {
+        return timelineOf(engage, auth.accountId, params.id);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,81 @@
+// Delivery reports from providers (sandbox timers, carrier callbacks, email feedback) become
+// message events; an email bounce is also a contact bounce signal, a complaint a suppression.
+import { contactDecider, contactStream } from '../../commands/contact.ts';
+import { messageDecider, type MessageCommand } from '../../commands/message.ts';
+import { suppressionDecider, suppressionStream } from '../../commands/suppression.ts';
+import type { DeliveryReport } from '../channels/port.ts';
+import type { Engage } from '../context.ts';
+import { handleCommand } from '../decider.ts';
+import type { EventMetadata } from '../eventstore/port.ts';
+import { applyTransitions, type Transition } from './outcomes.ts';
+
+interface Target {
+  id: string;
+  account_id: string;
+  to_address: string;
+  channel: string;
+}
+
+/** Records reports; unknown messages and duplicates are ignored. Returns how many changed a message. */
+export async function recordReports(engage: Engage, reports: readonly DeliveryReport[], metadata: EventMetadata = { actor: 'provider' }): Promise<number> {
+  if (reports.length === 0) return 0;
+  const ids = reports.map((r) => r.messageId).filter((x): x is string => !!x);
+  const providerIds = reports.filter((r) => !r.messageId && r.providerMessageId).map((r) => r.providerMessageId!);
+  const { rows } = await engage.pool.query<Target & { provider_message_id: string | null }>(
+    `SELECT id, account_id, to_address, channel, provider_message_id FROM messages WHERE id = ANY($1::text[]) OR provider_message_id = ANY($2::text[])`,
+    [ids, providerIds],
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const byProviderId = new Map(rows.filter((r) => r.provider_message_id).map((r) => [r.provider_message_id!, r]));
+  const now = engage.clock.now();
+  const transitions: Transition[] = [];
+  const feedback: { report: DeliveryReport; target: Target }[] = [];
+  const seen = new Set<string>();
+  for (const report of reports) {
+    let target: Target | undefined = report.messageId ? byId.get(report.messageId) : report.providerMessageId ? byProviderId.get(report.providerMessageId) : undefined;
+    if (!target && report.messageId) {
+      // the read model may not have the message yet: the stream decides (unknown ids are ignored there)
+      target = { id: report.messageId, account_id: '', to_address: report.recipient ?? '', channel: '' };
+    }
+    if (!target) continue;
+    if (report.feedback) feedback.push({ report, target });
+    if (seen.has(target.id)) continue;
+    seen.add(target.id);
+    const command: MessageCommand =
+      report.status === 'delivered'
+        ? { type: 'RecordDelivered', now, provider: report.provider, providerData: report.providerData }
+        : { type: 'RecordFailed', now, reason: report.reason ?? 'failed', stage: 'report', provider: report.provider, providerData: report.providerData };
+    transitions.push({ messageId: target.id, command });
+  }
+  const results = await applyTransitions(engage, transitions, metadata);
+  for (const { report, target } of feedback) await recordFeedback(engage, report, target, metadata);
+  return results.filter((r) => r.ok).length;
+}
+
+async function recordFeedback(engage: Engage, report: DeliveryReport, target: Target, metadata: EventMetadata) {
+  let accountId = target.account_id;
+  let address = (report.recipient ?? target.to_address).toLowerCase();
+  if (!accountId) {
+    const events = await engage.store.readStream(`message-${target.id}`);
+    const state = events.reduce((s, e) => messageDecider.evolve(s, { type: e.type, data: e.data } as never), messageDecider.initialState);
+    if (!state.exists || !state.accountId) return;
+    accountId = state.accountId;
+    address = (report.recipient ?? state.content?.to ?? '').toLowerCase();
+  }
+  if (!address) return;
+  const now = engage.clock.now();
+  const meta = { ...metadata, accountId };
+  if (report.feedback === 'complaint') {
+    await handleCommand(engage.store, suppressionDecider, suppressionStream(accountId, address), {
+      type: 'Suppress', accountId, address, reason: 'complaint', source: report.provider, messageId: target.id, now,
+    }, meta);
+    return;
+  }
+  // a bounce is a signal on the contact with that email, if there is one
+  const { rows } = await engage.pool.query<{ id: string }>('SELECT id FROM contacts WHERE account_id = $1 AND email = $2', [accountId, address]);
+  for (const c of rows) {
+    await handleCommand(engage.store, contactDecider, contactStream(c.id), {
+      type: 'RecordBounce', accountId, email: address, reason: report.reason ?? 'bounced', messageId: target.id, now,
+    }, meta).catch(() => undefined);
+  }
+}

@@ -1,0 +1,123 @@
+// Validation of one send request (POST /v1/messages/send and each bulk item): field types, the
+// email-only fields, reserved headers, `to` per channel, scheduling and webhook URLs.
+import { z } from 'zod';
+import { CHANNELS, PHONE_CHANNELS, type Channel, type MessageContent } from '../../commands/message.ts';
+import { normalisePhone } from '../contacts/validation.ts';
+import type { Issue } from '../errors.ts';
+import { toIssues } from '../http/route.ts';
+
+export const RESERVED_HEADERS = [
+  'from', 'to', 'cc', 'bcc', 'subject', 'reply-to', 'sender', 'return-path', 'message-id', 'date', 'mime-version',
+  'content-type', 'content-transfer-encoding', 'dkim-signature', 'received', 'authentication-results', 'list-unsubscribe',
+  'list-unsubscribe-post',
+];
+const HEADER_NAME = /^[A-Za-z0-9-]{1,64}$/;
+const PUSH_TOKEN = /^[A-Za-z0-9:_.\-]{8,4096}$/;
+const EMAIL_ONLY = ['htmlmessage', 'subject', 'reply_to', 'from_name', 'headers'] as const;
+export const MAX_SCHEDULE_AHEAD_MS = 365 * 24 * 60 * 60 * 1000;
+
+const noNul = (s: string) => !s.includes('\u0000');
+const str = (max: number) => z.string().max(max).refine(noNul, 'must not contain NUL characters');
+
+export const SendFields = {
+  to: str(4096).min(1),
+  channel: z.enum(CHANNELS),
+  message: str(100_000).min(1),
+  htmlmessage: str(2_000_000).min(1).optional(),
+  subject: str(998).optional(),
+  transactional: z.boolean().optional(),
+  category: str(64).optional(),
+  sender: str(255).min(1).optional(),
+  reply_to: str(320).optional(),
+  from_name: str(255).refine((v) => !/[\r\n]/.test(v), 'must not contain line breaks').optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  scheduled_at: z.iso.datetime({ offset: true, message: 'must be an RFC 3339 timestamp, e.g. 2026-11-21T10:00:00Z' }).optional(),
+  webhook_url: str(2048).optional(),
+};
+
+export const SendBody = z.strictObject(SendFields);
+export type SendInput = z.infer<typeof SendBody>;
+
+export interface ValidSend {
+  content: MessageContent;
+  scheduledAt?: Date;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+const Email = z.email();
+
+/** Normalises the recipient for its channel, or says why it cannot be one. */
+export function normaliseRecipient(channel: Channel, to: string): { ok: true; to: string } | { ok: false; message: string } {
+  if (PHONE_CHANNELS.includes(channel)) {
+    const e164 = normalisePhone(to);
+    return e164 ? { ok: true, to: e164 } : { ok: false, message: `must be a phone number in E.164 form (e.g. +14155550123) for ${channel}` };
+  }
+  if (channel === 'email') {
+    const v = to.trim().toLowerCase();
+    return Email.safeParse(v).success && v.length <= 254 ? { ok: true, to: v } : { ok: false, message: 'must be a valid email address' };
+  }
+  return PUSH_TOKEN.test(to) ? { ok: true, to } : { ok: false, message: 'must be a device token (8-4096 characters of A-Z, a-z, 0-9, : _ . -)' };
+}
+
+/** Validates one send body; returns the message content or the issues, each naming its field. */
+export function validateSend(input: unknown, now: Date): { ok: true; value: ValidSend } | { ok: false; issues: Issue[] } {
+  const issues: Issue[] = [];
+  if (input && typeof input === 'object' && !Array.isArray(input)) {
+    const o = input as Record<string, unknown>;
+    if (o.htmlmessage !== undefined && (o.message === undefined || o.message === '')) {
+      issues.push({ path: 'message', message: 'message (the plain-text alternative) is required when htmlmessage is given' });
+      return { ok: false, issues };
+    }
+  }
+  const parsed = SendBody.safeParse(input);
+  if (!parsed.success) return { ok: false, issues: toIssues(parsed.error) };
+  const b = parsed.data;
+
+  if (b.channel !== 'email') {
+    for (const f of EMAIL_ONLY) if (b[f] !== undefined) issues.push({ path: f, message: `${f} is only allowed on the email channel` });
+  }
+  const recipient = normaliseRecipient(b.channel, b.to);
+  if (!recipient.ok) issues.push({ path: 'to', message: recipient.message });
+  if (b.reply_to !== undefined && !Email.safeParse(b.reply_to.trim()).success) issues.push({ path: 'reply_to', message: 'must be a valid email address' });
+  if (b.headers) {
+    const entries = Object.entries(b.headers);
+    if (entries.length > 50) issues.push({ path: 'headers', message: 'at most 50 headers' });
+    for (const [name, value] of entries) {
+      if (RESERVED_HEADERS.includes(name.toLowerCase())) issues.push({ path: `headers.${name}`, message: `${name} is a reserved header and cannot be set` });
+      else if (!HEADER_NAME.test(name)) issues.push({ path: `headers.${name}`, message: 'header names use only A-Z, a-z, 0-9 and - (at most 64)' });
+      else if (value.length > 998 || /[\r\n\u0000]/.test(value)) issues.push({ path: `headers.${name}`, message: 'header values are at most 998 characters with no CR, LF or NUL' });
+    }
+  }
+  let scheduledAt: Date | undefined;
+  if (b.scheduled_at !== undefined) {
+    scheduledAt = new Date(b.scheduled_at);
+    if (scheduledAt.getTime() < now.getTime()) issues.push({ path: 'scheduled_at', message: 'must be in the future' });
+    else if (scheduledAt.getTime() - now.getTime() > MAX_SCHEDULE_AHEAD_MS) issues.push({ path: 'scheduled_at', message: 'must be at most 365 days ahead' });
+  }
+  if (b.webhook_url !== undefined && !isHttpUrl(b.webhook_url)) issues.push({ path: 'webhook_url', message: 'must be an absolute http(s) URL' });
+  if (issues.length) return { ok: false, issues };
+
+  const content: MessageContent = {
+    channel: b.channel,
+    to: recipient.ok ? recipient.to : b.to,
+    message: b.message,
+    transactional: b.transactional ?? false,
+    ...(b.htmlmessage !== undefined ? { htmlmessage: b.htmlmessage } : {}),
+    ...(b.subject !== undefined ? { subject: b.subject } : {}),
+    ...(b.reply_to !== undefined ? { reply_to: b.reply_to.trim().toLowerCase() } : {}),
+    ...(b.from_name !== undefined ? { from_name: b.from_name } : {}),
+    ...(b.headers !== undefined ? { headers: b.headers } : {}),
+    ...(b.sender !== undefined ? { sender: b.sender } : {}),
+    ...(b.category !== undefined ? { category: b.category } : {}),
+    ...(b.webhook_url !== undefined ? { webhook_url: b.webhook_url } : {}),
+  };
+  return { ok: true, value: { content, scheduledAt } };
+}
