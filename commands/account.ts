@@ -13,13 +13,16 @@ export type AccountEvent =
       data: { account_id: string; key_id: string; key_hash: string; prefix: string; name: string | null; scopes: Scope[] | null; created_at: string; replaces?: string };
     }
   | { type: 'ApiKeyExpirySet'; data: { account_id: string; key_id: string; expires_at: string; reason: 'rotated' } }
-  | { type: 'ApiKeyRevoked'; data: { account_id: string; key_id: string; revoked_at: string } };
+  | { type: 'ApiKeyRevoked'; data: { account_id: string; key_id: string; revoked_at: string } }
+  /** the account's signing secret for per-message delivery webhooks (sealed, never in clear) */
+  | { type: 'WebhookSecretIssued'; data: { account_id: string; secret_sealed: string; issued_at: string; rotated: boolean } };
 
 export interface AccountState {
   exists: boolean;
   accountId?: string;
   users: Map<string, { email: string; role: Role }>;
   keys: Map<string, { scopes: Scope[] | null; name: string | null; expiresAt?: string; revoked: boolean }>;
+  hasWebhookSecret?: boolean;
 }
 
 export type AccountCommand =
@@ -27,7 +30,8 @@ export type AccountCommand =
   | { type: 'AddUser'; userId: string; email: string; passwordHash: string; role: Role; now: Date }
   | { type: 'IssueApiKey'; keyId: string; keyHash: string; prefix: string; name: string | null; scopes: Scope[] | null; now: Date }
   | { type: 'RotateApiKey'; oldKeyId: string; keyId: string; keyHash: string; prefix: string; graceMs: number; now: Date }
-  | { type: 'RevokeApiKey'; keyId: string; now: Date };
+  | { type: 'RevokeApiKey'; keyId: string; now: Date }
+  | { type: 'IssueWebhookSecret'; secretSealed: string; rotate: boolean; now: Date };
 
 export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent> = {
   initialState: { exists: false, users: new Map(), keys: new Map() },
@@ -58,6 +62,8 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
         if (k) keys.set(event.data.key_id, { ...k, revoked: true });
         return { ...state, keys };
       }
+      case 'WebhookSecretIssued':
+        return { ...state, hasWebhookSecret: true };
     }
   },
 
@@ -98,6 +104,9 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
           { type: 'ApiKeyExpirySet', data: { account_id, key_id: command.oldKeyId, expires_at: earlier, reason: 'rotated' } },
         ];
       }
+      case 'IssueWebhookSecret':
+        if (state.hasWebhookSecret && !command.rotate) return [];
+        return [{ type: 'WebhookSecretIssued', data: { account_id, secret_sealed: command.secretSealed, issued_at: at, rotated: command.rotate } }];
       case 'RevokeApiKey': {
         const k = state.keys.get(command.keyId);
         if (!k) throw notFound('api key');
@@ -109,4 +118,4 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
 };
 
 export const accountStream = (accountId: string) => `account-${accountId}`;
-export const ACCOUNT_EVENT_TYPES = ['AccountCreated', 'UserAdded', 'ApiKeyIssued', 'ApiKeyExpirySet', 'ApiKeyRevoked'] as const;
+export const ACCOUNT_EVENT_TYPES = ['AccountCreated', 'UserAdded', 'ApiKeyIssued', 'ApiKeyExpirySet', 'ApiKeyRevoked', 'WebhookSecretIssued'] as const;

@@ -9,7 +9,7 @@ export const authProjection: Projection = {
   tables: ['accounts', 'users', 'api_keys'],
   types: [...ACCOUNT_EVENT_TYPES],
   schema: (t) => `
-    CREATE TABLE ${t('accounts')} (id text PRIMARY KEY, name text NOT NULL, created_at timestamptz NOT NULL);
+    CREATE TABLE ${t('accounts')} (id text PRIMARY KEY, name text NOT NULL, created_at timestamptz NOT NULL, webhook_secret_sealed text);
     CREATE TABLE ${t('users')} (
       id text PRIMARY KEY, account_id text NOT NULL, email text NOT NULL, password_hash text NOT NULL,
       role text NOT NULL, created_at timestamptz NOT NULL
@@ -48,6 +48,9 @@ export const authProjection: Projection = {
           break;
         case 'ApiKeyRevoked':
           await tx.query(`UPDATE ${t('api_keys')} SET revoked_at = $2 WHERE id = $1`, [e.data.key_id, e.data.revoked_at]);
+          break;
+        case 'WebhookSecretIssued':
+          await tx.query(`UPDATE ${t('accounts')} SET webhook_secret_sealed = $2 WHERE id = $1`, [e.data.account_id, e.data.secret_sealed]);
           break;
       }
     }

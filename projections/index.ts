@@ -5,8 +5,9 @@ import { contactsProjection } from './contacts.ts';
 import { customFieldsProjection } from './custom-fields.ts';
 import { messagesProjection } from './messages.ts';
 import { suppressionsProjection } from './suppressions.ts';
+import { webhookOutboxProjection } from './webhook-outbox.ts';
 
-export const ALL_PROJECTIONS: Projection[] = [authProjection, contactsProjection, customFieldsProjection, messagesProjection, suppressionsProjection];
+export const ALL_PROJECTIONS: Projection[] = [authProjection, contactsProjection, customFieldsProjection, messagesProjection, suppressionsProjection, webhookOutboxProjection];
 
 export function findProjection(name: string): Projection | undefined {
   return ALL_PROJECTIONS.find((p) => p.name === name);

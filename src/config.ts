@@ -19,6 +19,9 @@ const ConfigSchema = z.object({
   RATE_LIMITS_ENABLED: bool.default(true),
   WEBHOOK_RETRY_DELAYS: z.string().default('30s,5m,30m'),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(256),
+  WEBHOOK_PER_HOST_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(32),
   SMTP_URL: z.string().optional(),
   SANDBOX_DELIVERY_DELAY_MS: z.coerce.number().int().min(0).default(200),
   EMAIL_FROM: z.string().default('no-reply@engage.local'),
@@ -34,6 +37,22 @@ const ConfigSchema = z.object({
   DISPATCH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
   DISPATCH_RETRY_BASE_MS: z.coerce.number().int().min(10).default(1000),
   WORKERS_ENABLED: bool.default(true),
+  // inbound provider callbacks (/v1/webhooks/<provider>): shared secrets / signing keys; each one
+  // left unset is generated once and kept in the service_secrets table (README: Provider callbacks)
+  WEBHOOK_SECRET_SANDBOX: z.string().min(16).optional(),
+  WEBHOOK_SECRET_SMTP: z.string().min(16).optional(),
+  WEBHOOK_SECRET_CARRIER: z.string().min(16).optional(),
+  WEBHOOK_SECRET_WHATSAPP: z.string().min(16).optional(),
+  WHATSAPP_VERIFY_TOKEN: z.string().min(1).optional(),
+  /** the public URL the service is reached at (scheme, host, optional path prefix), used to verify URL-signed callbacks behind proxies */
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/, message: 'an http(s) URL such as https://api.example.com' }).optional(),
+  // email over SMTP (README "Email over SMTP"); SMTP_URL above switches the email channel to it
+  /** JSON map domain → {selector, privateKey (PEM)}, or a path to a file holding that JSON */
+  DKIM_KEYS: z.string().optional(),
+  /** pooled SMTP connections per process */
+  SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100).default(5),
+  /** connect, greeting and socket-inactivity timeout of an SMTP connection; below DISPATCH_LEASE_MS */
+  SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

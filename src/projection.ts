@@ -10,6 +10,8 @@ export interface Projection {
   name: string;
   /** bump when the tables or the apply logic change: a new version rebuilds from the start */
   version: number;
+  /** false for consumers with effects outside their tables (the webhook outbox): never replayed */
+  rebuildable?: boolean;
   /** base names of the tables; each is exposed to queries as a view of that name */
   tables: readonly string[];
   /** DDL creating this generation's tables (and their indexes) */

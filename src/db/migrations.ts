@@ -59,6 +59,20 @@ const MIGRATIONS: Migration[] = [
     name: 'service secrets',
     sql: `CREATE TABLE IF NOT EXISTS service_secrets (name text PRIMARY KEY, value text NOT NULL, created_at timestamptz NOT NULL DEFAULT now());`,
   },
+  {
+    id: 5,
+    name: 'webhook delivery attempts',
+    sql: `
+      CREATE TABLE IF NOT EXISTS webhook_attempts (
+        delivery_id text NOT NULL,
+        attempt int NOT NULL,
+        at timestamptz NOT NULL,
+        status_code int,
+        latency_ms int,
+        error text,
+        PRIMARY KEY (delivery_id, attempt)
+      );`,
+  },
 ];
 
 export function registerMigration(m: Migration): void {

@@ -15,6 +15,8 @@ import { authRoutes } from './routes/auth.ts';
 import { contactRoutes } from './routes/contacts.ts';
 import { healthRoutes } from './routes/health.ts';
 import { messageRoutes } from './routes/messages.ts';
+import { webhookEndpointRoutes } from './routes/webhook-endpoints.ts';
+import { providerWebhookRoutes } from './routes/provider-webhooks.ts';
 
 export const JSON_BODY_LIMIT = 10 * 1024 * 1024;
 
@@ -50,8 +52,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   idempotencyPlugin(app, engage.pool);
 
   const registry: AnyRoute[] = [];
-  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, messageRoutes, ...(deps.routes ?? [])];
+  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, messageRoutes, webhookEndpointRoutes, ...(deps.routes ?? [])];
   for (const group of groups) registerRoutes(app, group(deps), registry);
+  // inbound provider callbacks: a child context with raw-body parsers (signatures), outside the OpenAPI document
+  await app.register(providerWebhookRoutes(deps));
 
   const document = openApiDocument(registry);
   app.get('/v1/openapi.json', { config: { auth: 'none', rateGroup: 'none' } }, async () => document);

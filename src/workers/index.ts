@@ -1,19 +1,25 @@
 // Background workers that run beside the API in `engage serve`, or alone in `engage worker`.
 import type { Engage } from '../context.ts';
 import { type Messaging, startMessaging } from './messaging.ts';
+import { WebhookSender } from './webhook-sender.ts';
 
 export interface Workers {
   messaging?: Messaging;
+  webhooks?: WebhookSender;
   stop(): Promise<void>;
 }
 
 export async function startWorkers(engage: Engage): Promise<Workers> {
   if (!engage.config.WORKERS_ENABLED) return { stop: async () => undefined };
   const messaging = await startMessaging(engage);
+  const webhooks = new WebhookSender(engage);
+  webhooks.start();
   return {
     messaging,
+    webhooks,
     async stop() {
       await messaging.stop();
+      await webhooks.stop();
     },
   };
 }

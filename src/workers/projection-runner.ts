@@ -61,6 +61,9 @@ export async function ensureProjection(pool: pg.Pool, p: Projection): Promise<vo
     } else {
       const active = rows.find((r) => r.active);
       const rebuilding = rows.find((r) => !r.active);
+      if (active && active.version !== p.version && p.rebuildable === false) {
+        throw new Error(`projection ${p.name} changed version (${active.version} → ${p.version}) but cannot be rebuilt: it needs a migration`);
+      }
       if (active && active.version !== p.version && !rebuilding) {
         // the code's version moved on: rebuild into a new generation, keep serving the old one meanwhile
         await createGeneration(client, p, Math.max(...rows.map((r) => r.generation)) + 1);
@@ -99,11 +102,14 @@ async function createGeneration(client: pg.PoolClient, p: Projection, generation
 
 /** Starts a blue/green rebuild of a projection: a new generation replays from the start. */
 export async function requestRebuild(pool: pg.Pool, p: Projection): Promise<number> {
+  if (p.rebuildable === false) throw new Error(`${p.name} cannot be rebuilt: replaying it would repeat its effects (e.g. deliver webhooks again)`);
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
     await lockProjection(client, p.name);
-    const { rows } = await client.query<StateRow>(`SELECT ${STATE_COLUMNS} FROM projection_state WHERE name = $1`, [p.name]);
+    // FOR UPDATE: wait for a runner's batch on these generations to commit before dropping their tables
+    // (row lock before table lock, the order a batch takes them in, so the two cannot deadlock)
+    const { rows } = await client.query<StateRow>(`SELECT ${STATE_COLUMNS} FROM projection_state WHERE name = $1 FOR UPDATE`, [p.name]);
     for (const r of rows.filter((r) => !r.active)) {
       await dropGeneration(client, p, r.generation);
       await client.query('DELETE FROM projection_state WHERE name = $1 AND generation = $2', [p.name, r.generation]);
@@ -331,6 +337,9 @@ export class ProjectionRunner extends EventEmitter {
       this.emit('advanced', p.name, last);
     } else {
       this.emit('rebuild-progress', p.name, row.generation, last, events.length);
+      // a short batch means the new generation is at the head: swap now, since under steady writes
+      // a read may never come back empty
+      if (events.length < this.batchSize) await this.swapIn(p, { ...row, commit: last.commit.toString(), prepare: last.prepare.toString() });
     }
     return true;
   }
@@ -366,14 +375,20 @@ export class ProjectionRunner extends EventEmitter {
     try {
       await client.query('BEGIN');
       await lockProjection(client, p.name);
-      const { rows } = await client.query<StateRow>(`SELECT ${STATE_COLUMNS} FROM projection_state WHERE name = $1`, [p.name]);
+      // FOR UPDATE: a batch of another runner on this generation (it holds the row lock while it applies)
+      // either commits before we look — we then see its checkpoint and back off — or waits for our swap
+      const { rows } = await client.query<StateRow>(`SELECT ${STATE_COLUMNS} FROM projection_state WHERE name = $1 FOR UPDATE`, [p.name]);
       const mine = rows.find((r) => r.generation === row.generation);
       if (!mine || mine.active || comparePositions(rowPosition(mine), rowPosition(row)) !== 0) {
         await client.query('ROLLBACK');
         return;
       }
-      // catch up the last few events under the lock so the swap loses nothing
+      // catch up under the lock so the swap loses nothing the live generation shows; the live one is
+      // locked above and cannot move, so this ends even while events keep arriving (later ones are
+      // applied by the normal loop once this generation is active)
+      const live = rows.find((r) => r.active);
       for (;;) {
+        if (live && comparePositions(rowPosition(mine), rowPosition(live)) >= 0) break;
         const events = await this.store.readAll({ after: rowPosition(mine), maxCount: this.batchSize, types: p.types });
         if (events.length === 0) break;
         await p.apply(client, events, tableNamer(mine.generation));

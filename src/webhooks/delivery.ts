@@ -1,0 +1,60 @@
+// One delivery attempt over HTTP: signed afresh, no redirects followed, a timeout, and the
+// connection-time address check (DNS rebinding) in the dispatcher's lookup.
+import { Agent, request } from 'undici';
+import { guardedLookup } from './ssrf.ts';
+import { signedHeaders } from './signing.ts';
+
+export interface AttemptResult {
+  ok: boolean;
+  statusCode?: number;
+  latencyMs: number;
+  error?: string;
+}
+
+export class DeliveryClient {
+  private readonly agent: Agent;
+
+  constructor(
+    private readonly timeoutMs: number,
+    allowPrivate: boolean,
+  ) {
+    this.agent = new Agent({
+      connect: { lookup: guardedLookup(allowPrivate) as never, timeout: timeoutMs },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      keepAliveTimeout: 10_000,
+    });
+  }
+
+  async post(url: string, secret: string, eventId: string, eventType: string, body: string, now: Date): Promise<AttemptResult> {
+    const started = performance.now();
+    const headers = signedHeaders({ secret, eventId, eventType, body, now });
+    try {
+      const res = await request(url, {
+        method: 'POST',
+        headers,
+        body,
+        dispatcher: this.agent,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      // drain so the connection can be reused; the receiver's body is not ours to keep
+      await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+      const latencyMs = Math.round(performance.now() - started);
+      const ok = res.statusCode >= 200 && res.statusCode < 300;
+      return {
+        ok,
+        statusCode: res.statusCode,
+        latencyMs,
+        ...(ok ? {} : { error: res.statusCode >= 300 && res.statusCode < 400 ? `redirect (${res.statusCode}) not followed` : `receiver answered ${res.statusCode}` }),
+      };
+    } catch (err) {
+      const e = err as Error & { code?: string; cause?: { code?: string; message?: string } };
+      const name = e.name === 'TimeoutError' || e.name === 'AbortError' ? `timeout after ${this.timeoutMs} ms` : (e.cause?.message ?? e.message);
+      return { ok: false, latencyMs: Math.round(performance.now() - started), error: name };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}

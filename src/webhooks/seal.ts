@@ -1,0 +1,37 @@
+// Webhook signing secrets are kept in events sealed (AES-256-GCM) with a service key, so the
+// audit trail (`engage streams show`) never shows them in clear.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type pg from 'pg';
+
+const cache = new WeakMap<pg.Pool, Promise<Buffer>>();
+
+async function sealKey(pool: pg.Pool): Promise<Buffer> {
+  let key = cache.get(pool);
+  if (!key) {
+    key = (async () => {
+      const candidate = randomBytes(32).toString('base64');
+      await pool.query('INSERT INTO service_secrets (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING', ['webhook_seal', candidate]);
+      const { rows } = await pool.query<{ value: string }>('SELECT value FROM service_secrets WHERE name = $1', ['webhook_seal']);
+      return Buffer.from(rows[0].value, 'base64');
+    })();
+    cache.set(pool, key);
+  }
+  return key;
+}
+
+export async function seal(pool: pg.Pool, secret: string): Promise<string> {
+  const key = await sealKey(pool);
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  return `sealed:v1:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')}`;
+}
+
+export async function unseal(pool: pg.Pool, sealed: string): Promise<string> {
+  if (!sealed.startsWith('sealed:v1:')) throw new Error('not a sealed secret');
+  const raw = Buffer.from(sealed.slice(10), 'base64');
+  const key = await sealKey(pool);
+  const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+}

@@ -1,0 +1,180 @@
+// The webhook sender: claims due delivery rows (SKIP LOCKED, a lease), POSTs them with bounded
+// concurrency overall and per receiving host — so a slow or dead receiver cannot starve healthy
+// ones — and stores each attempt; failures are retried on the configured schedule (default 30 s,
+// 5 min, 30 min), durably, so a restart loses no retry.
+import type { Engage } from '../context.ts';
+import { Wakeup } from '../eventstore/wakeup.ts';
+import { DeliveryClient, type AttemptResult } from '../webhooks/delivery.ts';
+import { accountWebhookSecret, endpointSecret } from '../webhooks/secrets.ts';
+
+export function parseDelays(spec: string): number[] {
+  return spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(s);
+      if (!m) throw new Error(`WEBHOOK_RETRY_DELAYS: cannot read "${s}" (use e.g. 30s,5m,30m)`);
+      const n = Number(m[1]);
+      return Math.round(n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as 'ms' | 's' | 'm' | 'h']);
+    });
+}
+
+interface ClaimedDelivery {
+  id: string;
+  account_id: string;
+  endpoint_id: string | null;
+  target_url: string;
+  target_host: string;
+  kind: 'endpoint' | 'message';
+  event_id: string;
+  event_type: string;
+  body: string;
+  attempts: number;
+}
+
+const LEASE_MS = 60_000;
+
+export class WebhookSender {
+  private readonly wakeup = new Wakeup();
+  private readonly client: DeliveryClient;
+  private readonly delays: number[];
+  private readonly perHost = new Map<string, number>();
+  private inFlight = 0;
+  private stopped = false;
+  private loopDone?: Promise<void>;
+  private readonly running = new Set<Promise<void>>();
+  private readonly onAdvance = (name: string) => {
+    if (name === 'webhook_outbox') this.wakeup.wake();
+  };
+
+  constructor(private readonly engage: Engage) {
+    this.client = new DeliveryClient(engage.config.WEBHOOK_TIMEOUT_MS, engage.config.WEBHOOK_ALLOW_PRIVATE);
+    this.delays = parseDelays(engage.config.WEBHOOK_RETRY_DELAYS);
+  }
+
+  start(): void {
+    this.engage.runner.on('advanced', this.onAdvance);
+    this.loopDone = this.loop();
+  }
+
+  wake(): void {
+    this.wakeup.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.engage.runner.off('advanced', this.onAdvance);
+    this.wakeup.close();
+    await this.loopDone;
+    await Promise.allSettled([...this.running]);
+    await this.client.close();
+  }
+
+  private async loop() {
+    while (!this.stopped) {
+      const ticket = this.wakeup.ticket();
+      let claimed = 0;
+      try {
+        claimed = await this.round();
+      } catch (err) {
+        this.engage.log.error({ err }, 'webhook sender round failed; retrying');
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      if (claimed === 0) await this.wakeup.wait(ticket, 250);
+    }
+  }
+
+  /** Claims as many due deliveries as there are free slots and starts them; returns how many. */
+  async round(): Promise<number> {
+    const { config, pool, clock } = this.engage;
+    const free = config.WEBHOOK_CONCURRENCY - this.inFlight;
+    if (free <= 0) return 0;
+    const saturated = [...this.perHost].filter(([, n]) => n >= config.WEBHOOK_PER_HOST_CONCURRENCY).map(([h]) => h);
+    const now = clock.now();
+    const { rows } = await pool.query<ClaimedDelivery>(
+      `UPDATE webhook_deliveries d SET locked_until = $3
+       WHERE d.id IN (
+         SELECT id FROM webhook_deliveries
+         WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < $1)
+           AND NOT (target_host = ANY($4::text[]))
+         ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING d.id, d.account_id, d.endpoint_id, d.target_url, d.target_host, d.kind, d.event_id, d.event_type, d.body, d.attempts`,
+      [now, Math.min(free, 500), new Date(now.getTime() + LEASE_MS), saturated],
+    );
+    let started = 0;
+    for (const row of rows) {
+      const hostLoad = this.perHost.get(row.target_host) ?? 0;
+      if (hostLoad >= config.WEBHOOK_PER_HOST_CONCURRENCY) {
+        // over this host's share: hand it back for a later round
+        await pool.query('UPDATE webhook_deliveries SET locked_until = NULL WHERE id = $1', [row.id]);
+        continue;
+      }
+      started++;
+      this.perHost.set(row.target_host, hostLoad + 1);
+      this.inFlight++;
+      const p = this.deliver(row).finally(() => {
+        this.inFlight--;
+        const n = (this.perHost.get(row.target_host) ?? 1) - 1;
+        if (n <= 0) this.perHost.delete(row.target_host);
+        else this.perHost.set(row.target_host, n);
+        this.running.delete(p);
+        this.wakeup.wake();
+      });
+      this.running.add(p);
+    }
+    return started;
+  }
+
+  private async secretFor(row: ClaimedDelivery): Promise<string | null> {
+    if (row.kind === 'endpoint') return row.endpoint_id ? endpointSecret(this.engage, row.endpoint_id) : null;
+    return accountWebhookSecret(this.engage, row.account_id);
+  }
+
+  private async deliver(row: ClaimedDelivery): Promise<void> {
+    try {
+      const secret = await this.secretFor(row);
+      if (secret === null) {
+        await this.finish(row, { ok: false, latencyMs: 0, error: 'endpoint deleted' }, 'cancelled');
+        return;
+      }
+      const result = await this.client.post(row.target_url, secret, row.event_id, row.event_type, row.body, this.engage.clock.now());
+      await this.finish(row, result);
+    } catch (err) {
+      this.engage.log.error({ err, delivery: row.id }, 'webhook delivery bookkeeping failed; the lease will expire and it is retried');
+    }
+  }
+
+  private async finish(row: ClaimedDelivery, result: AttemptResult, forced?: 'cancelled') {
+    const now = this.engage.clock.now();
+    const attempt = row.attempts + 1;
+    let status: 'delivered' | 'pending' | 'failed' | 'cancelled';
+    let next = now;
+    if (forced) status = forced;
+    else if (result.ok) status = 'delivered';
+    else if (attempt <= this.delays.length) {
+      status = 'pending';
+      next = new Date(now.getTime() + this.delays[attempt - 1]);
+    } else status = 'failed';
+    const client = await this.engage.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(
+        `UPDATE webhook_deliveries SET status = $2, attempts = $3, next_attempt_at = $4, locked_until = NULL, last_status_code = $5,
+           last_error = $6, last_latency_ms = $7, updated_at = $8, delivered_at = CASE WHEN $2 = 'delivered' THEN $8 ELSE delivered_at END
+         WHERE id = $1`,
+        [row.id, status, attempt, next, result.statusCode ?? null, result.error ?? null, result.latencyMs, now],
+      );
+      await client.query(
+        `INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, latency_ms, error) VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT DO NOTHING`,
+        [row.id, attempt, now, result.statusCode ?? null, result.latencyMs, result.error ?? null],
+      );
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+}
