@@ -231,7 +231,6 @@ export const webhookOutboxProjection: Projection = {
           deliveries.map((d) => d.kind), deliveries.map((d) => d.event_id), deliveries.map((d) => d.event_type), deliveries.map((d) => d.body), deliveries.map((d) => d.created_at),
         ],
       );
-      await tx.query(`SELECT pg_notify('engage_webhooks', '')`);
     }
   },
 };

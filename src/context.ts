@@ -60,7 +60,9 @@ export async function openEngage(options: OpenOptions = {}): Promise<Engage> {
   }
   const runner = new ProjectionRunner(pool, store, options.projections ?? ALL_PROJECTIONS, log, store.wakeup);
   if (options.runProjections) {
-    if (store instanceof PostgresEventStore) await store.listen();
+    // cross-process wake-ups (LISTEN/NOTIFY on Postgres, a live subscription on EventStoreDB)
+    const listening = (store as { listen?: () => Promise<void> }).listen;
+    if (listening) await listening.call(store);
     await runner.start();
   }
   return {

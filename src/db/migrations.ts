@@ -1,7 +1,7 @@
 // Schema migrations of engage's own (non-projection) tables. Run on every start; idempotent,
 // serialised across processes by an advisory lock.
 import type pg from 'pg';
-import { EVENTSTORE_SCHEMA } from '../eventstore/postgres.ts';
+import { DROP_NOTIFY_TRIGGER, EVENTSTORE_SCHEMA } from '../eventstore/postgres.ts';
 
 interface Migration {
   id: number;
@@ -73,6 +73,7 @@ const MIGRATIONS: Migration[] = [
         PRIMARY KEY (delivery_id, attempt)
       );`,
   },
+  { id: 6, name: 'event store: notify after commit, not in the append transaction', sql: DROP_NOTIFY_TRIGGER },
 ];
 
 export function registerMigration(m: Migration): void {

@@ -24,6 +24,13 @@ import { Wakeup } from './wakeup.ts';
 
 export const EVENT_CHANNEL = 'engage_events';
 
+// No NOTIFY inside an append transaction: a notifying commit holds a cluster-wide lock through its
+// WAL flush, so every append would commit one at a time. The adapter notifies after commit instead.
+export const DROP_NOTIFY_TRIGGER = `
+DROP TRIGGER IF EXISTS es_events_notify ON es_events;
+DROP FUNCTION IF EXISTS es_notify_append();
+`;
+
 export const EVENTSTORE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS es_streams (
   stream_id text PRIMARY KEY,
@@ -42,14 +49,7 @@ CREATE TABLE IF NOT EXISTS es_events (
   CONSTRAINT es_events_stream_revision UNIQUE (stream_id, stream_revision)
 );
 CREATE INDEX IF NOT EXISTS es_events_commit_order ON es_events (transaction_id, global_position);
-CREATE OR REPLACE FUNCTION es_notify_append() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM pg_notify('${EVENT_CHANNEL}', '');
-  RETURN NULL;
-END $$;
-DROP TRIGGER IF EXISTS es_events_notify ON es_events;
-CREATE TRIGGER es_events_notify AFTER INSERT ON es_events FOR EACH STATEMENT EXECUTE FUNCTION es_notify_append();
-`;
+${DROP_NOTIFY_TRIGGER}`;
 
 const EVENT_COLUMNS = `global_position::text AS gp, transaction_id::text AS txid, stream_id, stream_revision::text AS rev,
   event_id, type, data, metadata, created_at`;
@@ -126,6 +126,8 @@ export class PostgresEventStore implements EventStore {
   readonly wakeup = new Wakeup();
   private listener?: Subscriber;
   private listening?: Promise<void>;
+  private notifyPending = false;
+  private notifying?: Promise<void>;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -152,14 +154,17 @@ export class PostgresEventStore implements EventStore {
     }
     if (rows.length === 0) throw new WrongExpectedVersionError(streamId, expected, await this.currentRevision(streamId));
     this.wakeup.wake();
+    this.announce();
     return lastOf(rows);
   }
 
   async appendMany(
-    batch: readonly { streamId: string; events: readonly NewEvent[]; expected?: ExpectedRevision }[],
+    request: readonly { streamId: string; events: readonly NewEvent[]; expected?: ExpectedRevision }[],
   ): Promise<AppendResult[]> {
-    if (batch.length === 0) return [];
-    if (batch.length === 1) return [await this.append(batch[0].streamId, batch[0].events, batch[0].expected)];
+    if (request.length === 0) return [];
+    if (request.length === 1) return [await this.append(request[0].streamId, request[0].events, request[0].expected)];
+    // lock stream rows in one global order (by id), so overlapping batches cannot deadlock
+    const batch = [...request].sort((a, b) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0));
     const seen = new Set<string>();
     for (const b of batch) {
       if (seen.has(b.streamId)) throw new Error(`appendMany: stream ${b.streamId} appears twice`);
@@ -229,12 +234,13 @@ export class PostgresEventStore implements EventStore {
       );
       await client.query('COMMIT');
       this.wakeup.wake();
+      this.announce();
       const lastByStream = new Map<string, { gp: string; txid: string; rev: string }>();
       for (const r of rows) {
         const prev = lastByStream.get(r.stream_id);
         if (!prev || BigInt(r.rev) > BigInt(prev.rev)) lastByStream.set(r.stream_id, r);
       }
-      return batch.map((b) => lastOf([lastByStream.get(b.streamId)!]));
+      return request.map((b) => lastOf([lastByStream.get(b.streamId)!]));
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
       if (isUniqueViolation(err)) throw new WrongExpectedVersionError('(batch)', 'any');
@@ -242,6 +248,24 @@ export class PostgresEventStore implements EventStore {
     } finally {
       client.release();
     }
+  }
+
+  /**
+   * Tells other processes (as a hint) that events were committed: one NOTIFY outside any write
+   * transaction, so it flushes no WAL and holds the notify lock only for an instant. Appends that
+   * commit while one is in flight share the next, so a burst costs two statements, not one each.
+   */
+  private announce(): void {
+    this.notifyPending = true;
+    if (this.notifying) return;
+    this.notifying = (async () => {
+      while (this.notifyPending) {
+        this.notifyPending = false;
+        await this.pool.query(`SELECT pg_notify('${EVENT_CHANNEL}', '')`).catch(() => undefined);
+      }
+      // cleared in the same turn as the last check, so no announce() can slip between the two
+      this.notifying = undefined;
+    })();
   }
 
   private async currentRevision(streamId: string): Promise<bigint | 'no_stream'> {
@@ -343,6 +367,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    await this.notifying;
     this.wakeup.close();
     if (this.listener) await this.listener.close().catch(() => undefined);
   }
@@ -360,7 +385,7 @@ export function pollingSubscription(store: Pick<EventStore, 'readAll'>, wakeup: 
   let position = options.after ?? START;
   const batchSize = options.batchSize ?? 1000;
   async function* iterate(): AsyncGenerator<RecordedEvent> {
-    while (!stopped) {
+    while (!stopped && !wakeup.isClosed) {
       const ticket = wakeup.ticket();
       const batch = await store.readAll({ after: position, maxCount: batchSize, types: options.types });
       for (const e of batch) {

@@ -31,6 +31,10 @@ export class Wakeup {
     });
   }
 
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   close(): void {
     this.closed = true;
     this.wake();
