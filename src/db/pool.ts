@@ -6,6 +6,8 @@ export function createPool(connectionString: string, max = 20): pg.Pool {
     connectionString,
     max,
     idleTimeoutMillis: 30_000,
+    // an unreachable database must answer /health with 503 soon, not hang requests
+    connectionTimeoutMillis: 5_000,
     // long transactions hold back every catch-up reader: never leave one idle
     options: '-c idle_in_transaction_session_timeout=60000 -c statement_timeout=120000',
   });

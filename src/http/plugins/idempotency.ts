@@ -6,6 +6,7 @@ import type pg from 'pg';
 import { AppError, conflict } from '../../errors.ts';
 
 const TTL = '24 hours';
+const PENDING_TIMEOUT = '2 minutes';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,7 +29,12 @@ export function idempotencyPlugin(app: FastifyInstance, pool: pg.Pool): void {
     const bodyHash = createHash('sha256')
       .update(`${req.method} ${req.url}\n${typeof req.body === 'string' ? req.body : JSON.stringify(req.body ?? null)}`)
       .digest('hex');
-    await pool.query(`DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2 AND created_at < now() - interval '${TTL}'`, [accountId, key]);
+    // expired keys, and claims left pending by a process that died mid-request, are free again
+    await pool.query(
+      `DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2
+         AND (created_at < now() - interval '${TTL}' OR (status_code IS NULL AND created_at < now() - interval '${PENDING_TIMEOUT}'))`,
+      [accountId, key],
+    );
     const inserted = await pool.query(
       `INSERT INTO idempotency_keys (account_id, key, method, path, body_hash) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
       [accountId, key, req.method, req.url, bodyHash],
