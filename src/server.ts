@@ -1,22 +1,17 @@
 // `engage serve`: the API and the workers in one process, on an embedded or given Postgres.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type pg from 'pg';
 import { createAccount } from './accounts.ts';
 import { type Engage, type OpenOptions, openEngage } from './context.ts';
 import { buildApp } from './http/app.ts';
 import { Authenticator } from './http/plugins/auth.ts';
 import { createCounterStore } from './http/plugins/rate-limit.ts';
+import { serviceSecret } from './secrets.ts';
 import { startWorkers, type Workers } from './workers/index.ts';
+import { ensureProjection } from './workers/projection-runner.ts';
 
-/** The JWT secret: from the environment, else generated once and kept in the database. */
-export async function serviceSecret(pool: pg.Pool, name: string, configured?: string): Promise<string> {
-  if (configured) return configured;
-  const candidate = randomBytes(32).toString('base64url');
-  await pool.query('INSERT INTO service_secrets (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING', [name, candidate]);
-  const { rows } = await pool.query<{ value: string }>('SELECT value FROM service_secrets WHERE name = $1', [name]);
-  return rows[0].value;
-}
+/** The JWT secret and other service secrets (moved to secrets.ts; re-exported for existing imports). */
+export { serviceSecret };
 
 export interface Server {
   engage: Engage;
@@ -27,7 +22,10 @@ export interface Server {
 }
 
 export async function startServer(options: OpenOptions & { port?: number; host?: string; workers?: boolean } = {}): Promise<Server> {
-  const engage = await openEngage({ ...options, runProjections: true });
+  // runProjections: false serves the API while other processes (`engage worker`) keep the read models;
+  // the tables and views must still exist here, and reads-after-writes wait on projection_state
+  const engage = await openEngage({ ...options, runProjections: options.runProjections ?? true });
+  if (options.runProjections === false) for (const p of engage.runner.projections) await ensureProjection(engage.pool, p);
   const authenticator = new Authenticator(engage.pool, await serviceSecret(engage.pool, 'jwt', engage.config.JWT_SECRET));
   const counters = await createCounterStore(engage.config.REDIS_URL);
   const app = await buildApp({ engage, authenticator, counters });

@@ -1,11 +1,11 @@
 // Delivery reports from providers (sandbox timers, carrier callbacks, email feedback) become
 // message events; an email bounce is also a contact bounce signal, a complaint a suppression.
-import { contactDecider, contactStream } from '../../commands/contact.ts';
+import { contactDecider, contactStream, type ContactCommand, type ContactEvent, type ContactState } from '../../commands/contact.ts';
 import { messageDecider, type MessageCommand } from '../../commands/message.ts';
 import { suppressionDecider, suppressionStream } from '../../commands/suppression.ts';
 import type { DeliveryReport } from '../channels/port.ts';
 import type { Engage } from '../context.ts';
-import { handleCommand } from '../decider.ts';
+import { type Decider, handleCommand } from '../decider.ts';
 import type { EventMetadata } from '../eventstore/port.ts';
 import { applyTransitions, type Transition } from './outcomes.ts';
 
@@ -74,8 +74,28 @@ async function recordFeedback(engage: Engage, report: DeliveryReport, target: Ta
   // a bounce is a signal on the contact with that email, if there is one
   const { rows } = await engage.pool.query<{ id: string }>('SELECT id FROM contacts WHERE account_id = $1 AND email = $2', [accountId, address]);
   for (const c of rows) {
-    await handleCommand(engage.store, contactDecider, contactStream(c.id), {
+    await handleCommand(engage.store, bounceOncePerMessage, contactStream(c.id), {
       type: 'RecordBounce', accountId, email: address, reason: report.reason ?? 'bounced', messageId: target.id, now,
-    }, meta).catch(() => undefined);
+    }, meta).catch((err: unknown) => {
+      // the contact was deleted (or is not this account's) since the read model said otherwise
+      if ((err as { statusCode?: number }).statusCode !== 404) throw err;
+    });
   }
 }
+
+/**
+ * The contact decider, recording at most one bounce per message: providers repeat reports (and
+ * a batch that failed half-way is recorded again), which must not become a second bounce signal.
+ */
+const bounceOncePerMessage: Decider<ContactCommand, { contact: ContactState; bouncedMessages: ReadonlySet<string> }, ContactEvent> = {
+  initialState: { contact: contactDecider.initialState, bouncedMessages: new Set() },
+  evolve(state, event) {
+    const contact = contactDecider.evolve(state.contact, event);
+    if (event.type !== 'ContactBounced' || !event.data.message_id) return { contact, bouncedMessages: state.bouncedMessages };
+    return { contact, bouncedMessages: new Set([...state.bouncedMessages, event.data.message_id]) };
+  },
+  decide(command, state) {
+    if (command.type === 'RecordBounce' && command.messageId && state.bouncedMessages.has(command.messageId)) return [];
+    return contactDecider.decide(command, state.contact);
+  },
+};

@@ -1,0 +1,14 @@
+// Service secrets (the JWT key, the inbound provider callback secrets): from the configuration
+// when given, else generated once and kept in the service_secrets table, so every process of one
+// deployment shares them and they survive restarts.
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+
+/** The configured value, else the stored one (generated on first use; concurrent first uses agree). */
+export async function serviceSecret(pool: pg.Pool, name: string, configured?: string): Promise<string> {
+  if (configured) return configured;
+  const candidate = randomBytes(32).toString('base64url');
+  await pool.query('INSERT INTO service_secrets (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING', [name, candidate]);
+  const { rows } = await pool.query<{ value: string }>('SELECT value FROM service_secrets WHERE name = $1', [name]);
+  return rows[0].value;
+}
