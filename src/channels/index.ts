@@ -1,16 +1,36 @@
 // Which provider carries which channel: the sandbox by default for all six; real transports
-// (SMTP for email) when configured.
+// (SMTP for email, when SMTP_URL is set) when configured. Overrides given by the caller win.
 import type { Channel } from '../../commands/message.ts';
 import type { Config } from '../config.ts';
 import type { ChannelProvider, ReportSink } from './port.ts';
 import { SandboxProvider } from './sandbox.ts';
+import { SmtpProvider, smtpOptionsFromConfig } from './smtp.ts';
+
+export type RegistryConfig = Pick<Config, 'SANDBOX_DELIVERY_DELAY_MS'> &
+  Partial<Pick<Config, 'SMTP_URL' | 'EMAIL_FROM' | 'DKIM_KEYS' | 'SMTP_MAX_CONNECTIONS' | 'SMTP_TIMEOUT_MS'>>;
+
+/** Where the registry says which transport it chose; never given credentials. */
+export type RegistryLog = { info(obj: object, msg: string): void };
 
 export class ProviderRegistry {
   readonly sandbox: SandboxProvider;
   private readonly byChannel = new Map<Channel, ChannelProvider>();
 
-  constructor(sink: ReportSink, config: Pick<Config, 'SANDBOX_DELIVERY_DELAY_MS'>, overrides: Partial<Record<Channel, ChannelProvider>> = {}) {
+  constructor(sink: ReportSink, config: RegistryConfig, overrides: Partial<Record<Channel, ChannelProvider>> = {}, log?: RegistryLog) {
     this.sandbox = new SandboxProvider(sink, config.SANDBOX_DELIVERY_DELAY_MS);
+    if (config.SMTP_URL && !overrides.email) {
+      const smtp = new SmtpProvider(
+        smtpOptionsFromConfig({
+          SMTP_URL: config.SMTP_URL,
+          EMAIL_FROM: config.EMAIL_FROM ?? 'no-reply@engage.local',
+          DKIM_KEYS: config.DKIM_KEYS,
+          SMTP_MAX_CONNECTIONS: config.SMTP_MAX_CONNECTIONS ?? 5,
+          SMTP_TIMEOUT_MS: config.SMTP_TIMEOUT_MS ?? 30_000,
+        }),
+      );
+      this.byChannel.set('email', smtp);
+      log?.info({ channel: 'email', provider: smtp.name, smtp: smtp.target }, 'email is sent over SMTP');
+    }
     for (const [channel, provider] of Object.entries(overrides)) this.byChannel.set(channel as Channel, provider);
   }
 

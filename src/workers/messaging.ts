@@ -12,6 +12,11 @@ export class ReportRecorder {
   private queue: DeliveryReport[] = [];
   private flushing?: Promise<void>;
   private timer?: NodeJS.Timeout;
+  /**
+   * Reports for a message this process is still dispatching wait until the dispatcher has
+   * recorded what the provider said: a report recorded first would overtake our own `sent`.
+   */
+  holdWhile?: (messageId: string) => boolean;
 
   constructor(private readonly engage: Engage) {}
 
@@ -26,8 +31,15 @@ export class ReportRecorder {
     this.timer = undefined;
     if (this.flushing) return this.flushing;
     this.flushing = (async () => {
-      while (this.queue.length) {
-        const batch = this.queue.splice(0, 1000);
+      for (;;) {
+        const batch: DeliveryReport[] = [];
+        const held: DeliveryReport[] = [];
+        for (const r of this.queue) {
+          if (batch.length < 1000 && !(r.messageId && this.holdWhile?.(r.messageId))) batch.push(r);
+          else held.push(r);
+        }
+        if (batch.length === 0) break;
+        this.queue = held;
         try {
           await recordReports(this.engage, batch);
         } catch (err) {
@@ -38,6 +50,8 @@ export class ReportRecorder {
       }
     })().finally(() => {
       this.flushing = undefined;
+      // reports held back for messages still being dispatched: look again shortly
+      if (this.queue.length && !this.timer) this.timer = setTimeout(() => void this.flush(), 20);
     });
     return this.flushing;
   }
@@ -53,9 +67,10 @@ export interface Messaging {
 
 export async function startMessaging(engage: Engage, overrides: Partial<Record<Channel, ChannelProvider>> = {}): Promise<Messaging> {
   const reports = new ReportRecorder(engage);
-  const providers = new ProviderRegistry(reports.sink, engage.config, overrides);
+  const providers = new ProviderRegistry(reports.sink, engage.config, overrides, engage.log);
   const dispatcher = new Dispatcher(engage, providers);
   const scheduler = new Scheduler(engage, () => dispatcher.wake());
+  reports.holdWhile = (id) => dispatcher.isDispatching(id);
   dispatcher.start();
   scheduler.start();
   return {

@@ -1,0 +1,264 @@
+// The SMTP provider: the email channel over a pooled nodemailer transport when SMTP_URL is set
+// (README: "Email over SMTP").
+//
+// What the recipient gets: multipart/alternative text + HTML when the message has htmlmessage
+// (text/plain alone otherwise), Subject, From = the message's sender when it is an email address,
+// else EMAIL_FROM, with from_name as display name, Reply-To, the safelisted custom headers, a
+// Message-ID derived from our message id (<msg_…@from-domain>) and X-Engage-Message-Id, so a re-send
+// after a dispatcher crash is recognisably the same message. Signed with DKIM when the From domain
+// has a key (dkimKeyFor).
+//
+// Provider message id: the Message-ID of the delivered copy, without angle brackets. That is ours
+// (msg_…@from-domain: deterministic, stable across re-sends, and what bounces and complaints quote
+// back), unless the server reports that it replaced the header (Microsoft 365 / Outlook.com and
+// Amazon SES name their own id in the final 250 reply): then theirs, because only that one appears
+// in the mail and in its feedback. Free-form queue ids ("250 OK queued as 4FZx…") are not used:
+// their format is server-specific and they never appear in a bounce.
+//
+// Outcomes: 2xx → accepted; a permanent 5xx reply → rejected with the reply as reason and its code;
+// 4xx, 503, connection errors, timeouts → transient (the dispatcher defers and retries). An
+// authentication failure (535 &c.) is transient too: it is our configuration, not the message, and
+// failing every queued email for it would be wrong; the retries end in provider_unavailable.
+//
+// Delivered: SMTP has no delivery report. A 250 means the relay took responsibility for the
+// message, not that it reached the mailbox, so an SMTP message stays `sent` until feedback arrives
+// through the inbound callback POST /v1/webhooks/smtp: a bounce fails it, a complaint or a
+// delivered notice makes it `delivered`. No report is ever made up here.
+import { createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import nodemailer, { type NodemailerError, type SendMailOptions, type SMTPPoolSentMessageInfo, type Transporter } from 'nodemailer';
+import { z } from 'zod';
+import type { Config } from '../config.ts';
+import { RESERVED_HEADERS } from '../messages/validation.ts';
+import type { ChannelProvider, OutboundMessage, SendOutcome } from './port.ts';
+
+/** A DKIM signing key of one domain. */
+export interface DkimKey {
+  selector: string;
+  /** PEM (PKCS#1 or PKCS#8) */
+  privateKey: string;
+}
+
+/** Finds the signing key of a From domain (lower case); undefined: send unsigned. */
+export type DkimKeyLookup = (domain: string) => DkimKey | undefined | Promise<DkimKey | undefined>;
+
+const DkimKeysSchema = z.record(
+  z.string().min(1),
+  z.strictObject({
+    selector: z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62})$/, 'a DNS label such as s1 or 2026a'),
+    privateKey: z.string().min(1),
+  }),
+);
+
+/**
+ * Reads DKIM_KEYS: a JSON object {"example.com": {"selector": "s1", "privateKey": "-----BEGIN …"}},
+ * inline or in a file whose path is given. Every key is parsed now, so a bad one stops the start
+ * instead of failing sends. Error messages never quote the value (it holds private keys).
+ */
+export function parseDkimKeys(value: string | undefined): Map<string, DkimKey> {
+  const keys = new Map<string, DkimKey>();
+  if (value === undefined || value.trim() === '') return keys;
+  let text = value.trim();
+  if (!text.startsWith('{')) {
+    try {
+      text = readFileSync(text, 'utf8');
+    } catch (err) {
+      throw new Error(`DKIM_KEYS: cannot read the key file ${value.trim()}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error('DKIM_KEYS: not valid JSON (expected {"<domain>": {"selector": "…", "privateKey": "<PEM>"}})');
+  }
+  const parsed = DkimKeysSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`DKIM_KEYS: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  for (const [domain, key] of Object.entries(parsed.data)) {
+    try {
+      createPrivateKey(key.privateKey);
+    } catch {
+      throw new Error(`DKIM_KEYS: the privateKey of ${domain} is not a PEM private key`);
+    }
+    keys.set(domain.trim().toLowerCase().replace(/\.$/, ''), key);
+  }
+  return keys;
+}
+
+/**
+ * The DKIM key lookup from configuration. Exact domain match: a key for example.com does not sign
+ * mail from news.example.com. (The email-domains feature, with keys generated per domain, replaces
+ * this lookup; the provider takes any DkimKeyLookup.)
+ */
+export function dkimKeysFromConfig(value: string | undefined): (domain: string) => DkimKey | undefined {
+  const keys = parseDkimKeys(value);
+  return function dkimKeyFor(domain: string) {
+    return keys.get(domain.toLowerCase());
+  };
+}
+
+export interface SmtpProviderOptions {
+  /** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465 */
+  url: string;
+  /** the From address when the message's sender is not an email address: "a@b.c" or "Name <a@b.c>" */
+  defaultFrom: string;
+  dkimKeyFor?: DkimKeyLookup;
+  maxConnections?: number;
+  timeoutMs?: number;
+}
+
+export function smtpOptionsFromConfig(config: Pick<Config, 'SMTP_URL' | 'EMAIL_FROM' | 'DKIM_KEYS' | 'SMTP_MAX_CONNECTIONS' | 'SMTP_TIMEOUT_MS'>): SmtpProviderOptions {
+  if (!config.SMTP_URL) throw new Error('SMTP_URL is not set');
+  return {
+    url: config.SMTP_URL,
+    defaultFrom: config.EMAIL_FROM,
+    dkimKeyFor: dkimKeysFromConfig(config.DKIM_KEYS),
+    maxConnections: config.SMTP_MAX_CONNECTIONS,
+    timeoutMs: config.SMTP_TIMEOUT_MS,
+  };
+}
+
+/** The SMTP URL with its credentials replaced, for logs. */
+export function redactSmtpUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.username || u.password) {
+      u.username = '***';
+      u.password = '';
+    }
+    u.search = '';
+    return u.toString();
+  } catch {
+    return '(unparseable SMTP_URL)';
+  }
+}
+
+const EMAIL = z.email();
+const isEmail = (v: string) => v.length <= 254 && EMAIL.safeParse(v).success;
+const HEADER_NAME = /^[A-Za-z0-9-]{1,64}$/;
+const ENGAGE_ID_HEADER = 'X-Engage-Message-Id';
+const NOT_PASSED_ON = new Set([...RESERVED_HEADERS, ENGAGE_ID_HEADER.toLowerCase()]);
+
+/** "a@b.c" or "Name <a@b.c>" → its parts. */
+function parseMailbox(value: string): { name?: string; address: string } {
+  const m = /^\s*(?:"?([^"<]*?)"?\s*)?<([^<>\s]+)>\s*$/.exec(value);
+  if (m) return { ...(m[1] ? { name: m[1].trim() } : {}), address: m[2] };
+  return { address: value.trim() };
+}
+
+/** Custom headers minus reserved names, our own id header and anything malformed (the API already refuses these). */
+export function safeHeaders(headers: Record<string, string> | null | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (NOT_PASSED_ON.has(name.toLowerCase()) || !HEADER_NAME.test(name)) continue;
+    if (typeof value !== 'string' || value.length > 998 || /[\r\n\u0000]/.test(value)) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+function oneLine(s: string, max = 500): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+/** Maps a nodemailer failure to an outcome (see the header comment). */
+export function outcomeOfError(err: unknown): SendOutcome {
+  const e = (err ?? {}) as NodemailerError;
+  const code = typeof e.responseCode === 'number' ? e.responseCode : undefined;
+  const authProblem = e.code === 'EAUTH' || e.code === 'ENOAUTH' || e.code === 'EOAUTH2';
+  if (code !== undefined && code >= 500 && code < 600 && code !== 503 && e.permanent !== false && !authProblem) {
+    // for a refused recipient the per-recipient reply is the precise one
+    const reply = e.rejectedErrors?.[0]?.response ?? e.response ?? e.message ?? `${code}`;
+    return { kind: 'rejected', reason: oneLine(reply), code: String(code) };
+  }
+  const what = e.response ? oneLine(e.response, 300) : oneLine(e.message ?? String(err), 300);
+  return { kind: 'transient', error: e.code && !what.includes(e.code) ? `${e.code}: ${what}` : what };
+}
+
+export class SmtpProvider implements ChannelProvider {
+  readonly name = 'smtp';
+  private readonly transport: Transporter<SMTPPoolSentMessageInfo>;
+  private readonly defaultFrom: { name?: string; address: string };
+  private readonly dkimKeyFor: DkimKeyLookup;
+  /** host:port without credentials, for logs */
+  readonly target: string;
+
+  constructor(options: SmtpProviderOptions) {
+    let url: URL;
+    try {
+      url = new URL(options.url);
+    } catch {
+      throw new Error('SMTP_URL is not a URL (expected smtp://user:pass@host:587 or smtps://user:pass@host:465)');
+    }
+    if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error(`SMTP_URL: the scheme must be smtp or smtps, not ${url.protocol.replace(/:$/, '')}`);
+    this.target = redactSmtpUrl(options.url);
+    this.defaultFrom = parseMailbox(options.defaultFrom);
+    if (!isEmail(this.defaultFrom.address)) throw new Error('EMAIL_FROM must be an email address ("a@b.c" or "Name <a@b.c>")');
+    this.dkimKeyFor = options.dkimKeyFor ?? (() => undefined);
+    const timeout = options.timeoutMs ?? 30_000;
+    this.transport = nodemailer.createTransport({
+      url: options.url,
+      pool: true,
+      maxConnections: options.maxConnections ?? 5,
+      maxMessages: 100,
+      connectionTimeout: timeout,
+      greetingTimeout: timeout,
+      socketTimeout: timeout,
+      // no nodemailer logging: its debug output would carry the SMTP conversation
+      logger: false,
+      debug: false,
+    });
+    // the pool reports failures per message; an 'error' event must never take the process down
+    this.transport.on('error', () => undefined);
+  }
+
+  /** The mail as nodemailer takes it; exported through the class for tests of the header rules. */
+  async mailFor(message: OutboundMessage): Promise<{ mail: SendMailOptions; messageId: string }> {
+    const sender = message.sender?.trim();
+    const fromAddress = sender && isEmail(sender) ? sender : this.defaultFrom.address;
+    const fromName = message.from_name ?? (fromAddress === this.defaultFrom.address ? this.defaultFrom.name : undefined);
+    const domain = fromAddress.slice(fromAddress.lastIndexOf('@') + 1).toLowerCase();
+    const messageId = `${message.id}@${domain}`;
+    const key = await this.dkimKeyFor(domain);
+    const mail: SendMailOptions = {
+      from: fromName ? { name: fromName, address: fromAddress } : fromAddress,
+      to: message.to,
+      subject: message.subject ?? '',
+      text: message.message,
+      ...(message.htmlmessage ? { html: message.htmlmessage } : {}),
+      ...(message.reply_to ? { replyTo: message.reply_to } : {}),
+      messageId: `<${messageId}>`,
+      headers: { ...safeHeaders(message.headers), [ENGAGE_ID_HEADER]: message.id },
+      ...(key ? { dkim: { domainName: domain, keySelector: key.selector, privateKey: key.privateKey } } : {}),
+      // content is always given inline: never let a field make nodemailer read a file or a URL
+      disableFileAccess: true,
+      disableUrlAccess: true,
+    };
+    return { mail, messageId };
+  }
+
+  async send(message: OutboundMessage): Promise<SendOutcome> {
+    const { mail, messageId } = await this.mailFor(message);
+    let info: SMTPPoolSentMessageInfo;
+    try {
+      info = await this.transport.sendMail(mail);
+    } catch (err) {
+      return outcomeOfError(err);
+    }
+    if (info.accepted.length === 0 && info.rejected.length > 0) {
+      const first = info.rejectedErrors?.[0];
+      if (first) return outcomeOfError(first);
+      return { kind: 'rejected', reason: oneLine(info.response ?? 'recipient rejected') };
+    }
+    const serverId = info.serverMessageId?.replace(/^<|>$/g, '');
+    return { kind: 'accepted', providerMessageId: serverId || messageId };
+  }
+
+  async close(): Promise<void> {
+    this.transport.close();
+  }
+}
