@@ -74,6 +74,7 @@ const MIGRATIONS: Migration[] = [
       );`,
   },
   { id: 6, name: 'event store: notify after commit, not in the append transaction', sql: DROP_NOTIFY_TRIGGER },
+  { id: 7, name: 'idempotent responses as JSON text', sql: `ALTER TABLE idempotency_keys ALTER COLUMN response TYPE text USING response::text;` },
 ];
 
 export function registerMigration(m: Migration): void {

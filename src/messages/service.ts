@@ -3,7 +3,7 @@
 import { messageDecider, messageStream, type MessageAcceptedData, type MessageContent, type MessageEvent } from '../../commands/message.ts';
 import type { Engage } from '../context.ts';
 import { fold, handleCommand } from '../decider.ts';
-import { notFound } from '../errors.ts';
+import { AppError, notFound } from '../errors.ts';
 import { type EventMetadata, type Position, positionToString } from '../eventstore/port.ts';
 import { newId } from '../ids.ts';
 import type { ValidSend } from './validation.ts';
@@ -72,8 +72,25 @@ async function loadMessage(engage: Engage, id: string) {
   return { events, state: fold(messageDecider, events.map((e) => ({ type: e.type, data: e.data }) as MessageEvent)) };
 }
 
+/**
+ * Cancels a scheduled or queued message not yet picked up. The cancel is appended at the revision
+ * it read; when a worker appended first (the scheduler queued it, or a dispatcher claimed it), the
+ * cancel re-reads and decides again: still cancellable → cancelled, claimed → 409 not_cancellable.
+ */
 export async function cancelMessage(engage: Engage, accountId: string, id: string, metadata: EventMetadata) {
-  return handleCommand(engage.store, messageDecider, messageStream(id), { type: 'Cancel', accountId, now: engage.clock.now() }, metadata, 1);
+  try {
+    return await handleCommand(engage.store, messageDecider, messageStream(id), { type: 'Cancel', accountId, now: engage.clock.now() }, metadata);
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'not_cancellable') {
+      const status = err.extra.status as string | undefined;
+      const why =
+        status === 'scheduled' || status === 'queued' ? `message is ${status} but already picked up for dispatch`
+        : status === 'cancelled' ? 'message is already cancelled'
+        : `message is already ${status}`;
+      throw new AppError(409, 'not_cancellable', `${why}; only scheduled or queued messages not yet picked up can be cancelled`, { status });
+    }
+    throw err;
+  }
 }
 
 /** The content of an existing message of this account, for a resend. */
@@ -109,7 +126,7 @@ export async function timelineOf(engage: Engage, accountId: string, id: string) 
         : e.type === 'MessageQueued' ? e.data.reason
         : null;
       const provider: Record<string, unknown> = {};
-      for (const k of ['provider', 'provider_message_id', 'provider_data', 'worker', 'attempt', 'until', 'retry_at', 'detail', 'stage']) {
+      for (const k of ['provider', 'provider_message_id', 'provider_data', 'worker', 'attempt', 'lease_until', 'until', 'retry_at', 'detail', 'stage', 'previous_status', 'scheduled_at']) {
         if (d[k] !== undefined) provider[k] = d[k];
       }
       return {

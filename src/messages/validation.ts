@@ -17,19 +17,24 @@ const EMAIL_ONLY = ['htmlmessage', 'subject', 'reply_to', 'from_name', 'headers'
 export const MAX_SCHEDULE_AHEAD_MS = 365 * 24 * 60 * 60 * 1000;
 
 const noNul = (s: string) => !s.includes('\u0000');
-const str = (max: number) => z.string().max(max).refine(noNul, 'must not contain NUL characters');
+// JSON may carry a lone UTF-16 surrogate ("\ud83d"); it is not text, and Postgres jsonb refuses it
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const isWellFormedText = (s: string) => !LONE_SURROGATE.test(s);
+const str = (max: number) =>
+  z.string().max(max).refine(noNul, 'must not contain NUL characters').refine(isWellFormedText, 'must be valid Unicode text (no unpaired surrogates)');
+const noLineBreaks = (v: string) => !/[\r\n]/.test(v);
 
 export const SendFields = {
   to: str(4096).min(1),
   channel: z.enum(CHANNELS),
   message: str(100_000).min(1),
   htmlmessage: str(2_000_000).min(1).optional(),
-  subject: str(998).optional(),
+  subject: str(998).refine(noLineBreaks, 'must not contain line breaks').optional(),
   transactional: z.boolean().optional(),
   category: str(64).optional(),
   sender: str(255).min(1).optional(),
   reply_to: str(320).optional(),
-  from_name: str(255).refine((v) => !/[\r\n]/.test(v), 'must not contain line breaks').optional(),
+  from_name: str(255).refine(noLineBreaks, 'must not contain line breaks').optional(),
   headers: z.record(z.string(), z.string()).optional(),
   scheduled_at: z.iso.datetime({ offset: true, message: 'must be an RFC 3339 timestamp, e.g. 2026-11-21T10:00:00Z' }).optional(),
   webhook_url: str(2048).optional(),
@@ -93,7 +98,7 @@ export function validateSend(input: unknown, now: Date): { ok: true; value: Vali
     for (const [name, value] of entries) {
       if (RESERVED_HEADERS.includes(name.toLowerCase())) issues.push({ path: `headers.${name}`, message: `${name} is a reserved header and cannot be set` });
       else if (!HEADER_NAME.test(name)) issues.push({ path: `headers.${name}`, message: 'header names use only A-Z, a-z, 0-9 and - (at most 64)' });
-      else if (value.length > 998 || /[\r\n\u0000]/.test(value)) issues.push({ path: `headers.${name}`, message: 'header values are at most 998 characters with no CR, LF or NUL' });
+      else if (value.length > 998 || /[\r\n\u0000]/.test(value) || !isWellFormedText(value)) issues.push({ path: `headers.${name}`, message: 'header values are at most 998 characters of valid text with no CR, LF or NUL' });
     }
   }
   let scheduledAt: Date | undefined;

@@ -64,7 +64,8 @@ export async function startTestServer(overrides: Record<string, string> = {}, da
       const email = `owner-${randomBytes(5).toString('hex')}@example.com`;
       const password = 'correct horse battery';
       const created = await createAccount(server.engage, { name, email, password });
-      await server.engage.runner.waitFor(['auth'], created.position, 5000);
+      // a loaded machine may take a while; a key that is not yet visible would fail tests confusingly
+      if (!(await server.engage.runner.waitFor(['auth'], created.position, 60_000))) throw new Error('newAccount: the auth read model did not catch up within 60 s');
       return { accountId: created.account_id, key: created.api_key, userId: created.user_id, email, password };
     },
   };

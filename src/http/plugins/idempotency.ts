@@ -43,7 +43,7 @@ export function idempotencyPlugin(app: FastifyInstance, pool: pg.Pool): void {
       req.idempotency = { accountId, key };
       return;
     }
-    const { rows } = await pool.query<{ body_hash: string; status_code: number | null; response: unknown }>(
+    const { rows } = await pool.query<{ body_hash: string; status_code: number | null; response: string | null }>(
       'SELECT body_hash, status_code, response FROM idempotency_keys WHERE account_id = $1 AND key = $2',
       [accountId, key],
     );
@@ -52,7 +52,7 @@ export function idempotencyPlugin(app: FastifyInstance, pool: pg.Pool): void {
     if (row.body_hash !== bodyHash) throw conflict('this Idempotency-Key was already used with a different request body');
     if (row.status_code === null) throw conflict('a request with this Idempotency-Key is still in progress');
     reply.header('Idempotent-Replayed', 'true');
-    reply.code(row.status_code).send(row.response);
+    reply.code(row.status_code).header('content-type', 'application/json; charset=utf-8').send(row.response ?? 'null');
     return reply;
   });
 
@@ -65,15 +65,17 @@ export function idempotencyPlugin(app: FastifyInstance, pool: pg.Pool): void {
       await pool.query('DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2', [idem.accountId, idem.key]);
       return payload;
     }
-    let body: unknown = null;
+    // kept as JSON text, not jsonb: a response may echo a \u0000 that jsonb cannot hold
+    const text = typeof payload === 'string' ? payload : JSON.stringify(payload ?? null);
     try {
-      body = typeof payload === 'string' ? JSON.parse(payload) : payload ?? null;
-    } catch {
-      body = payload;
+      await pool.query('UPDATE idempotency_keys SET status_code = $3, response = $4 WHERE account_id = $1 AND key = $2', [
+        idem.accountId, idem.key, reply.statusCode, text,
+      ]);
+    } catch (err) {
+      // never leave the key stuck "in progress": without a stored response a retry simply runs again
+      req.log.warn({ err }, 'could not store idempotent response');
+      await pool.query('DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2', [idem.accountId, idem.key]).catch(() => undefined);
     }
-    await pool.query('UPDATE idempotency_keys SET status_code = $3, response = $4 WHERE account_id = $1 AND key = $2', [
-      idem.accountId, idem.key, reply.statusCode, JSON.stringify(body),
-    ]);
     return payload;
   });
 }

@@ -1,7 +1,7 @@
 // Messages: send, bulk, send-by-tag, history, lookup, cancel, resend, timeline.
 import { z } from 'zod';
-import { CHANNELS, PHONE_CHANNELS, type MessageStatus } from '../../../commands/message.ts';
-import { validationError, notFound, type Issue } from '../../errors.ts';
+import { CHANNELS, PHONE_CHANNELS, type Channel, type MessageStatus } from '../../../commands/message.ts';
+import { AppError, validationError, notFound, type Issue } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { acceptMessages, acceptedRecord, cancelMessage, contentOf, timelineOf } from '../../messages/service.ts';
 import { SendBody, SendFields, validateSend, normaliseRecipient, type ValidSend } from '../../messages/validation.ts';
@@ -12,13 +12,17 @@ import { type AnyRoute, defineRoute } from '../route.ts';
 const MESSAGES = ['messages'];
 export const MAX_BULK = 10_000;
 const STATUSES = ['scheduled', 'queued', 'sent', 'delivered', 'failed', 'cancelled'] as const;
-const IdParams = z.object({ id: z.string().max(64) });
+const IdParams = z.object({ id: z.string() });
 
 const BulkBody = z.strictObject({
   messages: z.array(z.unknown()).min(1, 'send at least one message').max(MAX_BULK, `at most ${MAX_BULK} messages per bulk request`),
 });
 
 const { to: _to, ...byTagFields } = SendFields;
+/** A well-formed recipient per channel, to validate a send-by-tag template once before addressing it. */
+const TEMPLATE_RECIPIENT: Record<Channel, string> = {
+  sms: '+14155550123', rcs: '+14155550123', whatsapp: '+14155550123', voice: '+14155550123', email: 'recipient@example.com', push: 'template-device-token',
+};
 const SendByTagBody = z.strictObject({ tag: z.string().trim().min(1).max(100), ...byTagFields });
 
 const HistoryQuery = z.strictObject({
@@ -91,6 +95,16 @@ export const messageOut = (r: MessageRow) => ({
   failed_at: iso(r.failed_at),
   cancelled_at: iso(r.cancelled_at),
 });
+
+/** SPEC.md section 4 routing rule: these literal segments are routes of their own and never an :id. */
+const LITERAL_SEGMENTS = new Set(['history', 'bulk', 'send', 'send-by-tag']);
+
+/** For /v1/messages/:id…: a literal segment in the :id place is an unknown route (the same 404 as any), not a message lookup. */
+function rejectLiteralId(id: string, req: { method: string; url: string }): void {
+  if (LITERAL_SEGMENTS.has(id)) throw new AppError(404, 'not_found', `no route ${req.method} ${req.url.split('?')[0]}`);
+  // an id no message can have is missing like any other (404), not a malformed request (400)
+  if (id.length > 64) throw notFound('message');
+}
 
 type ItemResult = { index: number; id?: string; status?: string; error?: string; message?: string };
 
@@ -170,6 +184,9 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       body: SendByTagBody,
       async handler({ body, auth, req, reply }) {
         const { tag, ...template } = body;
+        // the template is the same for every recipient: a mistake in it is the caller's 400, not N failed items
+        const checked = validateSend({ ...template, to: TEMPLATE_RECIPIENT[body.channel] }, engage.clock.now());
+        if (!checked.ok) throw validationError(describeIssues(checked.issues), checked.issues);
         const addressColumn = body.channel === 'email' ? 'email' : PHONE_CHANNELS.includes(body.channel) ? 'phone' : null;
         const { rows } = await engage.pool.query<{ id: string; email: string | null; phone: string | null }>(
           `SELECT id, email, phone FROM contacts WHERE account_id = $1 AND tags @> ARRAY[$2]::text[] ORDER BY id LIMIT ${MAX_BULK + 1}`,
@@ -233,7 +250,8 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       summary: 'Look up one message',
       tags: ['messages'],
       params: IdParams,
-      async handler({ params, auth }) {
+      async handler({ params, auth, req }) {
+        rejectLiteralId(params.id, req);
         return messageOut(await findRow(auth.accountId, params.id));
       },
     }),
@@ -245,6 +263,7 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: ['messages'],
       params: IdParams,
       async handler({ params, auth, req }) {
+        rejectLiteralId(params.id, req);
         const result = await cancelMessage(engage, auth.accountId, params.id, metadataOf(req));
         await settle(engage, MESSAGES, result.position);
         return { id: params.id, status: result.state.status, cancelled_at: (result.events[0]?.data as { at?: string } | undefined)?.at ?? null };
@@ -260,6 +279,7 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       params: IdParams,
       body: z.strictObject({}).optional(),
       async handler({ params, auth, req, reply }) {
+        rejectLiteralId(params.id, req);
         const content = await contentOf(engage, auth.accountId, params.id);
         const { accepted, position } = await acceptMessages(engage, auth.accountId, [{ content }], metadataOf(req), { resendOf: params.id });
         await settle(engage, MESSAGES, position);
@@ -274,7 +294,8 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       summary: 'Every state change of a message with time, reason and provider data (from its event stream)',
       tags: ['messages'],
       params: IdParams,
-      async handler({ params, auth }) {
+      async handler({ params, auth, req }) {
+        rejectLiteralId(params.id, req);
         return timelineOf(engage, auth.accountId, params.id);
       },
     }),
