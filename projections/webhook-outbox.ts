@@ -40,6 +40,9 @@ export interface DeliveryRow {
   created_at: string;
 }
 
+/** The scheduling key of a delivery's receiver: the URL's authority (host and port). */
+const TARGET_HOST_SQL = (url: string) => `coalesce(substring(${url} from '^[a-z]+://([^/?#]+)'), ${url})`;
+
 const PER_MESSAGE_STATUS: Partial<Record<MessageEvent['type'], string>> = {
   MessageQueued: 'queued',
   MessageSent: 'sent',
@@ -139,6 +142,14 @@ export const webhookOutboxProjection: Projection = {
             `UPDATE ${t('webhook_endpoints')} SET url = coalesce($2, url), events = coalesce($3, events), status = coalesce($4, status), updated_at = $5 WHERE id = $1`,
             [d.id, d.url ?? null, d.events ?? null, d.status ?? null, d.updated_at],
           );
+          if (d.url) {
+            // retries still to come go to the endpoint's new address (the sender also reads the
+            // endpoint's url when it sends; this keeps per-host scheduling on the right host)
+            await tx.query(
+              `UPDATE ${t('webhook_deliveries')} SET target_url = $2::text, target_host = ${TARGET_HOST_SQL('$2::text')} WHERE endpoint_id = $1 AND status = 'pending'`,
+              [d.id, d.url],
+            );
+          }
           break;
         }
         case 'WebhookEndpointDeleted':
@@ -222,7 +233,7 @@ export const webhookOutboxProjection: Projection = {
     if (deliveries.length) {
       await tx.query(
         `INSERT INTO ${t('webhook_deliveries')} (id, account_id, endpoint_id, target_url, target_host, kind, event_id, event_type, body, next_attempt_at, created_at, updated_at, target_key)
-         SELECT id, acct, ep, url, coalesce(substring(url from '^[a-z]+://([^/?#]+)'), url), kind, evt, typ, body, now(), created, now(), coalesce(ep, 'message')
+         SELECT id, acct, ep, url, ${TARGET_HOST_SQL('url')}, kind, evt, typ, body, now(), created, now(), coalesce(ep, 'message')
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[])
            AS u(id, acct, ep, url, kind, evt, typ, body, created)
          ON CONFLICT (event_id, target_key) DO NOTHING`,

@@ -1,7 +1,7 @@
 // One delivery attempt over HTTP: signed afresh, no redirects followed, a timeout, and the
 // connection-time address check (DNS rebinding) in the dispatcher's lookup.
 import { Agent, request } from 'undici';
-import { guardedLookup } from './ssrf.ts';
+import { checkTargetHost, guardedLookup } from './ssrf.ts';
 import { signedHeaders } from './signing.ts';
 
 export interface AttemptResult {
@@ -16,7 +16,7 @@ export class DeliveryClient {
 
   constructor(
     private readonly timeoutMs: number,
-    allowPrivate: boolean,
+    private readonly allowPrivate: boolean,
   ) {
     this.agent = new Agent({
       connect: { lookup: guardedLookup(allowPrivate) as never, timeout: timeoutMs },
@@ -28,6 +28,16 @@ export class DeliveryClient {
 
   async post(url: string, secret: string, eventId: string, eventType: string, body: string, now: Date): Promise<AttemptResult> {
     const started = performance.now();
+    // the lookup guard of the agent only sees host names: an IP literal is connected to without a
+    // lookup, so check the URL's host first. Per-message webhook_url values reach here unchecked.
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return { ok: false, latencyMs: 0, error: 'invalid URL' };
+    }
+    const refused = checkTargetHost(target, this.allowPrivate);
+    if (refused) return { ok: false, latencyMs: 0, error: `refusing to connect to ${target.host}: URL ${refused}` };
     const headers = signedHeaders({ secret, eventId, eventType, body, now });
     try {
       const res = await request(url, {

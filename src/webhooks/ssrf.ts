@@ -28,8 +28,17 @@ export function checkWebhookUrl(raw: string, allowPrivate: boolean): string | nu
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must use http or https';
   if (url.username || url.password) return 'must not carry credentials';
+  return checkTargetHost(url, allowPrivate);
+}
+
+/**
+ * The address part of the check alone, for the moment of connecting: an IP literal is connected
+ * to without a DNS lookup, so the lookup guard below never sees it.
+ */
+export function checkTargetHost(url: URL, allowPrivate: boolean): string | null {
   if (allowPrivate) return null;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // `localhost.` and `localhost` are the same host: compare without the root dot
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '');
   if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal') || host === 'metadata.google.internal') {
     return 'must not point at a local or internal host';
   }

@@ -5,7 +5,8 @@
 import type { Engage } from '../context.ts';
 import { Wakeup } from '../eventstore/wakeup.ts';
 import { DeliveryClient, type AttemptResult } from '../webhooks/delivery.ts';
-import { accountWebhookSecret, endpointSecret } from '../webhooks/secrets.ts';
+import { unseal } from '../webhooks/seal.ts';
+import { accountWebhookSecret } from '../webhooks/secrets.ts';
 
 export function parseDelays(spec: string): number[] {
   return spec
@@ -33,12 +34,14 @@ interface ClaimedDelivery {
   attempts: number;
 }
 
-const LEASE_MS = 60_000;
+/** How long a claimed delivery stays invisible to other claims; well beyond one attempt's timeout. */
+const MIN_LEASE_MS = 60_000;
 
 export class WebhookSender {
   private readonly wakeup = new Wakeup();
   private readonly client: DeliveryClient;
   private readonly delays: number[];
+  private readonly leaseMs: number;
   private readonly perHost = new Map<string, number>();
   private inFlight = 0;
   private stopped = false;
@@ -51,6 +54,8 @@ export class WebhookSender {
   constructor(private readonly engage: Engage) {
     this.client = new DeliveryClient(engage.config.WEBHOOK_TIMEOUT_MS, engage.config.WEBHOOK_ALLOW_PRIVATE);
     this.delays = parseDelays(engage.config.WEBHOOK_RETRY_DELAYS);
+    // a lease shorter than an attempt would let another round (or process) send it again mid-flight
+    this.leaseMs = Math.max(MIN_LEASE_MS, engage.config.WEBHOOK_TIMEOUT_MS * 3);
   }
 
   start(): void {
@@ -100,7 +105,7 @@ export class WebhookSender {
            AND NOT (target_host = ANY($4::text[]))
          ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
        RETURNING d.id, d.account_id, d.endpoint_id, d.target_url, d.target_host, d.kind, d.event_id, d.event_type, d.body, d.attempts`,
-      [now, Math.min(free, 500), new Date(now.getTime() + LEASE_MS), saturated],
+      [now, Math.min(free, 500), new Date(now.getTime() + this.leaseMs), saturated],
     );
     let started = 0;
     for (const row of rows) {
@@ -126,19 +131,28 @@ export class WebhookSender {
     return started;
   }
 
-  private async secretFor(row: ClaimedDelivery): Promise<string | null> {
-    if (row.kind === 'endpoint') return row.endpoint_id ? endpointSecret(this.engage, row.endpoint_id) : null;
-    return accountWebhookSecret(this.engage, row.account_id);
+  /** Where and with what to sign, as of now: an endpoint may have been deleted, disabled or moved since the row was written. */
+  private async targetOf(row: ClaimedDelivery): Promise<{ url: string; secret: string } | { cancel: string }> {
+    if (row.kind !== 'endpoint') return { url: row.target_url, secret: await accountWebhookSecret(this.engage, row.account_id) };
+    if (!row.endpoint_id) return { cancel: 'endpoint deleted' };
+    const { rows } = await this.engage.pool.query<{ secret_sealed: string; status: string; url: string }>(
+      'SELECT secret_sealed, status, url FROM webhook_endpoints WHERE id = $1',
+      [row.endpoint_id],
+    );
+    if (!rows[0]) return { cancel: 'endpoint deleted' };
+    // a disabled endpoint gets nothing, retries included (POST …/retry re-sends once it is active again)
+    if (rows[0].status !== 'active') return { cancel: `endpoint ${rows[0].status}` };
+    return { url: rows[0].url, secret: await unseal(this.engage.pool, rows[0].secret_sealed) };
   }
 
   private async deliver(row: ClaimedDelivery): Promise<void> {
     try {
-      const secret = await this.secretFor(row);
-      if (secret === null) {
-        await this.finish(row, { ok: false, latencyMs: 0, error: 'endpoint deleted' }, 'cancelled');
+      const target = await this.targetOf(row);
+      if ('cancel' in target) {
+        await this.finish(row, { ok: false, latencyMs: 0, error: target.cancel }, 'cancelled');
         return;
       }
-      const result = await this.client.post(row.target_url, secret, row.event_id, row.event_type, row.body, this.engage.clock.now());
+      const result = await this.client.post(target.url, target.secret, row.event_id, row.event_type, row.body, this.engage.clock.now());
       await this.finish(row, result);
     } catch (err) {
       this.engage.log.error({ err, delivery: row.id }, 'webhook delivery bookkeeping failed; the lease will expire and it is retried');

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { PLATFORM_EVENTS, webhookEndpointDecider, webhookEndpointStream, type PlatformEvent } from '../../../commands/webhook-endpoint.ts';
 import { handleCommand } from '../../decider.ts';
-import { invalidField, notFound, validationError } from '../../errors.ts';
+import { conflict, invalidField, notFound, validationError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { newSigningSecret } from '../../webhooks/signing.ts';
 import { seal } from '../../webhooks/seal.ts';
@@ -192,15 +192,17 @@ export function webhookEndpointRoutes({ engage }: AppDeps): AnyRoute[] {
       body: z.strictObject({}).optional(),
       async handler({ params, auth, reply }) {
         await own(auth.accountId, params.id);
+        // an attempt in flight holds a lease (locked_until): re-arming it would send it twice at once
         const { rows } = await engage.pool.query(
           `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $4, locked_until = NULL, updated_at = $4
-           WHERE id = $1 AND endpoint_id = $2 AND account_id = $3 AND status <> 'delivered' RETURNING *`,
+           WHERE id = $1 AND endpoint_id = $2 AND account_id = $3 AND status <> 'delivered' AND (locked_until IS NULL OR locked_until < $4) RETURNING *`,
           [params.deliveryId, params.id, auth.accountId, engage.clock.now()],
         );
         if (!rows[0]) {
           const exists = await engage.pool.query('SELECT status FROM webhook_deliveries WHERE id = $1 AND endpoint_id = $2 AND account_id = $3', [params.deliveryId, params.id, auth.accountId]);
           if (!exists.rows[0]) throw notFound('delivery');
-          throw validationError('this delivery already succeeded', [{ path: 'deliveryId', message: 'already delivered' }]);
+          if (exists.rows[0].status === 'delivered') throw conflict('this delivery already succeeded', { status: 'delivered' });
+          throw conflict('this delivery is being attempted right now', { status: exists.rows[0].status });
         }
         reply.code(202);
         return deliveryOut(rows[0]);
