@@ -41,7 +41,8 @@ export interface DeliveryRow {
 }
 
 /** The scheduling key of a delivery's receiver: the URL's authority (host and port). */
-const TARGET_HOST_SQL = (url: string) => `coalesce(substring(${url} from '^[a-z]+://([^/?#]+)'), ${url})`;
+// hosts are case-insensitive: group deliveries by the lowercased authority
+const TARGET_HOST_SQL = (url: string) => `lower(coalesce(substring(${url} from '^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]+)'), ${url}))`;
 
 const PER_MESSAGE_STATUS: Partial<Record<MessageEvent['type'], string>> = {
   MessageQueued: 'queued',

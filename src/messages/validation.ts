@@ -5,6 +5,7 @@ import { CHANNELS, PHONE_CHANNELS, type Channel, type MessageContent } from '../
 import { normalisePhone } from '../contacts/validation.ts';
 import type { Issue } from '../errors.ts';
 import { toIssues } from '../http/route.ts';
+import { checkWebhookUrl } from '../webhooks/ssrf.ts';
 
 export const RESERVED_HEADERS = [
   'from', 'to', 'cc', 'bcc', 'subject', 'reply-to', 'sender', 'return-path', 'message-id', 'date', 'mime-version',
@@ -73,7 +74,11 @@ export function normaliseRecipient(channel: Channel, to: string): { ok: true; to
 }
 
 /** Validates one send body; returns the message content or the issues, each naming its field. */
-export function validateSend(input: unknown, now: Date): { ok: true; value: ValidSend } | { ok: false; issues: Issue[] } {
+export function validateSend(
+  input: unknown,
+  now: Date,
+  opts: { allowPrivateWebhooks?: boolean } = {},
+): { ok: true; value: ValidSend } | { ok: false; issues: Issue[] } {
   const issues: Issue[] = [];
   if (input && typeof input === 'object' && !Array.isArray(input)) {
     const o = input as Record<string, unknown>;
@@ -107,7 +112,11 @@ export function validateSend(input: unknown, now: Date): { ok: true; value: Vali
     if (scheduledAt.getTime() < now.getTime()) issues.push({ path: 'scheduled_at', message: 'must be in the future' });
     else if (scheduledAt.getTime() - now.getTime() > MAX_SCHEDULE_AHEAD_MS) issues.push({ path: 'scheduled_at', message: 'must be at most 365 days ahead' });
   }
-  if (b.webhook_url !== undefined && !isHttpUrl(b.webhook_url)) issues.push({ path: 'webhook_url', message: 'must be an absolute http(s) URL' });
+  if (b.webhook_url !== undefined) {
+    // receivers live outside our network (the same rule as webhook endpoints)
+    const problem = isHttpUrl(b.webhook_url) ? checkWebhookUrl(b.webhook_url, opts.allowPrivateWebhooks ?? false) : 'must be an absolute http(s) URL';
+    if (problem) issues.push({ path: 'webhook_url', message: problem });
+  }
   if (issues.length) return { ok: false, issues };
 
   const content: MessageContent = {

@@ -18,8 +18,7 @@ export async function startWorkers(engage: Engage): Promise<Workers> {
     messaging,
     webhooks,
     async stop() {
-      await messaging.stop();
-      await webhooks.stop();
+      await Promise.all([messaging.stop(), webhooks.stop()]);
     },
   };
 }

@@ -67,7 +67,9 @@ describe('outbound webhooks', () => {
     const sent = await server.call('POST', '/v1/messages/send', { key, body: { to: '+14155550123', channel: 'sms', message: 'hi', webhook_url: `${url}?m=1` } });
     const mine = () => received.filter((r) => JSON.parse(r.body).data?.message_id === sent.body.id);
     const got = await until(mine, (l) => l.some((r) => r.headers['x-service-event'] === 'message.delivered'));
-    expect(got.map((r) => r.headers['x-service-event'])).toEqual(['message.queued', 'message.sent', 'message.delivered']);
+    // deliveries may arrive in any order (they are sent concurrently); created_at orders them
+    const ordered = [...got].sort((a, b) => JSON.parse(a.body).created_at.localeCompare(JSON.parse(b.body).created_at));
+    expect(ordered.map((r) => r.headers['x-service-event'])).toEqual(['message.queued', 'message.sent', 'message.delivered']);
     for (const r of got) {
       expect(verifyServiceSignature(secret, { timestamp: String(r.headers['x-service-timestamp']), signature: String(r.headers['x-service-signature']) }, r.body)).toBe(true);
     }

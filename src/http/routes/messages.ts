@@ -113,6 +113,7 @@ function describeIssues(issues: Issue[]) {
 }
 
 export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
+  const sendOptions = { allowPrivateWebhooks: engage.config.WEBHOOK_ALLOW_PRIVATE };
   /** Validates many items, accepts the valid ones in batched appends, reports every item by index. */
   async function acceptMany(accountId: string, items: unknown[], req: Parameters<typeof metadataOf>[0]) {
     const now = engage.clock.now();
@@ -120,7 +121,7 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
     const valid: ValidSend[] = [];
     const validIndex: number[] = [];
     items.forEach((item, index) => {
-      const v = validateSend(item, now);
+      const v = validateSend(item, now, sendOptions);
       if (v.ok) {
         valid.push(v.value);
         validIndex.push(index);
@@ -151,7 +152,7 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       docBody: SendBody,
       responses: { 202: 'the message record: id, status, channel, to, scheduled_at, created_at' },
       async handler({ body, auth, req, reply }) {
-        const v = validateSend(body, engage.clock.now());
+        const v = validateSend(body, engage.clock.now(), sendOptions);
         if (!v.ok) throw validationError(describeIssues(v.issues), v.issues);
         const { accepted, position } = await acceptMessages(engage, auth.accountId, [v.value], metadataOf(req));
         await settle(engage, MESSAGES, position);
@@ -185,7 +186,7 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       async handler({ body, auth, req, reply }) {
         const { tag, ...template } = body;
         // the template is the same for every recipient: a mistake in it is the caller's 400, not N failed items
-        const checked = validateSend({ ...template, to: TEMPLATE_RECIPIENT[body.channel] }, engage.clock.now());
+        const checked = validateSend({ ...template, to: TEMPLATE_RECIPIENT[body.channel] }, engage.clock.now(), sendOptions);
         if (!checked.ok) throw validationError(describeIssues(checked.issues), checked.issues);
         const addressColumn = body.channel === 'email' ? 'email' : PHONE_CHANNELS.includes(body.channel) ? 'phone' : null;
         const { rows } = await engage.pool.query<{ id: string; email: string | null; phone: string | null }>(
