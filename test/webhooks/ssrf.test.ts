@@ -1,3 +1,5 @@
+import { hostname } from 'node:os';
+import { lookup as dnsLookup } from 'node:dns/promises';
 // Receivers must be public (README "Webhooks"): with WEBHOOK_ALLOW_PRIVATE unset, URLs that are
 // or resolve to loopback, private, CGNAT, link-local, unique-local or metadata addresses are
 // refused when an endpoint is saved, and again when a delivery connects.
@@ -104,11 +106,23 @@ describe('SSRF guard', () => {
       .then((r) => r.rows);
 
   it.each([
-    ['a name resolving to loopback', (port: number) => `http://localhost:${port}/hook`],
-    ['an IP literal (connected to without a DNS lookup)', (port: number) => `http://127.0.0.1:${port}/hook`],
+    ['localhost', (port: number) => `http://localhost:${port}/hook`],
+    ['an IP literal', (port: number) => `http://127.0.0.1:${port}/hook`],
     ['an IPv4-mapped IPv6 literal', (port: number) => `http://[::ffff:127.0.0.1]:${port}/hook`],
-  ])('a per-message webhook_url that is %s is refused at connection time', async (_, urlOf) => {
-    const messageId = await sendWithHook(urlOf(receiver.port));
+    ['a decimal IPv4 spelling', (port: number) => `http://2130706433:${port}/hook`],
+  ])('a per-message webhook_url that is %s is refused at send time', async (_, urlOf) => {
+    const sent = await server.call('POST', '/v1/messages/send', { key, body: { to: '+14155550123', channel: 'sms', message: 'hi', transactional: true, webhook_url: urlOf(receiver.port) } });
+    expect(sent.status).toBe(400);
+    expect(sent.body.issues.map((i: { path: string }) => i.path)).toEqual(['webhook_url']);
+  });
+
+  it('a per-message webhook_url whose host name resolves to loopback is refused at connection time', async () => {
+    // the machine's own host name resolves through /etc/hosts to a loopback address: the name
+    // passes the send-time check, so only the connection-time lookup can refuse it
+    const host = hostname();
+    const resolved = await dnsLookup(host);
+    expect(isPublicAddress(resolved.address)).toBe(false);
+    const messageId = await sendWithHook(`http://${host}:${receiver.port}/hook`);
     // message.queued, .sent and .delivered each get one attempt; the retries are 30 s away
     const rows = await until(() => hookRows(messageId), (r) => r.length === 3 && r.every((d) => d.attempts >= 1), 30_000);
     expect(rows.map((r) => r.event_type).sort()).toEqual(['message.delivered', 'message.queued', 'message.sent']);
