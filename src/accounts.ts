@@ -41,7 +41,14 @@ export async function createAccount(
   const email = input.email.trim().toLowerCase();
   const holder = await claim(engage.pool, USER_EMAIL, email, userId, async (owner) => {
     const { rows } = await engage.pool.query('SELECT 1 FROM users WHERE id = $1', [owner]);
-    return rows.length > 0;
+    if (rows.length > 0) return true;
+    // not in the read model (yet): the owner's account may still be being created, or not projected
+    // yet; only a claim older than that is stale, else concurrent sign-ups could share one email
+    const fresh = await engage.pool.query(
+      `SELECT 1 FROM unique_claims WHERE account_id = $1 AND kind = $2 AND value = $3 AND owner_id = $4 AND created_at > now() - interval '60 seconds'`,
+      [USER_EMAIL.accountId, USER_EMAIL.kind, email, owner],
+    );
+    return fresh.rows.length > 0;
   });
   if (holder) throw conflict('a user with this email already exists');
   try {

@@ -60,6 +60,19 @@ function claimScope(accountId: string, field: (typeof UNIQUE)[number]) {
   return { accountId, kind: `contact_${field}` };
 }
 
+/** How long a claim whose owner does not show the value yet counts as a write still in flight. */
+const CLAIM_IN_FLIGHT_MS = 30_000;
+
+/** True when `owner` took its claim on `value` moments ago: its create or update has not been appended yet. */
+async function claimInFlight(engage: Engage, scope: { accountId: string; kind: string }, value: string, owner: string): Promise<boolean> {
+  const { rows } = await engage.pool.query<{ fresh: boolean }>(
+    `SELECT created_at > now() - make_interval(secs => $5) AS fresh FROM unique_claims
+      WHERE account_id = $1 AND kind = $2 AND value = $3 AND owner_id = $4`,
+    [scope.accountId, scope.kind, value, owner, CLAIM_IN_FLIGHT_MS / 1000],
+  );
+  return rows[0]?.fresh === true;
+}
+
 /** Claims the unique values in `fields` for `contactId`; throws 409 naming the field on a duplicate. */
 async function claimUnique(engage: Engage, accountId: string, contactId: string, fields: ContactFields): Promise<() => Promise<void>> {
   const taken: { field: (typeof UNIQUE)[number]; value: string }[] = [];
@@ -71,7 +84,10 @@ async function claimUnique(engage: Engage, accountId: string, contactId: string,
     if (typeof value !== 'string') continue;
     const holder = await claim(engage.pool, claimScope(accountId, field), value, contactId, async (owner) => {
       const s = await loadContact(engage, owner);
-      return s.status === 'active' && s.accountId === accountId && s.fields[field] === value;
+      if (s.status === 'active' && s.accountId === accountId && s.fields[field] === value) return true;
+      // not (yet) in the owner's stream: stale only once the owner's write can no longer be in flight,
+      // else two concurrent creates of one email would both take the claim
+      return claimInFlight(engage, claimScope(accountId, field), value, owner);
     });
     if (holder) {
       await undo();

@@ -32,11 +32,43 @@ export function encodeCursor(value: Record<string, unknown>): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
 
+// Postgres text and jsonb cannot hold NUL, and jsonb rejects unpaired UTF-16 surrogates: strings with
+// either must be a 400 at the edge, never a database error (a 500) later.
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => {
+  if (v === null || typeof v !== 'object') return false;
+  const proto = Object.getPrototypeOf(v);
+  // parsed query strings and route params use a prototype of their own that has no prototype
+  return proto === Object.prototype || proto === null || Object.getPrototypeOf(proto) === null;
+};
+
+/** The path of the first string (or object key) in `value` that Postgres cannot store, if any. Iterative: any depth. */
+export function findUnstorable(value: unknown): string | undefined {
+  const stack: [unknown, string][] = [[value, '']];
+  while (stack.length) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (UNSTORABLE.test(v)) return path || '(body)';
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], path ? `${path}.${i}` : String(i)]);
+    } else if (isPlainObject(v)) {
+      for (const [k, child] of Object.entries(v)) {
+        const p = path ? `${path}.${k}` : k;
+        if (UNSTORABLE.test(k)) return p;
+        stack.push([child, p]);
+      }
+    }
+  }
+  return undefined;
+}
+
 export function decodeCursor<T extends Record<string, unknown>>(cursor: string | undefined, shape: z.ZodType<T>): T | undefined {
   if (cursor === undefined) return undefined;
   try {
-    const parsed = shape.safeParse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
-    if (parsed.success) return parsed.data;
+    const decoded: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const parsed = findUnstorable(decoded) === undefined ? shape.safeParse(decoded) : undefined;
+    if (parsed?.success) return parsed.data;
   } catch {
     /* fall through */
   }

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z, type ZodType } from 'zod';
 import type { Scope } from '../../commands/account.ts';
 import { validationError, type Issue } from '../errors.ts';
+import { findUnstorable } from './common.ts';
 import type { AuthContext } from './plugins/auth.ts';
 
 export type AuthMode = 'none' | 'key' | 'key_or_login' | 'login';
@@ -76,6 +77,14 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], registe
         rateGroup: spec.rateGroup ?? (spec.auth === 'none' ? 'public' : 'default'),
       },
       handler: async (req, reply) => {
+        // (a raw body, e.g. a CSV upload, is the handler's to parse and check)
+        for (const [where, value] of [['params', req.params], ['query', req.query], ['body', spec.rawBody ? undefined : req.body]] as const) {
+          const path = findUnstorable(value);
+          if (path !== undefined) {
+            const message = 'must not contain NUL characters or unpaired UTF-16 surrogates';
+            throw validationError(`invalid ${where}: ${path}: ${message}`, [{ path, message }]);
+          }
+        }
         const body = spec.body ? parseWith(spec.body, req.body ?? {}, 'body') : req.body;
         const query = spec.query ? parseWith(spec.query, req.query ?? {}, 'query') : req.query;
         const params = spec.params ? parseWith(spec.params, req.params ?? {}, 'params') : req.params;

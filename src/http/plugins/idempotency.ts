@@ -26,9 +26,14 @@ export function idempotencyPlugin(app: FastifyInstance, pool: pg.Pool): void {
       });
     }
     const accountId = req.auth.accountId;
-    const bodyHash = createHash('sha256')
-      .update(`${req.method} ${req.url}\n${typeof req.body === 'string' ? req.body : JSON.stringify(req.body ?? null)}`)
-      .digest('hex');
+    let bodyText: string;
+    try {
+      bodyText = typeof req.body === 'string' ? req.body : JSON.stringify(req.body ?? null);
+    } catch {
+      // JSON.parse accepts nesting deeper than JSON.stringify can recurse: a client error, not a 500
+      throw new AppError(400, 'validation_error', 'request body is nested too deeply', { issues: [{ path: '(body)', message: 'nested too deeply' }] });
+    }
+    const bodyHash = createHash('sha256').update(`${req.method} ${req.url}\n${bodyText}`).digest('hex');
     // expired keys, and claims left pending by a process that died mid-request, are free again
     await pool.query(
       `DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2

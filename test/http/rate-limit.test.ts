@@ -1,0 +1,236 @@
+// Rate limits (SPEC.md section 8, errors in section 7): login 20 per 15 minutes per IP, most
+// authenticated endpoints 500 per minute per account, with the 429 body and RateLimit-* headers.
+// The Redis-backed counters are tested against a real Redis when REDIS_URL is set.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisCounters } from '../../src/http/plugins/rate-limit.ts';
+import { startTestServer, type TestServer } from '../support/harness.ts';
+
+const REDIS_URL = process.env.REDIS_URL;
+if (!REDIS_URL) console.log('rate-limit.test.ts: REDIS_URL is not set; skipping the Redis-backed counter tests');
+
+// read-your-writes waits longer than the 2 s default on a loaded test machine (semantics, not speed)
+const SERVER_ENV = { READ_YOUR_WRITES_TIMEOUT_MS: '15000' };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The limiter is a sliding-window counter over fixed windows; a burst that straddles a window
+ * boundary is estimated a little lower than its true count. Start bursts well inside a window so
+ * the exact-count assertions hold (this waits; it asserts nothing about time).
+ */
+async function awayFromWindowEdge(windowMs: number, marginMs: number) {
+  const into = Date.now() % windowMs;
+  if (into > windowMs - marginMs) await sleep(windowMs - into + 250);
+}
+
+/**
+ * Runs `fn` (which makes requests and returns what they answered) until one run starts and ends in
+ * the same limiter window, with a fresh subject per run, so the exact-count assertions made on its
+ * result afterwards hold however slowly the machine runs.
+ */
+async function inOneWindow<T>(windowMs: number, fn: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let i = 1; ; i++) {
+    await awayFromWindowEdge(windowMs, Math.min(20_000, windowMs / 3));
+    const before = Math.floor(Date.now() / windowMs);
+    const result = await fn();
+    if (Math.floor(Date.now() / windowMs) === before || i >= attempts) return result;
+  }
+}
+
+/** Fires `n` requests, `batch` at a time concurrently, and returns every response. */
+async function burst(n: number, batch: number, one: (i: number) => Promise<{ status: number; headers: Headers }>) {
+  const out: { status: number; headers: Headers }[] = [];
+  for (let i = 0; i < n; i += batch) {
+    const size = Math.min(batch, n - i);
+    out.push(...(await Promise.all(Array.from({ length: size }, (_, j) => one(i + j)))));
+  }
+  return out;
+}
+
+function expect429(res: { status: number; body: any; headers: Headers }, limit: number, window: string) {
+  expect(res.status).toBe(429);
+  expect(res.body).toEqual({
+    error: 'rate_limit_exceeded',
+    message: expect.any(String),
+    limit,
+    window,
+    retry_after: expect.any(Number),
+  });
+  expect(Number.isInteger(res.body.retry_after)).toBe(true);
+  expect(res.body.retry_after).toBeGreaterThanOrEqual(1);
+  expect(res.headers.get('retry-after')).toBe(String(res.body.retry_after));
+  expect(res.headers.get('ratelimit-limit')).toBe(String(limit));
+  expect(res.headers.get('ratelimit-remaining')).toBe('0');
+  expect(Number(res.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(1);
+}
+
+describe('login: 20 attempts per 15 minutes per IP', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // a server of its own: the login counter is per IP and every test here comes from 127.0.0.1
+    server = await startTestServer(SERVER_ENV);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers the 21st attempt with 429, the body of SPEC.md section 7 and the RateLimit-* headers', async () => {
+    const acct = await server.newAccount();
+    // (the window is 15 minutes: one run, unless it happened to straddle a window edge)
+    const attempts = await inOneWindow(15 * 60_000, () =>
+      burst(20, 5, () => server.call('POST', '/v1/auth/login', { body: { email: acct.email, password: 'wrong' } })),
+      1,
+    );
+    expect(attempts.map((r) => r.status)).toEqual(Array(20).fill(401));
+    for (const r of attempts) expect(r.headers.get('ratelimit-limit')).toBe('20');
+    const remaining = attempts.map((r) => Number(r.headers.get('ratelimit-remaining'))).sort((a, b) => a - b);
+    expect(remaining).toEqual(Array.from({ length: 20 }, (_, i) => i));
+
+    const blocked = await server.call('POST', '/v1/auth/login', { body: { email: acct.email, password: 'wrong' } });
+    expect429(blocked, 20, '15 minutes');
+    expect(blocked.body.retry_after).toBeLessThanOrEqual(15 * 60);
+    expect(blocked.headers.get('x-request-id')).toBeTruthy();
+
+    // blocked even with the right password: brute-force protection cannot be sidestepped
+    const right = await server.call('POST', '/v1/auth/login', { body: { email: acct.email, password: acct.password } });
+    expect(right.status).toBe(429);
+    expect(right.body).not.toHaveProperty('token');
+    // nor by claiming another client address (the server does not trust X-Forwarded-For)
+    const spoofed = await server.call('POST', '/v1/auth/login', {
+      body: { email: acct.email, password: acct.password },
+      headers: { 'x-forwarded-for': '203.0.113.7' },
+    });
+    expect(spoofed.status).toBe(429);
+  }, 120_000);
+
+  it('limits logins only: API-key requests from the same IP are unaffected', async () => {
+    const acct = await server.newAccount();
+    expect((await server.call('POST', '/v1/auth/login', { body: { email: acct.email, password: acct.password } })).status).toBe(429);
+    const me = await server.call('GET', '/v1/account/me', { key: acct.key });
+    expect(me.status).toBe(200);
+  });
+});
+
+describe('authenticated endpoints: 500 requests per minute per account', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(SERVER_ENV);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('answers the 501st request of an account with 429, whichever credential it uses, and leaves other accounts alone', async () => {
+    const run = await inOneWindow(60_000, async () => {
+      const a = await server.newAccount('busy');
+      const b = await server.newAccount('quiet');
+      // request 1 of account A: a second key, to show the count is per account, not per key
+      const second = await server.call('POST', '/v1/account/api-keys', { key: a.key, body: { name: 'second' } });
+      // requests 2..500
+      const ok = await burst(499, 50, () => server.call('GET', '/v1/account/me', { key: a.key }));
+      // request 501, with the same key, the other key and a dashboard session of the same account
+      const blocked = await server.call('GET', '/v1/account/me', { key: a.key });
+      const viaSecond = await server.call('GET', '/v1/contacts', { key: second.body.key });
+      const login = await server.call('POST', '/v1/auth/login', { body: { email: a.email, password: a.password } });
+      const viaSession = await server.call('GET', '/v1/account/me', { token: login.body.token });
+      const write = await server.call('POST', '/v1/contacts', { key: a.key, body: { email: 'blocked@example.com' } });
+      // another account
+      const other = await server.call('GET', '/v1/account/me', { key: b.key });
+      return { a, b, second, ok, blocked, viaSecond, login, viaSession, write, other };
+    });
+    const { a, b, second, ok, blocked, viaSecond, login, viaSession, write, other } = run;
+    expect(second.status).toBe(201);
+    expect(second.headers.get('ratelimit-limit')).toBe('500');
+    expect(second.headers.get('ratelimit-remaining')).toBe('499');
+    expect(ok.filter((r) => r.status !== 200)).toHaveLength(0);
+    const remaining = ok.map((r) => Number(r.headers.get('ratelimit-remaining')));
+    expect(Math.min(...remaining)).toBe(0);
+    expect(Math.max(...remaining)).toBe(498);
+
+    expect429(blocked, 500, '1 minute');
+    expect(blocked.body.retry_after).toBeLessThanOrEqual(60);
+    expect(viaSecond.status).toBe(429);
+    expect(login.status).toBe(200); // login is limited per IP, not per account
+    expect(viaSession.status).toBe(429);
+    expect(write.status).toBe(429);
+    // a blocked write created nothing (checked from the database: the account's API is blocked)
+    const { rows } = await server.engage.pool.query('SELECT 1 FROM contacts WHERE account_id = $1', [a.accountId]);
+    expect(rows).toHaveLength(0);
+
+    // another account is unaffected
+    expect(other.status).toBe(200);
+    expect(other.headers.get('ratelimit-remaining')).toBe('499');
+    expect((await server.call('GET', '/v1/contacts', { key: b.key })).status).toBe(200);
+  }, 240_000);
+
+  it('does not count requests that fail authentication against any account', async () => {
+    const acct = await server.newAccount();
+    const bad = await burst(20, 10, () => server.call('GET', '/v1/account/me', { key: 'ek_live_not_a_key' }));
+    expect(bad.every((r) => r.status === 401)).toBe(true);
+    const me = await server.call('GET', '/v1/account/me', { key: acct.key });
+    expect(me.status).toBe(200);
+    expect(me.headers.get('ratelimit-remaining')).toBe('499');
+  });
+
+  it('leaves the public documents unlimited and without RateLimit headers', async () => {
+    const doc = await server.call('GET', '/v1/openapi.json');
+    expect(doc.status).toBe(200);
+    expect(doc.headers.get('ratelimit-limit')).toBeNull();
+  });
+});
+
+describe.skipIf(!REDIS_URL)('Redis-backed counters (REDIS_URL)', () => {
+  it('RedisCounters counts per key and window and reports the previous window', async () => {
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(REDIS_URL!);
+    const counters = new RedisCounters(redis);
+    try {
+      const key = `test:${randomBytes(8).toString('hex')}`;
+      const w = 60_000;
+      const start = Math.floor(Date.now() / w) * w;
+      expect(await counters.hit(key, start, w)).toEqual([1, 0]);
+      expect(await counters.hit(key, start, w)).toEqual([2, 0]);
+      expect(await counters.hit(`${key}:other`, start, w)).toEqual([1, 0]);
+      // the next window starts at zero and sees this one as its previous
+      expect(await counters.hit(key, start + w, w)).toEqual([1, 2]);
+      // counters expire on their own (two windows), so Redis does not fill up
+      const ttl = await redis.pttl(`engage:rl:${key}:${start}`);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(2 * w);
+    } finally {
+      await counters.close();
+    }
+  });
+
+  it('two servers sharing REDIS_URL share one count per account', async () => {
+    const one = await startTestServer({ ...SERVER_ENV, REDIS_URL: REDIS_URL! });
+    const two = await startTestServer({ ...SERVER_ENV, REDIS_URL: REDIS_URL! }, one.databaseUrl);
+    try {
+      const run = await inOneWindow(60_000, async () => {
+        const acct = await one.newAccount();
+        // the second server knows the account too (same database); this is request 1
+        const seen = await two.call('GET', '/v1/account/me', { key: acct.key });
+        // 249 + 250 more: 500 in all, split across the two servers (small batches: two servers' pools
+        // on one Postgres, which may be shared with other test runs, must not run out of connections)
+        const first = await burst(249, 10, () => one.call('GET', '/v1/account/me', { key: acct.key }));
+        const second = await burst(250, 10, () => two.call('GET', '/v1/account/me', { key: acct.key }));
+        const blockedOne = await one.call('GET', '/v1/account/me', { key: acct.key });
+        const blockedTwo = await two.call('GET', '/v1/account/me', { key: acct.key });
+        return { seen, first, second, blockedOne, blockedTwo };
+      });
+      expect(run.seen.status).toBe(200);
+      expect([...run.first, ...run.second].filter((r) => r.status !== 200)).toHaveLength(0);
+      expect(Math.min(...run.second.map((r) => Number(r.headers.get('ratelimit-remaining'))))).toBe(0);
+      // each server alone has seen about 250: only a shared count blocks the 501st
+      expect429(run.blockedOne, 500, '1 minute');
+      expect429(run.blockedTwo, 500, '1 minute');
+      // another account on the same Redis is unaffected
+      const other = await two.newAccount();
+      expect((await one.call('GET', '/v1/account/me', { key: other.key })).status).toBe(200);
+    } finally {
+      await two.close();
+      await one.close();
+    }
+  }, 240_000);
+});
