@@ -74,10 +74,38 @@ export type MessageCommand =
   | { type: 'Hold'; now: Date; until: Date; reason: 'quiet_hours' | 'marketing_cap' | 'warmup_cap'; detail?: string }
   | { type: 'Defer'; now: Date; error: string; retryAt: Date }
   | { type: 'RecordSent'; now: Date; provider: string; providerMessageId: string }
-  | { type: 'RecordDelivered'; now: Date; provider?: string; providerData?: Record<string, unknown> }
-  | { type: 'RecordFailed'; now: Date; reason: string; stage: 'policy' | 'provider' | 'report'; provider?: string; providerData?: Record<string, unknown> };
+  | { type: 'RecordDelivered'; now: Date; provider?: string; providerMessageId?: string; providerData?: Record<string, unknown> }
+  | {
+      type: 'RecordFailed';
+      now: Date;
+      reason: string;
+      stage: 'policy' | 'provider' | 'report';
+      provider?: string;
+      /** with stage 'report': the provider's id of the message, when the report names it */
+      providerMessageId?: string;
+      providerData?: Record<string, unknown>;
+    };
 
 const TERMINAL: MessageStatus[] = ['delivered', 'failed', 'cancelled'];
+
+/**
+ * A provider's report about a message we have not yet recorded as sent (still `queued`): the
+ * report overtook the dispatcher's own record of the provider's acceptance (a carrier callback can
+ * arrive before the provider call has returned, or while the rest of the batch is still being
+ * handed over). The report proves the provider took the message, so `sent` is recorded first, in
+ * the same append: the message's history keeps exactly one MessageSent, sent_at is set (the
+ * marketing cap counts it), and the dispatcher's late record of it is then ignored.
+ */
+function sentFromReport(base: { id: string; account_id: string }, command: { now: Date; provider?: string; providerMessageId?: string }): MessageEvent {
+  const data = {
+    ...base,
+    at: command.now.toISOString(),
+    provider: command.provider ?? 'unknown',
+    ...(command.providerMessageId ? { provider_message_id: command.providerMessageId } : {}),
+  };
+  // provider_message_id is absent when the report did not name it (the read model keeps null)
+  return { type: 'MessageSent', data: data as Extract<MessageEvent, { type: 'MessageSent' }>['data'] };
+}
 
 export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent> = {
   initialState: { exists: false, claimed: false, attempts: 0 },
@@ -146,18 +174,21 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
       case 'RecordSent':
         if (state.status !== 'queued') return [];
         return [{ type: 'MessageSent', data: { ...base, at: command.now.toISOString(), provider: command.provider, provider_message_id: command.providerMessageId } }];
-      case 'RecordDelivered':
+      case 'RecordDelivered': {
         // duplicate or late reports are ignored; a report may overtake our own 'sent' record
         if (state.status !== 'sent' && state.status !== 'queued') return [];
-        return [{ type: 'MessageDelivered', data: { ...base, at: command.now.toISOString(), ...(command.provider ? { provider: command.provider } : {}), ...(command.providerData ? { provider_data: command.providerData } : {}) } }];
-      case 'RecordFailed':
+        const delivered: MessageEvent = { type: 'MessageDelivered', data: { ...base, at: command.now.toISOString(), ...(command.provider ? { provider: command.provider } : {}), ...(command.providerData ? { provider_data: command.providerData } : {}) } };
+        return state.status === 'queued' ? [sentFromReport(base, command), delivered] : [delivered];
+      }
+      case 'RecordFailed': {
         if (TERMINAL.includes(state.status!) || state.status === 'scheduled') return [];
-        return [
-          {
-            type: 'MessageFailed',
-            data: { ...base, at: command.now.toISOString(), reason: command.reason, stage: command.stage, ...(command.provider ? { provider: command.provider } : {}), ...(command.providerData ? { provider_data: command.providerData } : {}) },
-          },
-        ];
+        const failed: MessageEvent = {
+          type: 'MessageFailed',
+          data: { ...base, at: command.now.toISOString(), reason: command.reason, stage: command.stage, ...(command.provider ? { provider: command.provider } : {}), ...(command.providerData ? { provider_data: command.providerData } : {}) },
+        };
+        // a failure report (undelivered, bounced…) for a message not yet recorded as sent: it was sent
+        return command.stage === 'report' && state.status === 'queued' ? [sentFromReport(base, command), failed] : [failed];
+      }
     }
   },
 };

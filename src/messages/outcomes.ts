@@ -3,7 +3,7 @@
 import { messageDecider, messageStream, type MessageCommand, type MessageEvent, type MessageState } from '../../commands/message.ts';
 import type { Engage } from '../context.ts';
 import { handleCommand } from '../decider.ts';
-import { type AppendResult, type EventMetadata, WrongExpectedVersionError } from '../eventstore/port.ts';
+import { type AppendResult, type EventMetadata, type Position, WrongExpectedVersionError } from '../eventstore/port.ts';
 
 export interface Transition {
   messageId: string;
@@ -19,7 +19,12 @@ export interface TransitionResult {
   events: MessageEvent[];
   /** the message's state after this transition (as far as the caller can know it) */
   state?: MessageState;
+  /** where the appended events landed in the log (only when this transition appended) */
+  position?: Position;
 }
+
+/** Streams decided one by one at once when a batch meets a concurrent writer. */
+const SLOW_PATH_CONCURRENCY = 8;
 
 const evolveAll = (state: MessageState, events: MessageEvent[]) => events.reduce(messageDecider.evolve, state);
 
@@ -49,7 +54,14 @@ export async function applyTransitions(engage: Engage, transitions: readonly Tra
         })),
       );
       fast.forEach(({ t, events }, i) =>
-        results.set(t.messageId, { messageId: t.messageId, ok: true, revision: appended[i].nextExpectedRevision, events, state: evolveAll(t.known!.state, events) }),
+        results.set(t.messageId, {
+          messageId: t.messageId,
+          ok: true,
+          revision: appended[i].nextExpectedRevision,
+          events,
+          state: evolveAll(t.known!.state, events),
+          position: appended[i].position,
+        }),
       );
     } catch (err) {
       if (!(err instanceof WrongExpectedVersionError)) throw err;
@@ -57,22 +69,31 @@ export async function applyTransitions(engage: Engage, transitions: readonly Tra
       for (const { t } of fast) results.delete(t.messageId);
     }
   }
-  for (const t of transitions) {
-    if (results.has(t.messageId)) continue;
-    try {
-      const r = await handleCommand(engage.store, messageDecider, messageStream(t.messageId), t.command, metadata, 3);
-      results.set(t.messageId, { messageId: t.messageId, ok: r.events.length > 0, revision: r.revision === 'no_stream' ? undefined : r.revision, events: r.events, state: r.state });
-    } catch (err) {
-      if (err instanceof WrongExpectedVersionError) {
-        results.set(t.messageId, { messageId: t.messageId, ok: false, events: [] });
-        continue;
+  // the rest, each on its stream's real state: different streams, so a few at a time
+  const slow = transitions.filter((t) => !results.has(t.messageId));
+  let next = 0;
+  const worker = async () => {
+    while (next < slow.length) {
+      const t = slow[next++];
+      try {
+        const r = await handleCommand(engage.store, messageDecider, messageStream(t.messageId), t.command, metadata, 3);
+        results.set(t.messageId, {
+          messageId: t.messageId,
+          ok: r.events.length > 0,
+          revision: r.revision === 'no_stream' ? undefined : r.revision,
+          events: r.events,
+          state: r.state,
+          ...(r.position ? { position: r.position } : {}),
+        });
+      } catch (err) {
+        if (err instanceof WrongExpectedVersionError || (err as { statusCode?: number }).statusCode === 404) {
+          results.set(t.messageId, { messageId: t.messageId, ok: false, events: [] });
+          continue;
+        }
+        throw err;
       }
-      if ((err as { statusCode?: number }).statusCode === 404) {
-        results.set(t.messageId, { messageId: t.messageId, ok: false, events: [] });
-        continue;
-      }
-      throw err;
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(SLOW_PATH_CONCURRENCY, slow.length) }, worker));
   return transitions.map((t) => results.get(t.messageId)!);
 }

@@ -13,6 +13,7 @@ import { type MessageState, type Channel } from '../../commands/message.ts';
 import type { ProviderRegistry } from '../channels/index.ts';
 import type { OutboundMessage, SendOutcome } from '../channels/port.ts';
 import type { Engage } from '../context.ts';
+import { comparePositions, type Position } from '../eventstore/port.ts';
 import { Wakeup } from '../eventstore/wakeup.ts';
 import { applyTransitions, type Transition, type TransitionResult } from '../messages/outcomes.ts';
 import { Policy } from '../messages/policy.ts';
@@ -36,8 +37,11 @@ interface QueuedRow {
   not_before: Date | null;
   claimed_until: Date | null;
   attempts: number;
+  reason: string | null;
   revision: string;
 }
+
+const HOLD_REASONS = new Set(['quiet_hours', 'marketing_cap', 'warmup_cap']);
 
 export function stateFromRow(r: QueuedRow): MessageState {
   return {
@@ -74,6 +78,8 @@ export class Dispatcher {
   private stopped = false;
   private loopDone?: Promise<void>;
   private readonly meta = { actor: 'dispatcher' };
+  /** the newest position this dispatcher wrote: the read model is read only once it has caught up */
+  private lastWritten?: Position;
 
   constructor(
     private readonly engage: Engage,
@@ -92,6 +98,11 @@ export class Dispatcher {
 
   wake(): void {
     this.wakeup.wake();
+  }
+
+  /** Whether this dispatcher holds the message in its current batch (its outcome not yet recorded). */
+  isDispatching(messageId: string): boolean {
+    return this.inFlight.has(messageId);
   }
 
   async stop(): Promise<void> {
@@ -116,10 +127,16 @@ export class Dispatcher {
 
   /** One round: claim up to a batch, decide, send, record. Returns how many messages it claimed. */
   async dispatchBatch(): Promise<number> {
-    const { config, pool, clock } = this.engage;
+    const { config, pool, clock, runner } = this.engage;
+    // Our own last claims and outcomes must be in the read model before we read it again: else
+    // the rows just dispatched come back as 'queued' at stale revisions (every claim then falls
+    // back to the slow path, and a whole batch can be spent re-deciding finished messages), and
+    // the marketing cap would not count the messages this dispatcher has just sent.
+    if (this.lastWritten) await runner.waitFor(['messages'], this.lastWritten, 5000);
+    if (this.stopped) return 0;
     const { rows } = await pool.query<QueuedRow>(
       `SELECT id, account_id, channel, to_address, message, htmlmessage, subject, reply_to, from_name, headers, sender,
-              transactional, category, marketing, webhook_url, not_before, claimed_until, attempts, revision::text
+              transactional, category, marketing, webhook_url, not_before, claimed_until, attempts, reason, revision::text
        FROM messages
        WHERE status = 'queued' AND (not_before IS NULL OR not_before <= now())
          AND (claimed_until IS NULL OR claimed_until < now()) AND NOT (id = ANY($2::text[]))
@@ -135,10 +152,14 @@ export class Dispatcher {
         rows.map((r) => ({
           messageId: r.id,
           command: { type: 'Claim', worker: this.worker, now, leaseMs: config.DISPATCH_LEASE_MS },
-          known: { state: stateFromRow(r), revision: BigInt(r.revision) },
+          // a message released from a hold is claimed on its stream's own state: the read model
+          // still counts the claim that ended in the hold, the decider does not (a hold is not a
+          // delivery attempt), and the claim's attempt number must not drift from the decider's
+          ...(r.reason !== null && HOLD_REASONS.has(r.reason) ? {} : { known: { state: stateFromRow(r), revision: BigInt(r.revision) } }),
         })),
         this.meta,
       );
+      this.noteWritten(claims);
       const claimed = claims.filter((c) => c.ok && c.state?.content);
       if (claimed.length === 0) return rows.length;
       const byId = new Map(rows.map((r) => [r.id, r]));
@@ -157,10 +178,35 @@ export class Dispatcher {
       }
       const sent = await this.sendAll(toSend);
       outcomes.push(...sent);
-      await applyTransitions(this.engage, outcomes, this.meta);
+      this.noteWritten(await this.record(outcomes, now.getTime() + config.DISPATCH_LEASE_MS));
       return rows.length;
     } finally {
       for (const r of rows) this.inFlight.delete(r.id);
+    }
+  }
+
+  /**
+   * Records the outcomes of provider calls already made. A failure here (a database hiccup) must
+   * not drop them: the claims would run out and the messages be handed to the provider again. So
+   * it is retried while our leases last; a retry after a partial success re-decides each message
+   * on its real state, so nothing is recorded twice.
+   */
+  private async record(outcomes: Transition[], leaseEnds: number): Promise<TransitionResult[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await applyTransitions(this.engage, outcomes, this.meta);
+      } catch (err) {
+        const delay = Math.min(100 * 2 ** (attempt - 1), 2000);
+        if (this.engage.clock.now().getTime() + delay >= leaseEnds) throw err;
+        this.engage.log.warn({ err, attempt, messages: outcomes.length }, 'recording dispatch outcomes failed; retrying');
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  }
+
+  private noteWritten(results: readonly TransitionResult[]) {
+    for (const r of results) {
+      if (r.position && (!this.lastWritten || comparePositions(r.position, this.lastWritten) > 0)) this.lastWritten = r.position;
     }
   }
 
@@ -176,6 +222,14 @@ export class Dispatcher {
         const content = s.content!;
         const message: OutboundMessage = { id: c.messageId, accountId: s.accountId!, ...content };
         const provider = this.providers.for(content.channel);
+        // Too late to hand it over: our claim is (nearly) out, and another dispatcher may claim
+        // and send it meanwhile. Give the claim back instead of risking a second send.
+        const leaseLeft = s.leaseUntil ? Date.parse(s.leaseUntil) - clock.now().getTime() : Infinity;
+        if (leaseLeft < config.DISPATCH_LEASE_MS / 4) {
+          const now = clock.now();
+          out.push({ messageId: c.messageId, known: { state: s, revision: c.revision! }, command: { type: 'Defer', now, error: 'lease ran out before the provider call', retryAt: now } });
+          continue;
+        }
         let outcome: SendOutcome;
         try {
           outcome = await provider.send(message);

@@ -1,9 +1,11 @@
 // The messaging workers of one process: the channel providers, the scheduler, the dispatcher and
 // the recorder that turns provider reports into message events in batches.
 import { ProviderRegistry } from '../channels/index.ts';
-import type { ChannelProvider, DeliveryReport } from '../channels/port.ts';
-import type { Channel } from '../../commands/message.ts';
+import type { ChannelProvider, DeliveryReport, ReportSink } from '../channels/port.ts';
+import { SANDBOX_RECIPIENTS } from '../channels/sandbox.ts';
+import { MESSAGE_EVENT_TYPES, type Channel } from '../../commands/message.ts';
 import type { Engage } from '../context.ts';
+import { comparePositions } from '../eventstore/port.ts';
 import { recordReports } from '../messages/reports.ts';
 import { Dispatcher } from './dispatcher.ts';
 import { Scheduler } from './scheduler.ts';
@@ -73,16 +75,71 @@ export async function startMessaging(engage: Engage, overrides: Partial<Record<C
   reports.holdWhile = (id) => dispatcher.isDispatching(id);
   dispatcher.start();
   scheduler.start();
+  const resume = { stopped: false };
+  const resuming = resumeSandboxReports(engage, reports.sink, new Date(), resume).catch((err: unknown) =>
+    engage.log.error({ err }, 'resuming sandbox delivery reports failed'),
+  );
   return {
     providers,
     dispatcher,
     scheduler,
     reports,
     async stop() {
+      resume.stopped = true;
+      await resuming;
       await scheduler.stop();
       await dispatcher.stop();
       await providers.close();
       await reports.flush();
     },
   };
+}
+
+/** The delivery report the sandbox gives for a message (its documented test recipients, else delivered). */
+function sandboxReport(m: { id: string; channel: Channel; to_address: string }): DeliveryReport {
+  const table: Record<string, { outcome: string; reason: string; at: string; feedback?: 'bounce' | 'complaint' }> =
+    m.channel === 'email' ? SANDBOX_RECIPIENTS.email : m.channel === 'push' ? SANDBOX_RECIPIENTS.push : SANDBOX_RECIPIENTS.phone;
+  const rule = table[m.to_address];
+  const reported = rule?.at === 'report' ? rule : undefined;
+  return {
+    provider: 'sandbox',
+    providerMessageId: `sbx_${m.id}`,
+    messageId: m.id,
+    status: reported ? (reported.outcome as 'delivered' | 'failed') : 'delivered',
+    ...(reported ? { reason: reported.reason } : {}),
+    ...(reported?.feedback ? { feedback: reported.feedback, recipient: m.to_address } : {}),
+    providerData: { sandbox: true, channel: m.channel, resumed: true },
+  };
+}
+
+/**
+ * The sandbox plays a carrier that lives inside the process, so the delivery reports it still
+ * owed die with the process (a crash, a SIGKILL): the messages would stay `sent` for ever. A real
+ * carrier keeps them and calls back later. To behave the same, once the messages read model has
+ * caught up, every message the sandbox accepted before this process started and that has no
+ * report yet is reported now. (If another live process still owes the report, it arrives twice;
+ * the second is a duplicate and changes nothing.)
+ */
+async function resumeSandboxReports(engage: Engage, sink: ReportSink, startedAt: Date, state: { stopped: boolean }): Promise<void> {
+  const head = await engage.store.headPosition();
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (state.stopped) return;
+    const at = engage.runner.position('messages');
+    if (at && comparePositions(at, head) >= 0) break;
+    if (at && (await engage.store.countAfter(at, MESSAGE_EVENT_TYPES, 1)) === 0) break;
+    if (Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  let after = '';
+  while (!state.stopped) {
+    const { rows } = await engage.pool.query<{ id: string; channel: Channel; to_address: string }>(
+      `SELECT id, channel, to_address FROM messages WHERE status = 'sent' AND provider = 'sandbox' AND sent_at < $1 AND id > $2 ORDER BY id LIMIT 1000`,
+      [startedAt, after],
+    );
+    if (rows.length === 0) return;
+    engage.log.info({ messages: rows.length }, 'resuming sandbox delivery reports lost with a previous process');
+    sink(rows.map(sandboxReport));
+    after = rows[rows.length - 1].id;
+  }
 }

@@ -2,6 +2,7 @@
 // within a second of scheduled_at). Its state is the event log, so restarts lose nothing, and the
 // move is an append at the revision read, so two schedulers never queue a message twice.
 import type { Engage } from '../context.ts';
+import { comparePositions, type Position } from '../eventstore/port.ts';
 import { Wakeup } from '../eventstore/wakeup.ts';
 import { applyTransitions } from '../messages/outcomes.ts';
 
@@ -9,6 +10,8 @@ export class Scheduler {
   private readonly wakeup = new Wakeup();
   private stopped = false;
   private loopDone?: Promise<void>;
+  /** the newest position this scheduler wrote: the read model is read only once it has caught up */
+  private lastWritten?: Position;
 
   constructor(
     private readonly engage: Engage,
@@ -41,6 +44,10 @@ export class Scheduler {
   }
 
   async queueDue(): Promise<number> {
+    // the messages just queued must have left 'scheduled' in the read model before it is read
+    // again; else the next round re-selects them at stale revisions and re-decides each one
+    if (this.lastWritten) await this.engage.runner.waitFor(['messages'], this.lastWritten, 5000);
+    if (this.stopped) return 0;
     const { rows } = await this.engage.pool.query<{ id: string; account_id: string; revision: string; scheduled_at: Date }>(
       `SELECT id, account_id, revision::text, scheduled_at FROM messages
        WHERE status = 'scheduled' AND scheduled_at <= now() ORDER BY scheduled_at LIMIT 1000`,
@@ -59,6 +66,9 @@ export class Scheduler {
       })),
       { actor: 'scheduler' },
     );
+    for (const r of results) {
+      if (r.position && (!this.lastWritten || comparePositions(r.position, this.lastWritten) > 0)) this.lastWritten = r.position;
+    }
     return results.filter((r) => r.ok).length;
   }
 }

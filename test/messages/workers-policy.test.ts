@@ -1,0 +1,203 @@
+// Sending policy, applied by the dispatcher before any provider call: suppressed recipients fail,
+// marketing messages respect the per-recipient daily cap and the recipient's quiet hours, and
+// transactional messages (transactional: true or category "transactional") bypass both.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suppressionDecider, suppressionStream } from '../../commands/suppression.ts';
+import { handleCommand } from '../../src/decider.ts';
+import { startTestServer, type TestServer } from '../support/harness.ts';
+
+async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+type TimelineEvent = { type: string; status: string | null; at: string; reason: string | null; details: Record<string, any>; revision: number };
+
+async function setup(overrides: Record<string, string>) {
+  const server = await startTestServer(overrides);
+  const account = await server.newAccount();
+  await eventually('the new API key to work', async () => ((await server.call('GET', '/v1/messages/history?limit=1', { key: account.key })).status === 200 ? true : undefined));
+  return { server, ...account };
+}
+
+function helpers(server: () => TestServer, key: () => string) {
+  return {
+    async send(body: Record<string, unknown>): Promise<string> {
+      const res = await server().call('POST', '/v1/messages/send', { key: key(), body });
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+      return res.body.id;
+    },
+    async get(id: string) {
+      return (await server().call('GET', `/v1/messages/${id}`, { key: key() })).body;
+    },
+    async timeline(id: string): Promise<TimelineEvent[]> {
+      const res = await server().call('GET', `/v1/messages/${id}/timeline`, { key: key() });
+      expect(res.status).toBe(200);
+      return res.body.events;
+    },
+    /** waits until the message's last event is one of `types`, and the read model has it too */
+    async settled(id: string, types: string[]): Promise<TimelineEvent[]> {
+      return eventually(`${id} to reach ${types.join('|')}`, async () => {
+        const res = await server().call('GET', `/v1/messages/${id}/timeline`, { key: key() });
+        const events: TimelineEvent[] = res.body.events;
+        const last = events[events.length - 1];
+        if (!types.includes(last.type)) return undefined;
+        const { rows } = await server().engage.pool.query<{ revision: string }>('SELECT revision::text FROM messages WHERE id = $1', [id]);
+        return rows[0]?.revision === String(last.revision) ? events : undefined;
+      });
+    },
+    calls: () => server().workers.messaging!.providers.sandbox.calls,
+    async notBefore(id: string): Promise<Date | null> {
+      const { rows } = await server().engage.pool.query<{ not_before: Date | null }>('SELECT not_before FROM messages WHERE id = $1', [id]);
+      return rows[0].not_before;
+    },
+  };
+}
+
+describe('suppressions and the marketing cap', () => {
+  let server: TestServer;
+  let key: string;
+  let accountId: string;
+  const h = helpers(() => server, () => key);
+  beforeAll(async () => {
+    ({ server, key, accountId } = await setup({ MARKETING_CAP_PER_DAY: '2' }));
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('fails a message to a suppressed recipient without calling the provider, and the timeline says why', async () => {
+    for (const address of ['+14155550160', 'suppressed@example.com']) {
+      const r = await handleCommand(
+        server.engage.store,
+        suppressionDecider,
+        suppressionStream(accountId, address),
+        { type: 'Suppress', accountId, address, reason: 'unsubscribe', source: 'test', now: new Date() },
+        { accountId, actor: 'test' },
+      );
+      await server.engage.runner.waitFor(['suppressions'], r.position!, 5000);
+    }
+    const ids = [
+      await h.send({ to: '+14155550160', channel: 'sms', message: 'promo' }),
+      // suppression is not a marketing rule: transactional messages to the address fail too
+      await h.send({ to: 'Suppressed@Example.com', channel: 'email', subject: 'receipt', message: 'receipt', transactional: true }),
+    ];
+    // a recipient that is not suppressed goes through
+    const fine = await h.send({ to: '+14155550161', channel: 'sms', message: 'promo' });
+    for (const id of ids) {
+      const events = await h.settled(id, ['MessageFailed', 'MessageDelivered']);
+      expect(events.map((e) => e.type)).toEqual(['MessageAccepted', 'MessageDispatching', 'MessageFailed']);
+      expect(events[2]).toMatchObject({ status: 'failed', reason: 'suppressed' });
+      expect(events[2].details).toMatchObject({ stage: 'policy' });
+      expect(await h.get(id)).toMatchObject({ status: 'failed', reason: 'suppressed', sent_at: null });
+      expect(h.calls().has(id), 'the provider was called for a suppressed recipient').toBe(false);
+    }
+    await h.settled(fine, ['MessageDelivered']);
+  });
+
+  it('holds the third marketing message to one recipient in 24 h (one bulk); transactional ones bypass the cap', async () => {
+    const contact = await server.call('POST', '/v1/contacts', { key, body: { phone: '+14155550170', timezone: 'UTC', first_name: 'Capped' } });
+    expect(contact.status).toBe(201);
+    const bulk = await server.call('POST', '/v1/messages/bulk', {
+      key,
+      body: { messages: [1, 2, 3].map((n) => ({ to: '+14155550170', channel: 'sms', message: `offer ${n}` })) },
+    });
+    expect(bulk.body.accepted).toBe(3);
+    const [m1, m2, m3] = bulk.body.results.map((r: { id: string }) => r.id);
+    await h.settled(m1, ['MessageDelivered']);
+    await h.settled(m2, ['MessageDelivered']);
+    const held = await h.settled(m3, ['MessageHeld']);
+    expect(held.map((e) => e.type)).toEqual(['MessageAccepted', 'MessageDispatching', 'MessageHeld']);
+    expect(held[2]).toMatchObject({ reason: 'marketing_cap' });
+    const firstSent = Date.parse((await h.get(m1)).sent_at);
+    const until = Date.parse(held[2].details.until);
+    // held until the oldest of the two sends is 24 h old
+    expect(Math.abs(until - (firstSent + 24 * 3600_000))).toBeLessThan(2000);
+    expect(await h.get(m3)).toMatchObject({ status: 'queued', reason: 'marketing_cap', sent_at: null });
+    expect((await h.notBefore(m3))!.getTime()).toBe(until);
+    expect(h.calls().has(m3)).toBe(false);
+
+    // transactional messages to the same recipient are not capped, either way of saying so
+    const t1 = await h.send({ to: '+14155550170', channel: 'sms', message: 'your code is 1234', transactional: true });
+    const t2 = await h.send({ to: '+14155550170', channel: 'sms', message: 'your receipt', category: 'transactional' });
+    for (const id of [t1, t2]) {
+      const events = await h.settled(id, ['MessageDelivered', 'MessageHeld']);
+      expect(events.map((e) => e.type)).toEqual(['MessageAccepted', 'MessageDispatching', 'MessageSent', 'MessageDelivered']);
+    }
+    // and they do not use up the cap: a fourth marketing message is still held
+    const m4 = await h.send({ to: '+14155550170', channel: 'sms', message: 'offer 4' });
+    expect((await h.settled(m4, ['MessageHeld', 'MessageDelivered'])).at(-1)).toMatchObject({ type: 'MessageHeld', reason: 'marketing_cap' });
+  });
+
+  it('caps three marketing messages sent one by one in quick succession (separate dispatch rounds) too', async () => {
+    const ids = await Promise.all([1, 2, 3].map((n) => h.send({ to: '+14155550171', channel: 'sms', message: `flash ${n}` })));
+    const ends = await Promise.all(ids.map((id) => h.settled(id, ['MessageDelivered', 'MessageHeld'])));
+    const outcome = ends.map((events) => events.at(-1)!.type).sort();
+    expect(outcome).toEqual(['MessageDelivered', 'MessageDelivered', 'MessageHeld']);
+    expect(ids.filter((id) => h.calls().has(id))).toHaveLength(2);
+  });
+});
+
+/** "HH:MM" of a time in UTC */
+const hhmm = (d: Date) => d.toISOString().slice(11, 16);
+
+describe('quiet hours', () => {
+  let server: TestServer;
+  let key: string;
+  const h = helpers(() => server, () => key);
+  let quietEnd: Date;
+  beforeAll(async () => {
+    // quiet hours from half an hour ago until the next minute boundary at least 15 s away, so a
+    // held message is released within the test
+    const now = Date.now();
+    quietEnd = new Date(Math.ceil((now + 15_000) / 60_000) * 60_000);
+    const spec = `${hhmm(new Date(now - 30 * 60_000))}-${hhmm(quietEnd)}`;
+    // the account's default time zone is twelve hours ahead, outside the window: only a contact
+    // whose own time zone is UTC is in quiet hours
+    ({ server, key } = await setup({ QUIET_HOURS: spec, DEFAULT_TIMEZONE: 'Etc/GMT-12' }));
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('holds a marketing message to a contact in quiet hours until they end, sends transactional at once, then releases the held one', async () => {
+    const contact = await server.call('POST', '/v1/contacts', { key, body: { phone: '+14155550180', timezone: 'UTC', first_name: 'Sleeper' } });
+    expect(contact.status).toBe(201);
+    const marketing = await h.send({ to: '+14155550180', channel: 'sms', message: 'late offer' });
+    const transactional = await h.send({ to: '+14155550180', channel: 'sms', message: 'your code', transactional: true });
+    // no contact: the account's time zone applies, where it is not quiet
+    const elsewhere = await h.send({ to: '+14155550181', channel: 'sms', message: 'offer' });
+
+    const held = await h.settled(marketing, ['MessageHeld', 'MessageDelivered']);
+    expect(held.map((e) => e.type)).toEqual(['MessageAccepted', 'MessageDispatching', 'MessageHeld']);
+    expect(held[2]).toMatchObject({ reason: 'quiet_hours' });
+    expect(held[2].details.until).toBe(quietEnd.toISOString());
+    expect(await h.get(marketing)).toMatchObject({ status: 'queued', reason: 'quiet_hours' });
+    expect((await h.notBefore(marketing))!.toISOString()).toBe(quietEnd.toISOString());
+    expect(h.calls().has(marketing)).toBe(false);
+
+    expect((await h.settled(transactional, ['MessageDelivered', 'MessageHeld'])).map((e) => e.type)).toEqual(['MessageAccepted', 'MessageDispatching', 'MessageSent', 'MessageDelivered']);
+    expect((await h.settled(elsewhere, ['MessageDelivered', 'MessageHeld'])).map((e) => e.type)).toEqual(['MessageAccepted', 'MessageDispatching', 'MessageSent', 'MessageDelivered']);
+
+    // quiet hours end: the held message goes out then, not before
+    const released = await eventually(
+      'the held message to be delivered after quiet hours',
+      async () => {
+        const events = await h.timeline(marketing);
+        return events.at(-1)!.type === 'MessageDelivered' ? events : undefined;
+      },
+      Math.max(0, quietEnd.getTime() - Date.now()) + 30_000,
+      200,
+    );
+    expect(released.map((e) => e.type)).toEqual(['MessageAccepted', 'MessageDispatching', 'MessageHeld', 'MessageDispatching', 'MessageSent', 'MessageDelivered']);
+    expect(Date.parse(released[3].at)).toBeGreaterThanOrEqual(quietEnd.getTime());
+    // a hold is not a delivery attempt
+    expect(released[3].details.attempt).toBe(1);
+    expect(h.calls().get(marketing)).toBe(1);
+  }, 120_000);
+});

@@ -1,0 +1,166 @@
+// The scheduler: a scheduled message is queued within a second of scheduled_at and then sent, and
+// scheduled messages survive a restart (their state is the event log), queued and sent once each.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/harness.ts';
+
+async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function authenticated(server: TestServer, key: string) {
+  // the key reaches the auth read model asynchronously; on a loaded machine that can take a while
+  await eventually('the new API key to work', async () => ((await server.call('GET', '/v1/messages/history?limit=1', { key })).status === 200 ? true : undefined));
+}
+
+type TimelineEvent = { type: string; status: string | null; at: string; reason: string | null; details: Record<string, unknown> };
+
+async function timeline(server: TestServer, key: string, id: string): Promise<TimelineEvent[]> {
+  const res = await server.call('GET', `/v1/messages/${id}/timeline`, { key });
+  expect(res.status).toBe(200);
+  return res.body.events;
+}
+
+async function scheduledCount(databaseUrl: string, ids: string[]): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE id = ANY($1) AND status = 'scheduled'`, [ids]);
+    return rows[0].n;
+  } finally {
+    await client.end();
+  }
+}
+
+async function statuses(server: TestServer, ids: string[]): Promise<Map<string, string>> {
+  const { rows } = await server.engage.pool.query<{ id: string; status: string }>('SELECT id, status FROM messages WHERE id = ANY($1)', [ids]);
+  return new Map(rows.map((r) => [r.id, r.status]));
+}
+
+describe('scheduled messages', () => {
+  let server: TestServer;
+  let key: string;
+  beforeAll(async () => {
+    server = await startTestServer();
+    ({ key } = await server.newAccount());
+    await authenticated(server, key);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('stay scheduled until due, are queued within a second of scheduled_at, then sent and delivered', async () => {
+    const scheduledAt = new Date(Date.now() + 2000);
+    const res = await server.call('POST', '/v1/messages/send', {
+      key,
+      body: { to: '+14155550142', channel: 'sms', message: 'later', transactional: true, scheduled_at: scheduledAt.toISOString() },
+    });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ status: 'scheduled', scheduled_at: scheduledAt.toISOString() });
+    const id: string = res.body.id;
+
+    // before it is due nothing moves: still scheduled, the provider untouched
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await server.call('GET', `/v1/messages/${id}`, { key })).body.status).toBe('scheduled');
+    expect(server.workers.messaging!.providers.sandbox.calls.has(id)).toBe(false);
+
+    const done = await eventually('delivered', async () => {
+      const r = await server.call('GET', `/v1/messages/${id}`, { key });
+      return r.body.status === 'delivered' ? r.body : undefined;
+    });
+    expect(done.sent_at).not.toBeNull();
+    const events = await timeline(server, key, id);
+    expect(events.map((e) => e.type)).toEqual(['MessageAccepted', 'MessageQueued', 'MessageDispatching', 'MessageSent', 'MessageDelivered']);
+    expect(events[1]).toMatchObject({ status: 'queued', reason: 'due' });
+    const queuedAt = Date.parse(events[1].at);
+    const lateness = queuedAt - scheduledAt.getTime();
+    // never early; at most a second late (the scheduler polls every 200 ms)
+    expect(lateness).toBeGreaterThanOrEqual(0);
+    expect(lateness).toBeLessThanOrEqual(1000);
+    // and nothing is handed to the provider before it is due
+    expect(Date.parse(events[2].at)).toBeGreaterThanOrEqual(scheduledAt.getTime());
+    expect(server.workers.messaging!.providers.sandbox.calls.get(id)).toBe(1);
+  });
+
+  it('a cancelled scheduled message is never queued or sent', async () => {
+    const res = await server.call('POST', '/v1/messages/send', {
+      key,
+      body: { to: '+14155550143', channel: 'sms', message: 'never', transactional: true, scheduled_at: new Date(Date.now() + 1000).toISOString() },
+    });
+    const del = await server.call('DELETE', `/v1/messages/${res.body.id}`, { key });
+    expect(del.status).toBe(200);
+    expect(del.body).toMatchObject({ id: res.body.id, status: 'cancelled' });
+    await new Promise((r) => setTimeout(r, 1800));
+    expect((await timeline(server, key, res.body.id)).map((e) => e.type)).toEqual(['MessageAccepted', 'MessageCancelled']);
+    expect(server.workers.messaging!.providers.sandbox.calls.has(res.body.id)).toBe(false);
+  });
+});
+
+describe('scheduled messages across a restart', () => {
+  let first: TestServer | undefined;
+  let second: TestServer | undefined;
+  afterAll(async () => {
+    await first?.close().catch(() => undefined);
+    await second?.close();
+  });
+
+  it('are still scheduled on the new server, then queued and sent exactly once each', async () => {
+    first = await startTestServer();
+    const { key } = await first.newAccount();
+    await authenticated(first, key);
+    // some fall due while no server runs, some after the new one has started
+    const dueDuringDowntime = new Date(Date.now() + 1500);
+    const dueAfterRestart = new Date(Date.now() + 6000);
+    const bulk = await first.call('POST', '/v1/messages/bulk', {
+      key,
+      body: {
+        messages: [
+          ...Array.from({ length: 5 }, (_, i) => ({ to: `+1415555020${i}`, channel: 'sms', message: `down ${i}`, transactional: true, scheduled_at: dueDuringDowntime.toISOString() })),
+          ...Array.from({ length: 5 }, (_, i) => ({ to: `+1415555030${i}`, channel: 'sms', message: `after ${i}`, transactional: true, scheduled_at: dueAfterRestart.toISOString() })),
+        ],
+      },
+    });
+    expect(bulk.body.accepted).toBe(10);
+    const ids: string[] = bulk.body.results.map((r: { id: string }) => r.id);
+    const down = ids.slice(0, 5);
+    const after = ids.slice(5);
+    const dbUrl = first.databaseUrl;
+    await first.close();
+    const firstCalls = first.workers.messaging!.providers.sandbox.calls;
+    first = undefined;
+    expect(ids.some((id) => firstCalls.has(id))).toBe(false);
+
+    await new Promise((r) => setTimeout(r, Math.max(0, dueDuringDowntime.getTime() + 300 - Date.now())));
+    // still nothing queued while no server ran
+    expect(await scheduledCount(dbUrl, ids)).toBe(10);
+    const restartedAt = Date.now();
+    second = await startTestServer({}, dbUrl);
+    // the ones not yet due are still scheduled on the new server
+    if (Date.now() < dueAfterRestart.getTime() - 500) {
+      const s = await statuses(second, after);
+      expect([...s.values()]).toEqual(after.map(() => 'scheduled'));
+    }
+    await eventually('all delivered', async () => {
+      const s = await statuses(second!, ids);
+      return [...s.values()].filter((v) => v === 'delivered').length === ids.length ? true : undefined;
+    });
+    for (const id of ids) {
+      const events = await timeline(second, key, id);
+      const types = events.map((e) => e.type);
+      expect(types, id).toEqual(['MessageAccepted', 'MessageQueued', 'MessageDispatching', 'MessageSent', 'MessageDelivered']);
+      expect(second.workers.messaging!.providers.sandbox.calls.get(id)).toBe(1);
+      const queuedAt = Date.parse(events[1].at);
+      if (down.includes(id)) expect(queuedAt).toBeGreaterThanOrEqual(restartedAt);
+      else {
+        expect(queuedAt).toBeGreaterThanOrEqual(dueAfterRestart.getTime());
+        expect(queuedAt - dueAfterRestart.getTime()).toBeLessThanOrEqual(1000);
+      }
+    }
+  });
+});
