@@ -115,7 +115,8 @@ function evolveRow(row: Row | undefined, recorded: RecordedEvent): Row | undefin
     case 'MessageDispatching':
       return { ...next, claimed_until: e.data.lease_until, attempts: e.data.attempt };
     case 'MessageHeld':
-      return { ...next, claimed_until: null, not_before: e.data.until, reason: e.data.reason };
+      // a hold is not an attempt (as in the decider): the claim that led to it is given back
+      return { ...next, claimed_until: null, not_before: e.data.until, reason: e.data.reason, attempts: Math.max(0, Number(row.attempts) - 1) };
     case 'MessageDispatchDeferred':
       return { ...next, claimed_until: null, not_before: e.data.retry_at, reason: e.data.error };
     case 'MessageSent':

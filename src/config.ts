@@ -36,6 +36,8 @@ const ConfigSchema = z.object({
   DISPATCH_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
   DISPATCH_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
   DISPATCH_RETRY_BASE_MS: z.coerce.number().int().min(10).default(1000),
+  /** must stay well under DISPATCH_LEASE_MS, so a slow call cannot outlive its claim */
+  DISPATCH_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   WORKERS_ENABLED: bool.default(true),
   // inbound provider callbacks (/v1/webhooks/<provider>): shared secrets / signing keys; each one
   // left unset is generated once and kept in the service_secrets table (README: Provider callbacks)

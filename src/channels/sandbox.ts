@@ -24,10 +24,26 @@ export const SANDBOX_RECIPIENTS = {
 
 type Rule = { at: 'send' | 'report'; outcome: string; reason: string; feedback?: 'bounce' | 'complaint' };
 
-function ruleFor(message: OutboundMessage): Rule | undefined {
+function ruleFor(message: Pick<OutboundMessage, 'channel' | 'to'>): Rule | undefined {
   const table: Record<string, Rule> =
     message.channel === 'email' ? SANDBOX_RECIPIENTS.email : message.channel === 'push' ? SANDBOX_RECIPIENTS.push : SANDBOX_RECIPIENTS.phone;
   return table[message.to];
+}
+
+/** The delivery report the sandbox gives for a message it accepted (documented test recipients, else delivered). */
+export function sandboxReport(message: Pick<OutboundMessage, 'id' | 'channel' | 'to'>, extraData: Record<string, unknown> = {}): DeliveryReport {
+  const rule = ruleFor(message);
+  const reported = rule?.at === 'report' ? rule : undefined;
+  return {
+    provider: 'sandbox',
+    // the id is derived from ours, so a re-send after a dispatcher crash is recognisably the same message
+    providerMessageId: `sbx_${message.id}`,
+    messageId: message.id,
+    status: reported ? (reported.outcome as 'delivered' | 'failed') : 'delivered',
+    ...(reported ? { reason: reported.reason } : {}),
+    ...(reported?.feedback ? { feedback: reported.feedback, recipient: message.to } : {}),
+    providerData: { sandbox: true, channel: message.channel, ...extraData },
+  };
 }
 
 export class SandboxProvider implements ChannelProvider {
@@ -49,20 +65,10 @@ export class SandboxProvider implements ChannelProvider {
     if (rule?.at === 'send') {
       return rule.outcome === 'transient' ? { kind: 'transient', error: rule.reason } : { kind: 'rejected', reason: rule.reason };
     }
-    // the id is derived from ours, so a re-send after a dispatcher crash is recognisably the same message
-    const providerMessageId = `sbx_${message.id}`;
-    const report: DeliveryReport = {
-      provider: this.name,
-      providerMessageId,
-      messageId: message.id,
-      status: rule ? (rule.outcome as 'delivered' | 'failed') : 'delivered',
-      ...(rule ? { reason: rule.reason } : {}),
-      ...(rule?.feedback ? { feedback: rule.feedback, recipient: message.to } : {}),
-      providerData: { sandbox: true, channel: message.channel },
-    };
+    const report = sandboxReport(message);
     this.pending.push({ due: Date.now() + this.delayMs, report });
     this.schedule();
-    return { kind: 'accepted', providerMessageId };
+    return { kind: 'accepted', providerMessageId: report.providerMessageId! };
   }
 
   private schedule() {

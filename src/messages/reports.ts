@@ -43,8 +43,8 @@ export async function recordReports(engage: Engage, reports: readonly DeliveryRe
     seen.add(target.id);
     const command: MessageCommand =
       report.status === 'delivered'
-        ? { type: 'RecordDelivered', now, provider: report.provider, providerData: report.providerData }
-        : { type: 'RecordFailed', now, reason: report.reason ?? 'failed', stage: 'report', provider: report.provider, providerData: report.providerData };
+        ? { type: 'RecordDelivered', now, provider: report.provider, providerMessageId: report.providerMessageId, providerData: report.providerData }
+        : { type: 'RecordFailed', now, reason: report.reason ?? 'failed', stage: 'report', provider: report.provider, providerMessageId: report.providerMessageId, providerData: report.providerData };
     transitions.push({ messageId: target.id, command });
   }
   const results = await applyTransitions(engage, transitions, metadata);

@@ -232,7 +232,7 @@ export class Dispatcher {
         }
         let outcome: SendOutcome;
         try {
-          outcome = await provider.send(message);
+          outcome = await withTimeout(provider.send(message), config.DISPATCH_PROVIDER_TIMEOUT_MS);
         } catch (err) {
           outcome = { kind: 'transient', error: err instanceof Error ? err.message : String(err) };
         }
@@ -255,3 +255,12 @@ export class Dispatcher {
   }
 }
 
+
+/** A provider call that hangs must not stall the dispatcher: past the timeout it counts as transient. */
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`provider call timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}

@@ -2,7 +2,7 @@
 // the recorder that turns provider reports into message events in batches.
 import { ProviderRegistry } from '../channels/index.ts';
 import type { ChannelProvider, DeliveryReport, ReportSink } from '../channels/port.ts';
-import { SANDBOX_RECIPIENTS } from '../channels/sandbox.ts';
+import { sandboxReport } from '../channels/sandbox.ts';
 import { MESSAGE_EVENT_TYPES, type Channel } from '../../commands/message.ts';
 import type { Engage } from '../context.ts';
 import { comparePositions } from '../eventstore/port.ts';
@@ -95,23 +95,6 @@ export async function startMessaging(engage: Engage, overrides: Partial<Record<C
   };
 }
 
-/** The delivery report the sandbox gives for a message (its documented test recipients, else delivered). */
-function sandboxReport(m: { id: string; channel: Channel; to_address: string }): DeliveryReport {
-  const table: Record<string, { outcome: string; reason: string; at: string; feedback?: 'bounce' | 'complaint' }> =
-    m.channel === 'email' ? SANDBOX_RECIPIENTS.email : m.channel === 'push' ? SANDBOX_RECIPIENTS.push : SANDBOX_RECIPIENTS.phone;
-  const rule = table[m.to_address];
-  const reported = rule?.at === 'report' ? rule : undefined;
-  return {
-    provider: 'sandbox',
-    providerMessageId: `sbx_${m.id}`,
-    messageId: m.id,
-    status: reported ? (reported.outcome as 'delivered' | 'failed') : 'delivered',
-    ...(reported ? { reason: reported.reason } : {}),
-    ...(reported?.feedback ? { feedback: reported.feedback, recipient: m.to_address } : {}),
-    providerData: { sandbox: true, channel: m.channel, resumed: true },
-  };
-}
-
 /**
  * The sandbox plays a carrier that lives inside the process, so the delivery reports it still
  * owed die with the process (a crash, a SIGKILL): the messages would stay `sent` for ever. A real
@@ -139,7 +122,7 @@ async function resumeSandboxReports(engage: Engage, sink: ReportSink, startedAt:
     );
     if (rows.length === 0) return;
     engage.log.info({ messages: rows.length }, 'resuming sandbox delivery reports lost with a previous process');
-    sink(rows.map(sandboxReport));
+    sink(rows.map((m) => sandboxReport({ id: m.id, channel: m.channel, to: m.to_address }, { resumed: true })));
     after = rows[rows.length - 1].id;
   }
 }
