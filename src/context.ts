@@ -48,7 +48,7 @@ export async function resolveDatabase(config: Config, log: Logger, databaseName 
 export async function openEngage(options: OpenOptions = {}): Promise<Engage> {
   const config = options.config ?? loadConfig();
   const log = options.log ?? pino({ level: config.LOG_LEVEL, redact: ['req.headers["x-api-key"]', 'req.headers.authorization'] });
-  const { url } = await resolveDatabase(config, log, options.databaseName);
+  const { url, embedded } = await resolveDatabase(config, log, options.databaseName);
   const pool = createPool(url);
   await migrate(pool);
   let store: EventStore;
@@ -77,6 +77,9 @@ export async function openEngage(options: OpenOptions = {}): Promise<Engage> {
       await runner.stop();
       await store.close();
       await pool.end();
+      // stops the embedded cluster only if this process started it (one `engage serve` keeps it for all CLI calls);
+      // left running, its child process would keep a one-shot CLI command from ever exiting
+      await embedded?.stop();
     },
   };
 }

@@ -9,7 +9,7 @@ import { type Engage, openEngage } from './context.ts';
 import { parsePosition, positionToString, type Position } from './eventstore/port.ts';
 import { bootstrapFirstAccount, startServer } from './server.ts';
 import { startWorkers } from './workers/index.ts';
-import { ProjectionRunner, readStatuses, requestRebuild, resetCheckpoint } from './workers/projection-runner.ts';
+import { ProjectionRunner, ensureProjection, readStatuses, requestRebuild, resetCheckpoint } from './workers/projection-runner.ts';
 
 const program = new Command();
 program.name('engage').description('engage: event-sourced customer engagement platform').showHelpAfterError();
@@ -110,7 +110,12 @@ keys
   .option('--json', 'machine-readable output')
   .action(async (opts: { key: string; account?: string; json?: boolean }) => {
     await withEngage(async (engage) => {
-      const account = opts.account ?? (await accountOfKey(engage, opts.key));
+      let account = opts.account;
+      if (!account) {
+        // the key → account lookup reads the auth read model, which no running service may have brought up to date
+        await catchUp(engage, ['auth']);
+        account = await accountOfKey(engage, opts.key);
+      }
       if (!account) throw new InvalidArgumentError(`no key ${opts.key}`);
       const r = await rotateApiKey(engage, account, opts.key, { actor: 'cli' });
       out(!!opts.json, { key_id: r.key_id, api_key: r.key, replaces: opts.key, old_key_expires_at: r.old_key_expires_at }, () =>
@@ -118,6 +123,24 @@ keys
       );
     });
   });
+
+/** Brings read models up to the head of the log in this process (a CLI command may run with no service running). */
+async function catchUp(engage: Engage, names: string[], timeoutMs = 60_000) {
+  const ps = names.map((n) => findProjection(n)!);
+  const runner = new ProjectionRunner(engage.pool, engage.store, ps, engage.log, engage.store.wakeup);
+  await runner.start();
+  try {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const statuses = (await readStatuses(engage.pool, engage.store, ps)).filter((s) => names.includes(s.name) && s.active);
+      if (statuses.length === names.length && statuses.every((s) => s.lag === 0 || s.status === 'failed')) return;
+      if (Date.now() > deadline) throw new Error(`the ${names.join(', ')} read model did not catch up within ${timeoutMs / 1000} s`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    await runner.stop();
+  }
+}
 
 const projections = program.command('projections').description('read models');
 projections
@@ -142,7 +165,9 @@ projections
     const p = findProjection(name);
     if (!p) throw new InvalidArgumentError(`unknown projection ${name} (${ALL_PROJECTIONS.map((x) => x.name).join(', ')})`);
     await runToCompletion(name, async (engage) => {
-      await requestRebuild(engage.pool, p);
+      // a projection never started has no live generation yet: create it first, or the rebuild would be the only one
+      await ensureProjection(engage.pool, p);
+      return requestRebuild(engage.pool, p);
     }, 'swapped');
   });
 
@@ -163,11 +188,11 @@ program
   });
 
 /** Runs one projection in this process until the rebuild swaps in (or it catches up), with progress on a TTY. */
-async function runToCompletion(name: string, before: (engage: Engage) => Promise<void>, until: 'swapped' | 'caught-up') {
+async function runToCompletion(name: string, before: (engage: Engage) => Promise<number | void>, until: 'swapped' | 'caught-up') {
   const p = findProjection(name)!;
   const engage = await openEngage({ log: quietLog(), projections: [p] });
   try {
-    await before(engage);
+    const generation = await before(engage);
     const head = await engage.store.headPosition();
     const total = Number(head.prepare);
     const tty = process.stdout.isTTY;
@@ -182,23 +207,41 @@ async function runToCompletion(name: string, before: (engage: Engage) => Promise
     };
     runner.on('rebuild-progress', onProgress);
     runner.on('advanced', (_n: string, at: Position) => onProgress(_n, 0, at));
-    const finished = new Promise<void>((resolve) => {
-      if (until === 'swapped') runner.once('swapped', () => resolve());
-      else {
-        const check = setInterval(async () => {
-          const [s] = (await readStatuses(engage.pool, engage.store, ALL_PROJECTIONS)).filter((x) => x.name === name && x.active);
-          if (s && (s.lag === 0 || s.status === 'failed')) {
-            clearInterval(check);
-            resolve();
+    // Done is read from projection_state, not from this runner's events: a running service works on
+    // the same generation and may be the one that swaps it in (or that hits a failing event).
+    let rebuildFailure: string | undefined;
+    const finished = new Promise<void>((resolve, reject) => {
+      const check = setInterval(async () => {
+        try {
+          if (until === 'swapped') {
+            const { rows } = await engage.pool.query<{ active: boolean; status: string; error: string | null; error_position: string | null }>(
+              'SELECT active, status, error, error_position FROM projection_state WHERE name = $1 AND generation = $2',
+              [name, generation],
+            );
+            if (rows.length === 0) throw new Error(`the rebuild of ${name} (generation ${generation}) was replaced by another rebuild`);
+            if (rows[0].status === 'failed') rebuildFailure = `rebuild of ${name} failed at ${rows[0].error_position}: ${rows[0].error}`;
+            else if (!rows[0].active) return;
+          } else {
+            const [s] = (await readStatuses(engage.pool, engage.store, ALL_PROJECTIONS)).filter((x) => x.name === name && x.active);
+            if (!s || (s.lag !== 0 && s.status !== 'failed')) return;
           }
-        }, 200);
-      }
+          clearInterval(check);
+          resolve();
+        } catch (err) {
+          clearInterval(check);
+          reject(err);
+        }
+      }, 200);
     });
     await runner.start();
-    await finished;
-    await runner.stop();
+    await finished.finally(() => runner.stop());
     bar?.update(total);
     bar?.stop();
+    if (rebuildFailure) {
+      process.stderr.write(`${rebuildFailure}\n(the previous generation keeps serving)\n`);
+      process.exitCode = 2;
+      return;
+    }
     const [s] = (await readStatuses(engage.pool, engage.store, ALL_PROJECTIONS)).filter((x) => x.name === name && x.active);
     const secs = (Date.now() - started) / 1000;
     process.stdout.write(`${name}: ${s?.status ?? 'unknown'} at ${s?.position ?? '?'} (${secs.toFixed(1)} s)\n`);

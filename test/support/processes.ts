@@ -1,0 +1,161 @@
+// Runs the real `engage` CLI (bin/engage.js) in child processes: one-shot commands, and long-running
+// `engage serve` / `engage worker` processes that tests can SIGKILL and restart.
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = path.join(ROOT, 'bin/engage.js');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** every engage process a test file started, so afterAll can kill what a failed test left behind */
+const started = new Set<ChildProcess>();
+
+function childEnv(databaseUrl: string, env: Record<string, string>): NodeJS.ProcessEnv {
+  const base = { ...process.env };
+  // vitest's own variables must not leak into the service under test
+  for (const k of Object.keys(base)) if (k.startsWith('VITEST') || k === 'NODE_ENV' || k === 'TEST') delete base[k];
+  return { ...base, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', PORT: '0', HOST: '127.0.0.1', ...env };
+}
+
+/** Runs `engage <args>` to completion. One process, no shell, so a signal reaches engage itself. */
+export function runEngage(args: string[], databaseUrl: string, env: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv(databaseUrl, env), stdio: ['ignore', 'pipe', 'pipe'] });
+    started.add(child);
+    child.once('exit', () => started.delete(child));
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+export interface EngageProcess {
+  child: ChildProcess;
+  /** the base URL `engage serve` logged (undefined for `engage worker`) */
+  url?: string;
+  output(): { stdout: string; stderr: string };
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** sends SIGKILL and waits until the process is gone */
+  kill(): Promise<void>;
+}
+
+/** SIGKILLs every engage process a test file started and that is still alive. */
+export async function killAllEngageProcesses(): Promise<void> {
+  await Promise.all(
+    [...started].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGKILL');
+        }),
+    ),
+  );
+  started.clear();
+}
+
+/**
+ * Starts `engage serve` (PORT=0) and resolves once it logs "engage is listening" with its url;
+ * `engage worker` resolves as soon as it logs "engage worker running".
+ */
+export function startEngage(command: 'serve' | 'worker', databaseUrl: string, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<EngageProcess> {
+  const child = spawn(process.execPath, [BIN, command], {
+    cwd: ROOT,
+    // info: the "listening" line is an info log
+    env: childEnv(databaseUrl, { LOG_LEVEL: 'info', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.add(child);
+  let stdout = '';
+  let stderr = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => {
+      started.delete(child);
+      resolve({ code, signal });
+    });
+  });
+  const proc: EngageProcess = {
+    child,
+    output: () => ({ stdout, stderr }),
+    exited,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`engage ${command} did not start within ${timeoutMs} ms\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+    }, timeoutMs);
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      for (const line of stdout.split('\n')) {
+        if (!line.startsWith('{')) continue;
+        let entry: { msg?: string; url?: string };
+        try {
+          entry = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        if (command === 'serve' && entry.msg === 'engage is listening' && entry.url) {
+          clearTimeout(timer);
+          resolve({ ...proc, url: entry.url });
+          return;
+        }
+        if (command === 'worker' && entry.msg === 'engage worker running') {
+          clearTimeout(timer);
+          resolve(proc);
+          return;
+        }
+      }
+    });
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`engage ${command} exited (code ${code}, signal ${signal}) before it was ready\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+    });
+  });
+}
+
+/** fetch with a JSON body in and out. */
+export async function callJson(
+  baseUrl: string,
+  method: string,
+  pathname: string,
+  opts: { key?: string; body?: unknown } = {},
+): Promise<{ status: number; body: any }> {
+  const headers: Record<string, string> = {};
+  if (opts.key) headers['x-api-key'] = opts.key;
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${baseUrl}${pathname}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, body };
+}
+
+/** Polls `probe` until it returns a value other than undefined; fails with `what` after the deadline. */
+export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 50): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

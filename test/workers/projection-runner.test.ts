@@ -1,0 +1,297 @@
+// The projection runner's guarantees, on a real Postgres: a batch and its checkpoint commit together,
+// runners competing for one projection never apply an event twice, and a projection that cannot
+// apply an event stops at it — visibly, in /health and `engage projections status` — instead of skipping it.
+import pg from 'pg';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool } from '../../src/db/pool.ts';
+import { migrate } from '../../src/db/migrations.ts';
+import { type NewEvent, type Position, type RecordedEvent, comparePositions, positionToString } from '../../src/eventstore/port.ts';
+import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
+import type { Projection } from '../../src/projection.ts';
+import { ProjectionRunner, resetCheckpoint } from '../../src/workers/projection-runner.ts';
+import { freshDatabase, startTestServer, type TestServer } from '../support/harness.ts';
+import { eventually, killAllEngageProcesses, runEngage } from '../support/processes.ts';
+
+const silent = pino({ level: 'silent' });
+
+/** One "process": its own pool and event store (and so its own wake-ups). */
+interface Node {
+  pool: pg.Pool;
+  store: PostgresEventStore;
+}
+
+const nodes: Node[] = [];
+const runners: ProjectionRunner[] = [];
+
+async function node(url: string): Promise<Node> {
+  const pool = createPool(url);
+  await migrate(pool);
+  const n = { pool, store: new PostgresEventStore(pool, url) };
+  nodes.push(n);
+  return n;
+}
+
+function runner(n: Node, projections: Projection[], batchSize: number): ProjectionRunner {
+  const r = new ProjectionRunner(n.pool, n.store, projections, silent, n.store.wakeup, { batchSize, controlIntervalMs: 100 });
+  runners.push(r);
+  return r;
+}
+
+/**
+ * A read model that records every application of an event as a row (no unique key on purpose:
+ * an event applied twice shows up as two rows). `tag` says which runner applied it.
+ */
+function ledgerProjection(name: string, type: string, tag: string, failOn?: (e: RecordedEvent) => boolean): Projection {
+  const table = `${name}_ledger`;
+  return {
+    name,
+    version: 1,
+    tables: [table],
+    types: [type],
+    schema: (t) => `CREATE TABLE ${t(table)} (event_id uuid NOT NULL, n int NOT NULL, position text NOT NULL, applied_by text NOT NULL)`,
+    async apply(tx, events, t) {
+      for (const e of events) {
+        if (failOn?.(e)) throw new Error(`cannot apply ${type} #${e.data.n}`);
+        await tx.query(`INSERT INTO ${t(table)} (event_id, n, position, applied_by) VALUES ($1, $2, $3, $4)`, [
+          e.id,
+          e.data.n,
+          positionToString(e.position),
+          tag,
+        ]);
+      }
+    },
+  };
+}
+
+/** Appends `count` events of `type` numbered from `first`, spread over streams and transactions. */
+async function appendNumbered(store: PostgresEventStore, type: string, first: number, count: number, perTransaction = 200): Promise<Position> {
+  let last: Position | undefined;
+  for (let start = first; start < first + count; start += perTransaction) {
+    const batch: { streamId: string; events: NewEvent[] }[] = [];
+    for (let n = start; n < Math.min(first + count, start + perTransaction); n++) {
+      batch.push({ streamId: `${type.toLowerCase()}-${n}`, events: [{ type, data: { n }, metadata: { actor: 'test' } }] });
+    }
+    const results = await store.appendMany(batch);
+    for (const r of results) if (!last || comparePositions(r.position, last) > 0) last = r.position;
+  }
+  return last!;
+}
+
+async function stateOf(pool: pg.Pool, name: string) {
+  const { rows } = await pool.query(
+    `SELECT generation, active, status, error, error_position, commit_pos::text || '/' || prepare_pos AS position
+     FROM projection_state WHERE name = $1 ORDER BY generation`,
+    [name],
+  );
+  return rows as { generation: number; active: boolean; status: string; error: string | null; error_position: string | null; position: string }[];
+}
+
+async function eventsOf(store: PostgresEventStore, type: string): Promise<RecordedEvent[]> {
+  const all: RecordedEvent[] = [];
+  for (;;) {
+    const batch = await store.readAll({ after: all.at(-1)?.position, maxCount: 5000, types: [type] });
+    if (batch.length === 0) return all;
+    all.push(...batch);
+  }
+}
+
+afterAll(async () => {
+  await Promise.allSettled(runners.map((r) => r.stop()));
+  for (const n of nodes) {
+    await n.store.close();
+    await n.pool.end();
+  }
+  await killAllEngageProcesses();
+});
+
+describe('the projection runner', () => {
+  let url: string;
+  beforeAll(async () => {
+    url = await freshDatabase();
+  }, 300_000);
+
+  it('commits every batch together with its checkpoint: no snapshot ever shows one without the other', async () => {
+    const n = await node(url);
+    const total = 5000;
+    await appendNumbered(n.store, 'Atomic', 0, total);
+    const projection = ledgerProjection('atomic', 'Atomic', 'only');
+    const r = runner(n, [projection], 50);
+
+    // Observe from outside, each look in one snapshot: applied rows vs events up to the checkpoint.
+    const observer = new pg.Client({ connectionString: url });
+    await observer.connect();
+    const mismatches: string[] = [];
+    let midRun = 0;
+    let done = false;
+    const watching = (async () => {
+      while (!done) {
+        await observer.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+        const { rows: state } = await observer.query(
+          `SELECT commit_pos::text AS commit, prepare_pos::text AS prepare FROM projection_state WHERE name = 'atomic' AND active`,
+        );
+        if (state.length === 1) {
+          const { rows } = await observer.query(
+            `SELECT (SELECT count(*)::int FROM atomic_ledger) AS applied,
+                    (SELECT count(*)::int FROM es_events WHERE type = 'Atomic'
+                       AND (transaction_id, global_position) <= ($1::text::xid8, $2::bigint)) AS upto`,
+            [state[0].commit, state[0].prepare],
+          );
+          if (rows[0].applied !== rows[0].upto) mismatches.push(`checkpoint covers ${rows[0].upto} events but ${rows[0].applied} are applied`);
+          if (rows[0].applied > 0 && rows[0].applied < total) midRun++;
+          if (rows[0].applied === total) done = true;
+        }
+        await observer.query('COMMIT');
+      }
+    })();
+    await r.start();
+    await watching;
+    await observer.end();
+
+    expect(mismatches).toEqual([]);
+    // the observer really looked while the runner was between batches
+    expect(midRun).toBeGreaterThan(0);
+    const [state] = await stateOf(n.pool, 'atomic');
+    const events = await eventsOf(n.store, 'Atomic');
+    expect(state).toMatchObject({ status: 'running', active: true, position: positionToString(events.at(-1)!.position) });
+    await r.stop();
+  }, 300_000);
+
+  it('never applies an event twice when two runners (own pools) race for the same projection', async () => {
+    const a = await node(url);
+    const b = await node(url);
+    await appendNumbered(a.store, 'Raced', 0, 4000);
+    const runnerA = runner(a, [ledgerProjection('raced', 'Raced', 'A')], 25);
+    const runnerB = runner(b, [ledgerProjection('raced', 'Raced', 'B')], 25);
+    await Promise.all([runnerA.start(), runnerB.start()]);
+    // more events while both run, from both "processes"
+    await Promise.all([appendNumbered(a.store, 'Raced', 4000, 500, 20), appendNumbered(b.store, 'Raced', 4500, 500, 20)]);
+    const events = await eventsOf(a.store, 'Raced');
+    expect(events).toHaveLength(5000);
+    const last = events.at(-1)!.position;
+    expect(await runnerA.waitFor(['raced'], last, 60_000)).toBe(true);
+    expect(await runnerB.waitFor(['raced'], last, 60_000)).toBe(true);
+
+    const { rows } = await a.pool.query(
+      `SELECT count(*)::int AS applications, count(DISTINCT event_id)::int AS events,
+              count(*) FILTER (WHERE applied_by = 'A')::int AS by_a, count(*) FILTER (WHERE applied_by = 'B')::int AS by_b
+       FROM raced_ledger`,
+    );
+    expect(rows[0]).toMatchObject({ applications: 5000, events: 5000 });
+    // both runners did win batches, so the race really happened
+    expect(rows[0].by_a).toBeGreaterThan(0);
+    expect(rows[0].by_b).toBeGreaterThan(0);
+    const { rows: dupes } = await a.pool.query(`SELECT event_id FROM raced_ledger GROUP BY event_id HAVING count(*) > 1`);
+    expect(dupes).toEqual([]);
+    expect(await stateOf(a.pool, 'raced')).toEqual([
+      expect.objectContaining({ status: 'running', active: true, error: null, position: positionToString(last) }),
+    ]);
+    await Promise.all([runnerA.stop(), runnerB.stop()]);
+  }, 300_000);
+
+  it('stops at an event it cannot apply, records it as failed, and never skips it (also across a restart)', async () => {
+    const n = await node(url);
+    await appendNumbered(n.store, 'Poison', 0, 40, 5);
+    const poisoned = (e: RecordedEvent) => e.data.n === 25;
+    // a healthy projection on the same runner: when it has caught up, the runner has had its chance
+    const fence = ledgerProjection('fence', 'Poison', 'fence');
+    const r1 = runner(n, [ledgerProjection('poisoned', 'Poison', 'r1', poisoned), fence], 10);
+    await r1.start();
+
+    const events = await eventsOf(n.store, 'Poison');
+    const culprit = events.find((e) => e.data.n === 25)!;
+    const failed = await eventually('the projection to fail', async () => {
+      const [s] = await stateOf(n.pool, 'poisoned');
+      return s?.status === 'failed' ? s : undefined;
+    });
+    expect(failed).toMatchObject({ active: true, error: 'cannot apply Poison #25', error_position: positionToString(culprit.position) });
+    // batches of 10: 0–9 and 10–19 committed; the batch holding #25 rolled back as a whole, checkpoint included
+    expect(failed.position).toBe(positionToString(events[19].position));
+    const applied = async () => (await n.pool.query(`SELECT n FROM poisoned_ledger ORDER BY n`)).rows.map((x) => x.n);
+    expect(await applied()).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(r1.isFailing('poisoned')).toBe('cannot apply Poison #25');
+
+    // later events are not applied either, while the runner keeps running the healthy projection
+    const later = await appendNumbered(n.store, 'Poison', 40, 10, 5);
+    expect(await r1.waitFor(['fence'], later, 30_000)).toBe(true);
+    expect(await applied()).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    await r1.stop();
+
+    // a restarted runner (same broken code) stays stopped at the same event
+    const r2 = runner(n, [ledgerProjection('poisoned', 'Poison', 'r2', poisoned), fence], 10);
+    await r2.start();
+    const more = await appendNumbered(n.store, 'Poison', 50, 5, 5);
+    expect(await r2.waitFor(['fence'], more, 30_000)).toBe(true);
+    expect(await applied()).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect((await stateOf(n.pool, 'poisoned'))[0]).toMatchObject({ status: 'failed', position: positionToString(events[19].position) });
+    await r2.stop();
+
+    // with the apply fixed, replaying from the checkpoint applies the failed event and everything after, once each
+    const r3 = runner(n, [ledgerProjection('poisoned', 'Poison', 'r3'), fence], 10);
+    await resetCheckpoint(n.pool, 'poisoned', events[19].position);
+    await r3.start();
+    const all = await eventsOf(n.store, 'Poison');
+    expect(await r3.waitFor(['poisoned'], all.at(-1)!.position, 30_000)).toBe(true);
+    expect(await applied()).toEqual(Array.from({ length: 55 }, (_, i) => i));
+    const [recovered] = await stateOf(n.pool, 'poisoned');
+    expect(recovered).toMatchObject({ status: 'running', error: null, error_position: null });
+    await r3.stop();
+  }, 300_000);
+});
+
+describe('a failing read model in a running service', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ READ_YOUR_WRITES_TIMEOUT_MS: '300' });
+  });
+  afterAll(async () => {
+    await server?.close();
+  }, 300_000);
+
+  it('shows as failed in GET /health and `engage projections status` (exit 2), and later contacts stay unapplied', async () => {
+    const { key, accountId } = await server.newAccount();
+    const before = await server.call('POST', '/v1/contacts', { key, body: { email: 'before@example.com' } });
+    expect(before.status).toBe(201);
+
+    // an event the contacts read model cannot store (a created_at that is not a timestamp)
+    const poison = await server.engage.store.append(
+      'contact-ct_poison',
+      [{ type: 'ContactCreated', data: { account_id: accountId, id: 'ct_poison', fields: { email: 'poison@example.com' }, custom_fields: {}, created_at: 'not-a-time' } }],
+      'no_stream',
+    );
+    const health = await eventually('GET /health to report the failure', async () => {
+      const res = await server.call('GET', '/health');
+      return res.body.status === 'degraded' ? res : undefined;
+    });
+    expect(health.status).toBe(200);
+    const contacts = health.body.projections.find((p: { name: string }) => p.name === 'contacts');
+    expect(contacts).toMatchObject({ status: 'failed', error_position: positionToString(poison.position) });
+    expect(contacts.error).toMatch(/timestamp/);
+    expect(health.body.projections.find((p: { name: string }) => p.name === 'auth')).toMatchObject({ status: 'running' });
+
+    // a contact created after the bad event is not applied past it
+    const after = await server.call('POST', '/v1/contacts', { key, body: { email: 'after@example.com' } });
+    expect(after.status).toBe(201);
+    const listed = await server.call('GET', '/v1/contacts', { key });
+    expect(listed.body.data.map((c: { email: string }) => c.email)).toEqual(['before@example.com']);
+    const healthAfter = await server.call('GET', '/health');
+    const contactsAfter = healthAfter.body.projections.find((p: { name: string }) => p.name === 'contacts');
+    expect(contactsAfter).toMatchObject({ status: 'failed', position: contacts.position, error_position: positionToString(poison.position) });
+    expect(contactsAfter.lag).toBeGreaterThanOrEqual(2);
+
+    const json = await runEngage(['projections', 'status', '--json'], server.databaseUrl);
+    expect(json.code).toBe(2);
+    const statuses = JSON.parse(json.stdout);
+    expect(statuses.find((s: { name: string }) => s.name === 'contacts')).toMatchObject({
+      status: 'failed',
+      active: true,
+      error_position: positionToString(poison.position),
+      error: contacts.error,
+    });
+    expect(statuses.find((s: { name: string }) => s.name === 'auth')).toMatchObject({ status: 'running' });
+
+    const plain = await runEngage(['projections', 'status'], server.databaseUrl);
+    expect(plain.code).toBe(2);
+    expect(plain.stdout).toMatch(new RegExp(`^contacts\\s.*failed.*error at ${positionToString(poison.position)}`, 'm'));
+  }, 300_000);
+});
