@@ -1,7 +1,23 @@
 // Prefixed ULIDs, the public ids of every resource (DECISIONS.md: wire conventions).
-import { monotonicFactory } from 'ulid';
+import { randomFillSync } from 'node:crypto';
+import { monotonicFactory, ulid } from 'ulid';
 
-const next = monotonicFactory();
+// ulid's default PRNG asks the OS for randomness 16 times per id; ids are not secrets, so draw
+// from a pooled buffer of crypto-random bytes instead
+const pool = new Uint8Array(4096);
+let at = pool.length;
+export function pooledRandom(): number {
+  if (at === pool.length) {
+    randomFillSync(pool);
+    at = 0;
+  }
+  return pool[at++] / 256;
+}
+
+const next = monotonicFactory(pooledRandom);
+
+/** A plain ULID (request ids). */
+export const newUlid = () => ulid(undefined, pooledRandom);
 
 export const ID_PREFIXES = {
   account: 'acct',

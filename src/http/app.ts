@@ -3,8 +3,8 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { ulid } from 'ulid';
 import type { Engage } from '../context.ts';
+import { newUlid } from '../ids.ts';
 import { type AnyRoute, openApiDocument, registerRoutes } from './route.ts';
 import { Authenticator, authPlugin } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -37,7 +37,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: JSON_BODY_LIMIT,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : ulid();
+      return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : newUlid();
     },
     routerOptions: { ignoreTrailingSlash: true },
   }) as unknown as FastifyInstance;

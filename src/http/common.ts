@@ -28,6 +28,9 @@ export const pageQuery = {
   cursor: z.string().max(512).optional(),
 };
 
+/** The cursor of lists ordered by id (built once: schemas are not free to build per request). */
+export const IdCursor = z.object({ id: z.string() });
+
 export function encodeCursor(value: Record<string, unknown>): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }

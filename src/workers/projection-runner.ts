@@ -173,6 +173,13 @@ export class ProjectionRunner extends EventEmitter {
   private readonly positions = new Map<string, Position>();
   private readonly caughtUp = new Map<string, boolean>();
   private readonly failed = new Map<string, string>();
+  /**
+   * Per projection: the log holds no event of its types after its stored checkpoint `from` up to
+   * `to` (an empty read proved it). Reads start after `to` while the checkpoint is still `from`, so a
+   * projection whose events are rare does not re-scan every later event of other types on each
+   * wake-up; the stored checkpoint is moved to `to` at most once a second.
+   */
+  private readonly skips = new Map<string, { from: Position; to: Position; since: number }>();
   private stopped = false;
   private loops: Promise<void>[] = [];
   private readonly batchSize: number;
@@ -224,19 +231,30 @@ export class ProjectionRunner extends EventEmitter {
       return p !== undefined && comparePositions(p, position) >= 0;
     });
     this.wakeup.wake();
+    // wait on our own 'advanced' events; poll the table (another process may run the projection, or
+    // our read missed an event that committed without waking anyone) soon once, then at most every
+    // 250 ms — never once per 'advanced' event, which made every waiter query on every batch
+    let pause = 25;
+    let lastPoll = Date.now();
     while (!passed()) {
       const left = deadline - Date.now();
       if (left <= 0 || this.stopped) return false;
       await new Promise<void>((resolve) => {
-        const t = setTimeout(done, Math.min(left, 250));
-        function done() {
-          clearTimeout(t);
+        const finish = () => {
+          clearTimeout(timer);
+          this.off('advanced', finish);
           resolve();
-        }
-        this.once('advanced', done);
+        };
+        const timer = setTimeout(finish, Math.max(0, Math.min(left, pause - (Date.now() - lastPoll))));
+        this.on('advanced', finish);
       });
-      // another process may run the projection: refresh from the table when we do not advance it
-      if (!passed()) await this.refreshPositions(names);
+      if (passed()) break;
+      if (Date.now() - lastPoll >= pause) {
+        pause = 250;
+        lastPoll = Date.now();
+        this.wakeup.wake();
+        await this.refreshPositions(names);
+      }
     }
     return true;
   }
@@ -284,10 +302,17 @@ export class ProjectionRunner extends EventEmitter {
   /** Processes one batch for one generation; returns whether it applied anything. */
   private async step(p: Projection, row: StateRow): Promise<boolean> {
     const from = rowPosition(row);
-    const events = await this.store.readAll({ after: from, maxCount: this.batchSize, types: p.types });
+    const skip = row.active ? this.skips.get(p.name) : undefined;
+    const after = skip && comparePositions(skip.from, from) === 0 ? skip.to : from;
+    // the head before the read: a read that comes back empty has seen every event up to it
+    const head = row.active ? await this.store.headPosition() : undefined;
+    const events = await this.store.readAll({ after, maxCount: this.batchSize, types: p.types });
     if (events.length === 0) {
-      if (row.active) this.markCaughtUp(p.name, from);
-      else await this.swapIn(p, row);
+      if (row.active) {
+        const seen = head && comparePositions(head, after) > 0 ? head : after;
+        if (comparePositions(seen, from) > 0) await this.skipTo(p, row, seen);
+        this.markCaughtUp(p.name, seen);
+      } else await this.swapIn(p, row);
       return false;
     }
     const last = events[events.length - 1].position;
@@ -342,6 +367,22 @@ export class ProjectionRunner extends EventEmitter {
       if (events.length < this.batchSize) await this.swapIn(p, { ...row, commit: last.commit.toString(), prepare: last.prepare.toString() });
     }
     return true;
+  }
+
+  /** Records that the active generation has nothing to apply up to `to`; stores it as the checkpoint once a second (only if nobody moved it). */
+  private async skipTo(p: Projection, row: StateRow, to: Position): Promise<void> {
+    const from = rowPosition(row);
+    const known = this.skips.get(p.name);
+    const since = known && comparePositions(known.from, from) === 0 ? known.since : Date.now();
+    this.skips.set(p.name, { from, to, since });
+    if (Date.now() - since < 1000) return;
+    const { rowCount } = await this.pool.query(
+      `UPDATE projection_state SET commit_pos = $3::text::xid8, prepare_pos = $4, updated_at = now()
+       WHERE name = $1 AND generation = $2 AND active AND status = 'running' AND commit_pos = $5::text::xid8 AND prepare_pos = $6`,
+      [p.name, row.generation, to.commit.toString(), to.prepare.toString(), from.commit.toString(), from.prepare.toString()],
+    );
+    if (rowCount === 1) this.skips.set(p.name, { from: to, to, since: Date.now() });
+    else this.skips.delete(p.name);
   }
 
   /** Finds the first event of a failed batch that throws, applying the good ones one by one (rolled back after). */

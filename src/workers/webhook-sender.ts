@@ -170,25 +170,15 @@ export class WebhookSender {
       status = 'pending';
       next = new Date(now.getTime() + this.delays[attempt - 1]);
     } else status = 'failed';
-    const client = await this.engage.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query(
-        `UPDATE webhook_deliveries SET status = $2, attempts = $3, next_attempt_at = $4, locked_until = NULL, last_status_code = $5,
+    // the row and its attempt in one statement (one transaction, one round trip): a WITH update runs
+    // to completion whether or not the INSERT reads it
+    await this.engage.pool.query(
+      `WITH d AS (
+         UPDATE webhook_deliveries SET status = $2, attempts = $3, next_attempt_at = $4, locked_until = NULL, last_status_code = $5,
            last_error = $6, last_latency_ms = $7, updated_at = $8, delivered_at = CASE WHEN $2 = 'delivered' THEN $8 ELSE delivered_at END
-         WHERE id = $1`,
-        [row.id, status, attempt, next, result.statusCode ?? null, result.error ?? null, result.latencyMs, now],
-      );
-      await client.query(
-        `INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, latency_ms, error) VALUES ($1,$2,$3,$4,$5,$6) ON CONFLICT DO NOTHING`,
-        [row.id, attempt, now, result.statusCode ?? null, result.latencyMs, result.error ?? null],
-      );
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+         WHERE id = $1)
+       INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, latency_ms, error) VALUES ($1, $3, $8, $5, $7, $6) ON CONFLICT DO NOTHING`,
+      [row.id, status, attempt, next, result.statusCode ?? null, result.error ?? null, result.latencyMs, now],
+    );
   }
 }

@@ -7,7 +7,7 @@ import { handleCommand } from '../../decider.ts';
 import { notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import type { AppDeps } from '../app.ts';
-import { decodeCursor, escapeLike, iso, metadataOf, page, pageQuery, settle } from '../common.ts';
+import { IdCursor, decodeCursor, escapeLike, iso, metadataOf, page, pageQuery, settle } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const IdParams = z.object({ id: z.string().max(64) });
@@ -71,7 +71,7 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: ['contacts'],
       query: ContactListQuery,
       async handler({ query, auth }) {
-        const after = decodeCursor(query.cursor, z.object({ id: z.string() }));
+        const after = decodeCursor(query.cursor, IdCursor);
         const where = ['account_id = $1'];
         const params: unknown[] = [auth.accountId];
         const add = (sql: (n: number) => string, v: unknown) => {

@@ -6,7 +6,7 @@ import { newId } from '../../ids.ts';
 import { acceptMessages, acceptedRecord, cancelMessage, contentOf, timelineOf } from '../../messages/service.ts';
 import { SendBody, SendFields, validateSend, normaliseRecipient, type ValidSend } from '../../messages/validation.ts';
 import type { AppDeps } from '../app.ts';
-import { decodeCursor, iso, metadataOf, page, pageQuery, settle } from '../common.ts';
+import { IdCursor, decodeCursor, iso, metadataOf, page, pageQuery, settle } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const MESSAGES = ['messages'];
@@ -219,7 +219,7 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: ['messages'],
       query: HistoryQuery,
       async handler({ query, auth }) {
-        const after = decodeCursor(query.cursor, z.object({ id: z.string() }));
+        const after = decodeCursor(query.cursor, IdCursor);
         const where = ['account_id = $1'];
         const params: unknown[] = [auth.accountId];
         const add = (sql: (n: number) => string, v: unknown) => {

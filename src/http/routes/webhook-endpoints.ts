@@ -11,7 +11,7 @@ import { checkWebhookUrl } from '../../webhooks/ssrf.ts';
 import { accountWebhookSecret, endpointSecret } from '../../webhooks/secrets.ts';
 import { DeliveryClient } from '../../webhooks/delivery.ts';
 import type { AppDeps } from '../app.ts';
-import { decodeCursor, iso, metadataOf, page, pageQuery, settle } from '../common.ts';
+import { IdCursor, decodeCursor, iso, metadataOf, page, pageQuery, settle } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const OUTBOX = ['webhook_outbox'];
@@ -173,7 +173,7 @@ export function webhookEndpointRoutes({ engage }: AppDeps): AnyRoute[] {
       query: z.strictObject({ ...pageQuery, status: z.enum(['pending', 'delivered', 'failed', 'cancelled']).optional() }),
       async handler({ params, query, auth }) {
         await own(auth.accountId, params.id);
-        const after = decodeCursor(query.cursor, z.object({ id: z.string() }));
+        const after = decodeCursor(query.cursor, IdCursor);
         const { rows } = await engage.pool.query(
           `SELECT * FROM webhook_deliveries WHERE endpoint_id = $1 AND account_id = $2 AND ($3::text IS NULL OR id < $3) AND ($4::text IS NULL OR status = $4)
            ORDER BY id DESC LIMIT $5`,

@@ -1,0 +1,101 @@
+// The benchmark's Postgres: DATABASE_URL when set, else the embedded cluster under ./.engage/bench,
+// and a fresh database per scenario so no scenario sees another's rows.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
+import { migrate } from '../../src/db/migrations.ts';
+import { createPool } from '../../src/db/pool.ts';
+
+export interface Cluster {
+  mode: 'external' | 'embedded';
+  adminUrl: string;
+  serverVersion: string;
+  settings: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export const EMBEDDED_DATA_DIR = './.engage/bench';
+export const EMBEDDED_PORT = 54349;
+
+export async function openCluster(): Promise<Cluster> {
+  let adminUrl = process.env.DATABASE_URL;
+  let stop: () => Promise<void> = async () => undefined;
+  let mode: Cluster['mode'] = 'external';
+  if (!adminUrl) {
+    const embedded = await startEmbeddedPostgres({ dataDir: EMBEDDED_DATA_DIR, port: EMBEDDED_PORT, database: 'postgres' });
+    adminUrl = embedded.connectionString;
+    stop = embedded.stop;
+    mode = 'embedded';
+  }
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string; setting: string; unit: string | null }>(
+      `SELECT name, setting, unit FROM pg_settings
+       WHERE name IN ('server_version', 'shared_buffers', 'fsync', 'synchronous_commit', 'max_connections', 'work_mem', 'jit')`,
+    );
+    const settings = Object.fromEntries(rows.map((r) => [r.name, r.unit ? `${r.setting} (${r.unit})` : r.setting]));
+    return { mode, adminUrl, serverVersion: settings.server_version ?? '?', settings, stop };
+  } finally {
+    await client.end();
+  }
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export interface BenchDatabase {
+  url: string;
+  name: string;
+  /** a pool of `max` connections on the fresh database, migrated */
+  pool: pg.Pool;
+  drop(): Promise<void>;
+}
+
+/** Creates and migrates an empty database for one scenario; drop() removes it (unless BENCH_KEEP_DB=1). */
+export async function freshDatabase(cluster: Cluster, label: string, poolSize = 20): Promise<BenchDatabase> {
+  const name = `engage_bench_${label.replace(/[^a-z0-9]/g, '_')}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: cluster.adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = withDatabase(cluster.adminUrl, name);
+  const pool = createPool(url, poolSize);
+  await migrate(pool);
+  return {
+    url,
+    name,
+    pool,
+    async drop() {
+      await pool.end().catch(() => undefined);
+      if (process.env.BENCH_KEEP_DB === '1') return;
+      const c = new pg.Client({ connectionString: cluster.adminUrl });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+/** A plain table with the columns of es_events and nothing else (no unique key, no extra index, no trigger). */
+export const PLAIN_EVENTS_TABLE = `
+CREATE TABLE IF NOT EXISTS bench_plain_events (
+  global_position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  stream_id text NOT NULL,
+  stream_revision bigint NOT NULL,
+  event_id uuid NOT NULL,
+  type text NOT NULL,
+  data jsonb NOT NULL,
+  metadata jsonb NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+);`;

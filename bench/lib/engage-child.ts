@@ -1,0 +1,40 @@
+// Child process for the messaging and webhook benchmarks: the real engage server (API, projection
+// runner and workers, as `engage serve` runs them) with its configuration read from the
+// environment the bench gives it (loadConfig(process.env)), plus one fresh account. Logs go to
+// stderr; stdout carries one line, BENCH_READY {url, key, account_id, pid}.
+//   node --import tsx bench/lib/engage-child.ts
+import pino from 'pino';
+import { createAccount } from '../../src/accounts.ts';
+import { loadConfig } from '../../src/config.ts';
+import { startServer } from '../../src/server.ts';
+
+const config = loadConfig(process.env);
+const log = pino({ level: config.LOG_LEVEL }, pino.destination(2));
+const server = await startServer({ config, log });
+const created = await createAccount(server.engage, { name: 'Bench', email: `bench-${Date.now()}@example.com`, password: 'bench password' });
+if (!(await server.engage.runner.waitFor(['auth'], created.position, 10_000))) throw new Error('auth projection did not catch up');
+process.stdout.write(`BENCH_READY ${JSON.stringify({ url: server.url, key: created.api_key, account_id: created.account_id, pid: process.pid })}\n`);
+
+// BENCH_MEM_LOG=1: the heap's make-up every 5 s on stderr (where RSS goes)
+if (process.env.BENCH_MEM_LOG === '1') {
+  const mib = (n: number) => Math.round(n / 2 ** 20);
+  setInterval(() => {
+    const m = process.memoryUsage();
+    process.stderr.write(`  [engage mem] rss ${mib(m.rss)} heapTotal ${mib(m.heapTotal)} heapUsed ${mib(m.heapUsed)} external ${mib(m.external)} arrayBuffers ${mib(m.arrayBuffers)} MiB\n`);
+  }, 5_000).unref();
+}
+
+let closing = false;
+const shutdown = () => {
+  if (closing) return;
+  closing = true;
+  server.close().then(
+    () => process.exit(0),
+    (err) => {
+      process.stderr.write(`engage child: close failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+};
+process.once('SIGTERM', shutdown);
+process.once('SIGINT', shutdown);

@@ -1,0 +1,206 @@
+// HTTP latency at a fixed request rate (open loop): POST /v1/contacts with read-your-writes and
+// GET /v1/contacts, each against a bare fastify route at the same rate. Servers run in child
+// processes so the generator does not share their event loop.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
+import { EMBEDDED_PORT, freshDatabase } from '../lib/db.ts';
+import { type LoadResult, openLoop } from '../lib/loadgen.ts';
+import { clusterCpuDelta, counterDelta, dbCounters, embeddedPostgresCpu, processCpu } from '../lib/procstat.ts';
+import { figure, type Figure } from '../lib/report.ts';
+import type { BenchContext, Scenario } from '../lib/scenario.ts';
+import { progress, runConcurrent } from '../lib/stats.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(here, '../..');
+
+interface Child {
+  proc: ChildProcess;
+  info: { url: string; key?: string; account_id?: string };
+  stop(): Promise<void>;
+}
+
+async function startChild(mode: 'engage' | 'baseline', env: Record<string, string>): Promise<Child> {
+  const args = ['--import', 'tsx'];
+  if (process.env.BENCH_CPU_PROF === '1') args.push('--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench/results/profiles')}`);
+  const proc = spawn(process.execPath, [...args, path.join(ROOT, 'bench/http-server.ts'), mode], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: proc.stdout! });
+  const info = await new Promise<Child['info']>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${mode} server did not start within 60 s`)), 60_000);
+    proc.once('exit', (code) => reject(new Error(`${mode} server exited with ${code} before it was ready`)));
+    lines.on('line', (line) => {
+      if (!line.startsWith('BENCH_READY ')) return;
+      clearTimeout(timer);
+      resolve(JSON.parse(line.slice('BENCH_READY '.length)));
+    });
+  });
+  return {
+    proc,
+    info,
+    async stop() {
+      if (proc.exitCode !== null) return;
+      const exited = once(proc, 'exit');
+      proc.kill('SIGTERM');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** whether the cluster is the embedded one, whose backends we can find in /proc */
+let ownCluster = false;
+
+async function phase(label: string, child: Child, pool: pg.Pool | undefined, run: () => Promise<LoadResult>) {
+  const cpu0 = processCpu(child.proc.pid);
+  const pg0 = ownCluster ? embeddedPostgresCpu() : undefined;
+  const db0 = pool ? await dbCounters(pool) : undefined;
+  const t0 = performance.now();
+  const result = await run();
+  const wall = (performance.now() - t0) / 1000;
+  const cpu1 = processCpu(child.proc.pid);
+  const pg1 = ownCluster ? embeddedPostgresCpu() : undefined;
+  const db1 = pool ? await dbCounters(pool) : undefined;
+  const pct = (a?: number, b?: number) => (a !== undefined && b !== undefined ? Math.round(((b - a) / wall) * 100) : undefined);
+  const serverCpu = pct(cpu0, cpu1);
+  const pgDelta = clusterCpuDelta(pg0, pg1);
+  const postgresCpu = pgDelta === undefined ? undefined : Math.round((pgDelta / wall) * 100);
+  const requests = result.fired_with_warmup;
+  const l = result.latency_ms;
+  progress(
+    `${label}: ${result.ok}/${result.sent} ok, ${result.errors} errors, p50 ${l.p50} p90 ${l.p90} p99 ${l.p99} max ${l.max} ms` +
+      (serverCpu !== undefined ? `, server CPU ${serverCpu}%` : '') +
+      (postgresCpu !== undefined ? `, postgres CPU ${postgresCpu}%` : '') +
+      (cpu0 !== undefined && cpu1 !== undefined ? ` (${(((cpu1 - cpu0) * 1000) / Math.max(1, requests)).toFixed(2)} ms server CPU/request)` : ''),
+  );
+  // CPU per request is steadier than latency on a shared machine: it says what the rate costs
+  const perRequest = (seconds?: number) => (seconds === undefined ? undefined : Math.round(((seconds * 1000) / Math.max(1, requests)) * 100) / 100);
+  return {
+    ...result,
+    server_cpu_percent: serverCpu,
+    postgres_cpu_percent: postgresCpu,
+    server_cpu_ms_per_request: perRequest(cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : undefined),
+    postgres_cpu_ms_per_request: perRequest(pgDelta),
+    ...(db0 && db1 ? { database: counterDelta(db0, db1, requests) } : {}),
+  };
+}
+
+function durations(ctx: BenchContext) {
+  return { durationMs: Math.max(3_000, Math.round(20_000 * ctx.scale)), warmupMs: Math.max(1_000, Math.round(3_000 * ctx.scale)) };
+}
+
+const RUN = Date.now().toString(36);
+const contactBody = (i: number) =>
+  JSON.stringify({
+    email: `bench-${RUN}-${i}@example.com`,
+    first_name: 'Ada',
+    last_name: `Lovelace ${i}`,
+    country: 'GB',
+    language: 'en',
+    tags: ['bench', i % 2 ? 'vip' : 'trial'],
+  });
+
+export function httpScenarios(only: (name: string) => boolean): Scenario[] {
+  const wantCreate = only('http-create');
+  const wantList = only('http-list');
+  if (!wantCreate && !wantList) return [];
+  return [
+    {
+      name: wantCreate && wantList ? 'http' : wantCreate ? 'http-create' : 'http-list',
+      description: 'POST /v1/contacts at 200 req/s, GET /v1/contacts at 1,000 req/s (open loop)',
+      async run(ctx) {
+        ctx.notes.push('http: rate limits are OFF (RATE_LIMITS_ENABLED=false): one account\'s 500 requests/min limit would otherwise cap the run');
+        ownCluster = ctx.cluster.mode === 'embedded' || new URL(ctx.cluster.adminUrl).port === String(EMBEDDED_PORT);
+        const db = await freshDatabase(ctx.cluster, 'http', 2);
+        const { durationMs, warmupMs } = durations(ctx);
+        let engage: Child | undefined;
+        let baseline: Child | undefined;
+        const figures: Figure[] = [];
+        try {
+          engage = await startChild('engage', { DATABASE_URL: db.url });
+          baseline = await startChild('baseline', {});
+          const { url, key } = engage.info;
+          const auth = { 'x-api-key': key! };
+          const baseGet = (rate: number) => () =>
+            openLoop({ origin: baseline!.info.url, rate, durationMs, warmupMs, expectStatus: 200, request: () => ({ method: 'GET', path: '/baseline' }) });
+
+          let created = 0;
+          if (wantCreate) {
+            const rate = 200;
+            const base = await phase(`baseline GET /baseline @ ${rate}/s`, baseline, undefined, baseGet(rate));
+            const r = await phase(`POST /v1/contacts @ ${rate}/s`, engage, db.pool, () =>
+              openLoop({
+                origin: url,
+                rate,
+                durationMs,
+                warmupMs,
+                expectStatus: 201,
+                request: (i) => ({ method: 'POST', path: '/v1/contacts', headers: { ...auth, 'content-type': 'application/json' }, body: contactBody(i) }),
+              }),
+            );
+            created = r.ok;
+            // read-your-writes: every created contact is in the read model when its POST returns
+            const { rows } = await db.pool.query(`SELECT count(*)::int AS n FROM contacts`);
+            figures.push(
+              figure({
+                scenario: 'http-create',
+                name: `POST /v1/contacts p99 @ ${rate}/s`,
+                unit: 'ms',
+                better: 'lower',
+                value: r.latency_ms.p99,
+                target: { op: '<=', value: 50 },
+                baseline: { name: `GET /baseline (bare fastify, constant body) @ ${rate}/s`, value: base.latency_ms.p99 },
+                details: { ...r, contacts_in_read_model: rows[0].n, baseline_run: base },
+              }),
+            );
+            if (r.errors) {
+              figures[figures.length - 1].pass = false; // a latency target is not met by failing requests
+              ctx.notes.push(`http-create: ${r.errors} errors ${JSON.stringify(r.error_kinds)}`);
+            }
+          }
+          if (wantList) {
+            if (created < 100) {
+              // the list needs a full page to return: create some contacts first (closed loop, not measured)
+              await runConcurrent(500, 16, async (i) => {
+                const res = await fetch(`${url}/v1/contacts`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: contactBody(1_000_000 + i) });
+                await res.arrayBuffer();
+              });
+            }
+            const rate = 1000;
+            const base = await phase(`baseline GET /baseline @ ${rate}/s`, baseline, undefined, baseGet(rate));
+            const r = await phase(`GET /v1/contacts @ ${rate}/s`, engage, db.pool, () =>
+              openLoop({ origin: url, rate, durationMs, warmupMs, expectStatus: 200, request: () => ({ method: 'GET', path: '/v1/contacts', headers: auth }) }),
+            );
+            figures.push(
+              figure({
+                scenario: 'http-list',
+                name: `GET /v1/contacts p99 @ ${rate}/s`,
+                unit: 'ms',
+                better: 'lower',
+                value: r.latency_ms.p99,
+                target: { op: '<=', value: 20 },
+                baseline: { name: `GET /baseline (bare fastify, constant body) @ ${rate}/s`, value: base.latency_ms.p99 },
+                details: { ...r, page_size: 50, baseline_run: base },
+              }),
+            );
+            if (r.errors) {
+              figures[figures.length - 1].pass = false;
+              ctx.notes.push(`http-list: ${r.errors} errors ${JSON.stringify(r.error_kinds)}`);
+            }
+          }
+          return figures;
+        } finally {
+          await Promise.all([engage?.stop(), baseline?.stop()]);
+          await db.drop();
+        }
+      },
+    },
+  ];
+}

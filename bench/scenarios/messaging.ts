@@ -1,0 +1,552 @@
+// Messaging: bulk acceptance latency, end-to-end dispatch throughput through the sandbox provider
+// with the messages read model's lag, single-send latency at a fixed rate, and the server's RSS
+// over a long run. The engage server (API + projections + workers, one process) runs as a child
+// (bench/lib/engage-child.ts) with rate limits off, quiet hours off and a 50 ms sandbox delivery
+// delay; the load generator runs here.
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'undici';
+import { messagesProjection } from '../../projections/messages.ts';
+import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
+import type { NewEvent } from '../../src/eventstore/port.ts';
+import { cpuCost, cpuLine, cpuMeter, perUnit, sampleProcess, startBaseline, startEngage, type ServerChild } from '../lib/child.ts';
+import { type BenchDatabase, freshDatabase, PLAIN_EVENTS_TABLE } from '../lib/db.ts';
+import { lagProbe } from '../lib/probes.ts';
+import { openLoop } from '../lib/loadgen.ts';
+import { figure, type Figure } from '../lib/report.ts';
+import { type BenchContext, type Scenario, scaled } from '../lib/scenario.ts';
+import { now, percentile, progress, sleep, summarise } from '../lib/stats.ts';
+
+const BULK = 10_000;
+/** the messages projection's event types (its lag counts only these) */
+const MESSAGE_TYPES = messagesProjection.types;
+
+// ─── workload ────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Recipient i: +1 415 NXX XXXX with NXX = 200 + i / 10,000, valid for libphonenumber (checked with
+ * normalisePhone for 0 … 1,200,000) and distinct up to 8,000,000 — so no recipient gets two
+ * marketing messages in a run and the daily cap (2) never holds one back.
+ */
+export const recipient = (i: number) => `+1415${200 + Math.floor(i / 10_000)}${String(i % 10_000).padStart(4, '0')}`;
+
+/** A marketing SMS (transactional: false, so the whole policy runs: suppressions, time zone, daily cap). */
+const smsItem = (i: number) => ({ to: recipient(i), channel: 'sms', message: `Hi! Your order ${i} has shipped. Track it in the app. Reply STOP to opt out.` });
+
+const bulkBody = (from: number, n = BULK) => JSON.stringify({ messages: Array.from({ length: n }, (_, k) => smsItem(from + k)) });
+
+function client(url: string) {
+  return new Pool(url, { connections: 8, pipelining: 1, keepAliveTimeout: 60_000, headersTimeout: 300_000, bodyTimeout: 300_000 });
+}
+
+interface BulkResult {
+  ms: number;
+  status: number;
+  accepted: number;
+  failed: number;
+}
+
+async function postBulk(http: Pool, key: string, body: string): Promise<BulkResult> {
+  const t = now();
+  const res = await http.request({ method: 'POST', path: '/v1/messages/bulk', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body });
+  const text = await res.body.text();
+  const ms = now() - t;
+  if (res.statusCode !== 202) return { ms, status: res.statusCode, accepted: 0, failed: 0 };
+  const out = JSON.parse(text) as { accepted: number; failed: number };
+  return { ms, status: res.statusCode, accepted: out.accepted, failed: out.failed };
+}
+
+/** MessageAccepted events shaped as POST /v1/messages/bulk appends them, for the no-HTTP baselines. */
+function acceptedEvents(from: number, n: number, accountId: string): { streamId: string; event: NewEvent }[] {
+  const createdAt = new Date().toISOString();
+  const bulkId = `blk_${randomUUID().replace(/-/g, '').slice(0, 26)}`;
+  const meta = { accountId, actor: 'key_01JBENCHKEY000000000000000', requestId: 'req_bench', correlationId: 'req_bench', causationId: 'req_bench' };
+  return Array.from({ length: n }, (_, k) => {
+    const id = `msg_${randomUUID().replace(/-/g, '').slice(0, 26)}`;
+    const item = smsItem(from + k);
+    return {
+      streamId: `message-${id}`,
+      event: {
+        type: 'MessageAccepted',
+        data: { ...item, transactional: false, account_id: accountId, id, status: 'queued', bulk_id: bulkId, created_at: createdAt },
+        metadata: meta,
+      },
+    };
+  });
+}
+
+// ─── read-model lag and progress probes ──────────────────────────────────────────────────────────
+
+async function queuedCount(db: BenchDatabase): Promise<number> {
+  const { rows } = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE status = 'queued'`);
+  return rows[0].n;
+}
+
+async function dbNow(db: BenchDatabase): Promise<Date> {
+  const { rows } = await db.pool.query<{ t: Date }>('SELECT clock_timestamp() AS t');
+  return rows[0].t;
+}
+
+/** What reached which stage when, from the log: counts, first/last append time, and per-second counts (relative to t0). */
+async function pipelineTimeline(db: BenchDatabase, t0: Date) {
+  const { rows: totals } = await db.pool.query<{ type: string; n: number; first: Date; last: Date }>(
+    `SELECT type, count(*)::int AS n, min(created_at) AS first, max(created_at) AS last FROM es_events
+     WHERE type LIKE 'Message%' GROUP BY type`,
+  );
+  const { rows: perSecond } = await db.pool.query<{ type: string; s: number; n: number }>(
+    `SELECT type, floor(extract(epoch FROM created_at - $1::timestamptz))::int AS s, count(*)::int AS n FROM es_events
+     WHERE type IN ('MessageAccepted', 'MessageSent', 'MessageDelivered') GROUP BY 1, 2 ORDER BY 2`,
+    [t0],
+  );
+  const byType = Object.fromEntries(totals.map((r) => [r.type, { n: r.n, first_s: (r.first.getTime() - t0.getTime()) / 1000, last_s: (r.last.getTime() - t0.getTime()) / 1000 }]));
+  const series = (type: string) => perSecond.filter((r) => r.type === type).map((r) => [r.s, r.n] as [number, number]);
+  return { byType, series };
+}
+
+/** Median of the per-second counts, leaving out the first and last (partial) seconds. */
+function steadyRate(series: [number, number][]): number {
+  const inner = series.slice(1, -1).map(([, n]) => n).sort((a, b) => a - b);
+  return inner.length ? percentile(inner, 50) : series.reduce((a, [, n]) => a + n, 0);
+}
+
+const round1 = (v: number) => Math.round(v * 10) / 10;
+// ─── bulk-accept ─────────────────────────────────────────────────────────────────────────────────
+
+/** POSTs `rounds` bulks in a row (after one warm-up bulk) to a fresh server; WORKERS_ENABLED as given. */
+async function measureBulks(ctx: BenchContext, rounds: number, workers: boolean) {
+  const db = await freshDatabase(ctx.cluster, workers ? 'bulk_accept' : 'bulk_accept_nw', 2);
+  let engage: ServerChild | undefined;
+  try {
+    engage = await startEngage(db.url, workers ? {} : { WORKERS_ENABLED: 'false' });
+    const { url, key } = engage.info;
+    const http = client(url);
+    // warm-up bulk (JIT, connections), not counted
+    const warm = await postBulk(http, key!, bulkBody(0));
+    if (warm.status !== 202) throw new Error(`bulk returned ${warm.status}`);
+    const bodies = Array.from({ length: rounds }, (_, r) => bulkBody((r + 1) * BULK));
+    const cpu = cpuMeter(engage.pid, db.name);
+    const results: BulkResult[] = [];
+    for (const body of bodies) {
+      const r = await postBulk(http, key!, body);
+      results.push(r);
+      progress(`bulk ${results.length}/${rounds} (workers ${workers ? 'on' : 'off'}): ${r.status} in ${Math.round(r.ms)} ms (${r.accepted} accepted, ${r.failed} failed)`);
+    }
+    const usage = cpu();
+    await http.close();
+    const bad = results.filter((r) => r.status !== 202 || r.accepted !== BULK);
+    if (bad.length) ctx.notes.push(`bulk-accept: ${bad.length} bulks not fully accepted: ${JSON.stringify(bad.map((b) => ({ status: b.status, accepted: b.accepted, failed: b.failed })))}`);
+    const lat = summarise(results.map((r) => r.ms));
+    progress(`bulk ${BULK} (workers ${workers ? 'on' : 'off'}): p50 ${lat.p50} p90 ${lat.p90} max ${lat.max} ms, ${cpuLine(usage)}`);
+    return {
+      latency_ms: lat,
+      latencies_ms: results.map((r) => Math.round(r.ms)),
+      ...usage,
+      cpu_per_bulk: cpuCost(usage, rounds),
+      body_bytes: bodies[0].length,
+    };
+  } finally {
+    await engage?.stop();
+    await db.drop();
+  }
+}
+
+export const bulkAccept: Scenario = {
+  name: 'bulk-accept',
+  description: `POST /v1/messages/bulk of ${BULK.toLocaleString('en-US')} sms, ~10 in a row: request → 202`,
+  async run(ctx) {
+    const rounds = scaled(ctx, 10, 3);
+    // baselines first, on their own database (nothing else running): raw multi-row INSERTs of the
+    // same rows into a plain table (as one JSON document, the fastest way found; and as jsonb[]
+    // arrays, for reference), and appendMany of the same events (the event store, no HTTP)
+    const base = await freshDatabase(ctx.cluster, 'bulk_base', 2);
+    const raw: number[] = [];
+    const rawArrays: number[] = [];
+    const appendMany: number[] = [];
+    try {
+      await base.pool.query(PLAIN_EVENTS_TABLE);
+      const store = new PostgresEventStore(base.pool, base.url);
+      const insertDoc = `INSERT INTO bench_plain_events (stream_id, stream_revision, event_id, type, data, metadata)
+        SELECT s, 0, gen_random_uuid(), 'MessageAccepted', d, m FROM jsonb_to_recordset($1::jsonb) AS u(s text, d jsonb, m jsonb)`;
+      const insertArrays = `INSERT INTO bench_plain_events (stream_id, stream_revision, event_id, type, data, metadata)
+        SELECT s, 0, gen_random_uuid(), 'MessageAccepted', d, m FROM unnest($1::text[], $2::jsonb[], $3::jsonb[]) AS u(s, d, m)`;
+      // encoding the rows is part of each, as it is of an append
+      const rawOnce = async (from: number) => {
+        const t = now();
+        const rows = acceptedEvents(from, BULK, 'acct_bench');
+        await base.pool.query(insertDoc, [JSON.stringify(rows.map((r) => ({ s: r.streamId, d: r.event.data, m: { schemaVersion: 1, ...r.event.metadata } })))]);
+        return now() - t;
+      };
+      const rawArraysOnce = async (from: number) => {
+        const t = now();
+        const rows = acceptedEvents(from, BULK, 'acct_bench');
+        await base.pool.query(insertArrays, [rows.map((r) => r.streamId), rows.map((r) => JSON.stringify(r.event.data)), rows.map((r) => JSON.stringify({ schemaVersion: 1, ...r.event.metadata }))]);
+        return now() - t;
+      };
+      const appendOnce = async (from: number) => {
+        const t = now();
+        const rows = acceptedEvents(from, BULK, 'acct_bench');
+        await store.appendMany(rows.map((r) => ({ streamId: r.streamId, events: [r.event], expected: 'no_stream' as const })));
+        return now() - t;
+      };
+      await rawOnce(0);
+      await appendOnce(0);
+      for (let r = 0; r < rounds; r++) {
+        raw.push(await rawOnce((r + 1) * BULK));
+        rawArrays.push(await rawArraysOnce((r + 1) * BULK));
+        appendMany.push(await appendOnce((r + 1) * BULK));
+      }
+      await store.close();
+      progress(`baseline: raw INSERT of ${BULK} rows p50 ${summarise(raw).p50} ms (as jsonb[] arrays ${summarise(rawArrays).p50} ms); appendMany of ${BULK} events p50 ${summarise(appendMany).p50} ms`);
+    } finally {
+      await base.drop();
+    }
+
+    const on = await measureBulks(ctx, rounds, true);
+    const off = await measureBulks(ctx, scaled(ctx, 5, 2), false);
+    const baseline = { name: `raw multi-row INSERT of ${BULK.toLocaleString('en-US')} equivalent rows into a plain table (one JSON document)`, value: summarise(raw).p50 };
+    return [
+      figure({
+        scenario: 'bulk-accept',
+        name: `POST /v1/messages/bulk (${BULK.toLocaleString('en-US')} sms) p50`,
+        unit: 'ms',
+        better: 'lower',
+        value: on.latency_ms.p50,
+        target: { op: '<=', value: 500 },
+        baseline,
+        details: {
+          aim_ms: 250,
+          rounds,
+          messages_per_bulk: BULK,
+          workers: 'on (the dispatcher sends the earlier bulks meanwhile, as in production)',
+          ...on,
+          baseline_raw_insert_ms: summarise(raw),
+          baseline_raw_insert_jsonb_arrays_ms: summarise(rawArrays),
+          baseline_append_many_ms: summarise(appendMany),
+        },
+      }),
+      figure({
+        scenario: 'bulk-accept',
+        name: `POST /v1/messages/bulk p50, workers off (info)`,
+        unit: 'ms',
+        better: 'lower',
+        value: off.latency_ms.p50,
+        target: null,
+        baseline,
+        details: { workers: 'off (WORKERS_ENABLED=false): acceptance alone, no dispatch competing for the read model and the CPU', ...off },
+      }),
+    ];
+  },
+};
+
+// ─── dispatch-throughput ─────────────────────────────────────────────────────────────────────────
+
+/**
+ * The event store's floor for the pipeline: per batch of 1,000 messages the four appends the
+ * pipeline makes (Accepted, Dispatching, Sent, Delivered, each appendMany at the known revision),
+ * with no HTTP, projections or policy.
+ */
+async function pipelineAppendFloor(ctx: BenchContext, messages: number): Promise<{ rate: number; secs: number; messages: number }> {
+  const db = await freshDatabase(ctx.cluster, 'dispatch_base', 2);
+  try {
+    const store = new PostgresEventStore(db.pool, db.url);
+    const batch = 1000;
+    const t = now();
+    for (let from = 0; from < messages; from += batch) {
+      const rows = acceptedEvents(from, Math.min(batch, messages - from), 'acct_bench');
+      await store.appendMany(rows.map((r) => ({ streamId: r.streamId, events: [r.event], expected: 'no_stream' as const })));
+      const at = new Date().toISOString();
+      const step = (type: string, rev: bigint, extra: Record<string, unknown>) =>
+        store.appendMany(
+          rows.map((r) => {
+            const d = r.event.data as { id: string; account_id: string };
+            return { streamId: r.streamId, events: [{ type, data: { id: d.id, account_id: d.account_id, at, ...extra }, metadata: { actor: 'dispatcher' } }], expected: rev };
+          }),
+        );
+      await step('MessageDispatching', 0n, { worker: 'bench', attempt: 1, lease_until: at });
+      await step('MessageSent', 1n, { provider: 'sandbox', provider_message_id: 'sbx' });
+      await step('MessageDelivered', 2n, { provider: 'sandbox' });
+    }
+    const secs = (now() - t) / 1000;
+    await store.close();
+    return { rate: messages / secs, secs, messages };
+  } finally {
+    await db.drop();
+  }
+}
+
+export const dispatchThroughput: Scenario = {
+  name: 'dispatch-throughput',
+  description: 'bulks accepted as fast as they are, through one engage process to MessageSent (sandbox provider)',
+  async run(ctx) {
+    const total = Math.ceil(scaled(ctx, 50_000, 10_000) / BULK) * BULK;
+    const floor = await pipelineAppendFloor(ctx, Math.min(total, 20_000));
+    progress(`baseline: the pipeline's 4 appends per message, appendMany ×1,000, no HTTP/projections: ${Math.round(floor.rate)} messages/s`);
+
+    const db = await freshDatabase(ctx.cluster, 'dispatch', 4);
+    let engage: ServerChild | undefined;
+    try {
+      engage = await startEngage(db.url);
+      const { url, key } = engage.info;
+      const http = client(url);
+      const bodies = Array.from({ length: total / BULK }, (_, b) => bulkBody(b * BULK));
+      const t0 = await dbNow(db);
+      const start = now();
+      const cpu = cpuMeter(engage.pid, db.name);
+      const rss = sampleProcess(engage.pid);
+      const probe = lagProbe(db, 'messages', MESSAGE_TYPES, url);
+      const posts: BulkResult[] = [];
+      for (const body of bodies) posts.push(await postBulk(http, key!, body));
+      const acceptedAll = (now() - start) / 1000;
+      const accepted = posts.reduce((a, p) => a + p.accepted, 0);
+      progress(`${accepted.toLocaleString('en-US')} accepted in ${acceptedAll.toFixed(1)} s (bulk p50 ${summarise(posts.map((p) => p.ms)).p50} ms); waiting for dispatch`);
+      const deadline = now() + Math.max(120_000, 600_000 * Math.min(1, ctx.scale));
+      let queued = await queuedCount(db);
+      let lastReport = now();
+      while (queued > 0 && now() < deadline) {
+        await sleep(1000);
+        queued = await queuedCount(db);
+        if (now() - lastReport > 5_000) {
+          progress(`${queued.toLocaleString('en-US')} still queued after ${((now() - start) / 1000).toFixed(0)} s`);
+          lastReport = now();
+        }
+      }
+      const wall = (now() - start) / 1000;
+      const usage = cpu();
+      const lag = await probe.stop();
+      const mem = rss.stop();
+      await http.close();
+      if (queued > 0) ctx.notes.push(`dispatch-throughput: ${queued} messages still queued at the deadline`);
+      const { byType, series } = await pipelineTimeline(db, t0);
+      const sent = byType.MessageSent?.n ?? 0;
+      const lastSent = byType.MessageSent?.last_s ?? wall;
+      const rate = sent / lastSent;
+      const sentSteady = steadyRate(series('MessageSent'));
+      progress(
+        `${sent.toLocaleString('en-US')} sent in ${lastSent.toFixed(1)} s = ${Math.round(rate)} messages/s end to end (steady ${sentSteady}/s); ` +
+          `lag p99 ${lag.lag_ms.p99} max ${lag.lag_ms.max} ms; ${cpuLine(usage)}; CPU per message: server ${perUnit(usage.server_cpu_s, sent)} ms, postgres ${perUnit(usage.postgres_cpu_s, sent)} ms`,
+      );
+      const details = {
+        messages: total,
+        accepted,
+        sent,
+        delivered: byType.MessageDelivered?.n ?? 0,
+        failed: byType.MessageFailed?.n ?? 0,
+        held: byType.MessageHeld?.n ?? 0,
+        deferred: byType.MessageDispatchDeferred?.n ?? 0,
+        accept_phase_s: round1(acceptedAll),
+        accept_rate: Math.round(accepted / acceptedAll),
+        bulk_latency_ms: summarise(posts.map((p) => p.ms)),
+        last_sent_s: round1(lastSent),
+        steady_sent_per_s: sentSteady,
+        steady_delivered_per_s: steadyRate(series('MessageDelivered')),
+        sent_per_second: series('MessageSent'),
+        accepted_per_second: series('MessageAccepted'),
+        stages: byType,
+        ...usage,
+        cpu_per_message: cpuCost(usage, sent),
+        peak_rss_mib: mem.peak_rss_mib,
+        config: { DISPATCH_BATCH_SIZE: 500, DISPATCH_CONCURRENCY: 256, SANDBOX_DELIVERY_DELAY_MS: 50, projection_batch: 2000 },
+      };
+      const lagDetails = { lag_definition: "age (database clock) of the oldest event of the messages projection's types not yet applied; 0 when caught up", sampled_every_ms: 250, ...lag };
+      return [
+        figure({
+          scenario: 'dispatch-throughput',
+          name: 'accepted → MessageSent, one process',
+          unit: 'messages/s',
+          better: 'higher',
+          value: rate,
+          target: { op: '>=', value: 5_000 },
+          baseline: { name: "the pipeline's 4 appends per message (appendMany ×1,000 at known revisions), no HTTP/projections/provider", value: floor.rate },
+          details: { ...details, rate_definition: 'MessageSent events / (last MessageSent append − first bulk POST)', baseline_run: floor },
+        }),
+        figure({
+          scenario: 'dispatch-throughput',
+          name: 'messages read model lag p99 (while dispatching)',
+          unit: 'ms',
+          better: 'lower',
+          value: lag.lag_ms.p99,
+          target: { op: '<=', value: 1_000 },
+          baseline: null,
+          details: lagDetails,
+        }),
+        figure({
+          scenario: 'dispatch-throughput',
+          name: 'messages read model lag max (while dispatching)',
+          unit: 'ms',
+          better: 'lower',
+          value: lag.lag_ms.max,
+          target: { op: '<=', value: 1_000 },
+          baseline: null,
+        }),
+      ];
+    } finally {
+      await engage?.stop();
+      await db.drop();
+    }
+  },
+};
+
+// ─── send-latency ────────────────────────────────────────────────────────────────────────────────
+
+export const sendLatency: Scenario = {
+  name: 'send-latency',
+  description: 'POST /v1/messages/send at a fixed 300 requests/s (open loop)',
+  async run(ctx) {
+    const rate = 300;
+    const durationMs = Math.max(3_000, Math.round(20_000 * ctx.scale));
+    const warmupMs = Math.max(1_000, Math.round(3_000 * ctx.scale));
+    const db = await freshDatabase(ctx.cluster, 'send', 2);
+    let engage: ServerChild | undefined;
+    let baseline: ServerChild | undefined;
+    try {
+      baseline = await startBaseline();
+      const base = await openLoop({ origin: baseline.info.url, rate, durationMs, warmupMs, expectStatus: 200, request: () => ({ method: 'GET', path: '/baseline' }) });
+      progress(`baseline GET /baseline @ ${rate}/s: p50 ${base.latency_ms.p50} p99 ${base.latency_ms.p99} max ${base.latency_ms.max} ms`);
+      await baseline.stop();
+      baseline = undefined;
+
+      engage = await startEngage(db.url);
+      const { url, key } = engage.info;
+      const headers = { 'x-api-key': key!, 'content-type': 'application/json' };
+      const cpu = cpuMeter(engage.pid, db.name);
+      const r = await openLoop({
+        origin: url,
+        rate,
+        durationMs,
+        warmupMs,
+        expectStatus: 202,
+        request: (i) => ({ method: 'POST', path: '/v1/messages/send', headers, body: JSON.stringify(smsItem(i)) }),
+      });
+      const usage = cpu();
+      const l = r.latency_ms;
+      progress(`POST /v1/messages/send @ ${rate}/s: ${r.ok}/${r.sent} ok, p50 ${l.p50} p90 ${l.p90} p99 ${l.p99} max ${l.max} ms, ${cpuLine(usage)}`);
+      if (r.errors) ctx.notes.push(`send-latency: ${r.errors} errors ${JSON.stringify(r.error_kinds)}`);
+      // how far the dispatcher kept up meanwhile
+      const { rows } = await db.pool.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM messages GROUP BY status`);
+      return [
+        figure({
+          scenario: 'send-latency',
+          name: `POST /v1/messages/send p99 @ ${rate}/s`,
+          unit: 'ms',
+          better: 'lower',
+          value: l.p99,
+          target: { op: '<=', value: 30 },
+          baseline: { name: `GET /baseline (bare fastify, constant body) @ ${rate}/s`, value: base.latency_ms.p99 },
+          details: { ...r, ...usage, cpu_per_message: cpuCost(usage, r.ok + Math.round((rate * warmupMs) / 1000)), statuses_after: Object.fromEntries(rows.map((x) => [x.status, x.n])), workers: 'on', baseline_run: base },
+        }),
+      ];
+    } finally {
+      await Promise.all([engage?.stop(), baseline?.stop()]);
+      await db.drop();
+    }
+  },
+};
+
+// ─── million-rss ─────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * How many messages million-rss sends: BENCH_RSS_MESSAGES, else 100,000 × BENCH_SCALE — at the
+ * ~600 messages/s one process reaches on 2 shared cores the full million takes ~30 minutes, so the
+ * default run sends a tenth and reports RSS against messages sent (the slope) as well.
+ */
+function rssMessages(ctx: BenchContext): number {
+  const given = Number(process.env.BENCH_RSS_MESSAGES);
+  const n = Number.isFinite(given) && given > 0 ? given : scaled(ctx, 100_000, 20_000);
+  return Math.ceil(n / BULK) * BULK;
+}
+
+/** at most this many messages accepted but not yet sent: the run measures a steady pipeline, not a growing backlog */
+const MAX_BACKLOG = 50_000;
+
+export const millionRss: Scenario = {
+  name: 'million-rss',
+  description: 'many messages through the pipeline (bulks, backlog ≤ 50,000): the server’s peak RSS',
+  async run(ctx) {
+    const total = rssMessages(ctx);
+    if (total < 1_000_000) ctx.notes.push(`million-rss: ran ${total.toLocaleString('en-US')} messages (BENCH_RSS_MESSAGES=1000000 for the full million)`);
+    const db = await freshDatabase(ctx.cluster, 'million', 2);
+    let engage: ServerChild | undefined;
+    try {
+      engage = await startEngage(db.url);
+      const { url, key } = engage.info;
+      await sleep(2_000);
+      const idle = sampleProcess(engage.pid);
+      await sleep(1_000);
+      const idleRss = idle.stop().peak_rss_mib;
+      const http = client(url);
+      const t0 = await dbNow(db);
+      const start = now();
+      const cpu = cpuMeter(engage.pid, db.name);
+      const rss = sampleProcess(engage.pid);
+      let accepted = 0;
+      let lastReport = now();
+      const posts: number[] = [];
+      const rssByAccepted: [number, number][] = [];
+      for (let from = 0; from < total; from += BULK) {
+        // flow control: keep the backlog bounded
+        while ((await queuedCount(db)) > MAX_BACKLOG) await sleep(200);
+        const r = await postBulk(http, key!, bulkBody(from));
+        if (r.status !== 202) throw new Error(`bulk returned ${r.status}`);
+        accepted += r.accepted;
+        posts.push(r.ms);
+        rssByAccepted.push([accepted, rss.samples[rss.samples.length - 1]?.rss_mib ?? NaN]);
+        if (now() - lastReport > 10_000) {
+          const last = rss.samples[rss.samples.length - 1];
+          progress(`${accepted.toLocaleString('en-US')} accepted after ${((now() - start) / 1000).toFixed(0)} s, RSS ${last?.rss_mib} MiB`);
+          lastReport = now();
+        }
+      }
+      const deadline = now() + 900_000;
+      while ((await queuedCount(db)) > 0 && now() < deadline) await sleep(500);
+      const wall = (now() - start) / 1000;
+      const usage = cpu();
+      const mem = rss.stop();
+      await http.close();
+      const { byType } = await pipelineTimeline(db, t0);
+      const sent = byType.MessageSent?.n ?? 0;
+      const rate = sent / (byType.MessageSent?.last_s ?? wall);
+      progress(`${sent.toLocaleString('en-US')} sent in ${wall.toFixed(0)} s = ${Math.round(rate)} messages/s; peak RSS ${mem.peak_rss_mib} MiB (idle ${idleRss} MiB); ${cpuLine(usage)}`);
+      const series = mem.samples.filter((_, i) => i % 5 === 0).map((s) => [s.t, s.rss_mib]);
+      return [
+        figure({
+          scenario: 'million-rss',
+          name: `peak RSS, ${total.toLocaleString('en-US')} messages`,
+          unit: 'MiB',
+          better: 'lower',
+          value: mem.peak_rss_mib,
+          target: { op: '<=', value: 512 },
+          baseline: { name: 'the same server idle after start (before any message)', value: idleRss },
+          details: {
+            messages: total,
+            accepted,
+            sent,
+            delivered: byType.MessageDelivered?.n ?? 0,
+            failed: byType.MessageFailed?.n ?? 0,
+            seconds: round1(wall),
+            end_rss_mib: mem.samples[mem.samples.length - 1]?.rss_mib,
+            rss_series_mib: series,
+            rss_mib_by_messages_accepted: rssByAccepted,
+            max_backlog: MAX_BACKLOG,
+            bulk_latency_ms: summarise(posts),
+            ...usage,
+            cpu_per_message: cpuCost(usage, sent),
+          },
+        }),
+        figure({
+          scenario: 'million-rss',
+          name: `throughput over ${total.toLocaleString('en-US')} messages`,
+          unit: 'messages/s',
+          better: 'higher',
+          value: rate,
+          target: null,
+          baseline: null,
+          details: { rate_definition: 'MessageSent events / (last MessageSent append − first bulk POST)' },
+        }),
+      ];
+    } finally {
+      await engage?.stop();
+      await db.drop();
+    }
+  },
+};
+
+export const messagingScenarios: Scenario[] = [bulkAccept, dispatchThroughput, sendLatency, millionRss];
