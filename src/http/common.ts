@@ -90,3 +90,38 @@ export function escapeLike(s: string): string {
 }
 
 export const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
+
+/** Parameterised WHERE clauses of a list query, scoped to one account. */
+export class Filters {
+  readonly where: string[] = ['account_id = $1'];
+  readonly params: unknown[];
+
+  constructor(accountId: string) {
+    this.params = [accountId];
+  }
+
+  /** Adds a condition on one new parameter; `sql` gets that parameter's number. */
+  add(sql: (n: number) => string, value: unknown): this {
+    this.params.push(value);
+    this.where.push(sql(this.params.length));
+    return this;
+  }
+}
+
+/** One page of a read-model table, newest id first, with the id cursor of this API. */
+export async function pageById<R extends { id: string }, O>(
+  pool: import('pg').Pool,
+  table: string,
+  filters: Filters,
+  query: { limit: number; cursor?: string },
+  toOut: (r: R) => O,
+) {
+  const after = decodeCursor(query.cursor, IdCursor);
+  if (after) filters.add((n) => `id < $${n}`, after.id);
+  const params = [...filters.params, query.limit + 1];
+  const { rows } = await pool.query<R & import('pg').QueryResultRow>(
+    `SELECT * FROM ${table} WHERE ${filters.where.join(' AND ')} ORDER BY id DESC LIMIT $${params.length}`,
+    params,
+  );
+  return page(rows, query.limit, toOut, (r) => ({ id: r.id }));
+}

@@ -7,7 +7,7 @@ import { handleCommand } from '../../decider.ts';
 import { notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import type { AppDeps } from '../app.ts';
-import { IdCursor, decodeCursor, escapeLike, iso, metadataOf, page, pageQuery, settle } from '../common.ts';
+import { Filters, escapeLike, iso, metadataOf, pageById, pageQuery, settle } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const IdParams = z.object({ id: z.string().max(64) });
@@ -71,30 +71,18 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: ['contacts'],
       query: ContactListQuery,
       async handler({ query, auth }) {
-        const after = decodeCursor(query.cursor, IdCursor);
-        const where = ['account_id = $1'];
-        const params: unknown[] = [auth.accountId];
-        const add = (sql: (n: number) => string, v: unknown) => {
-          params.push(v);
-          where.push(sql(params.length));
-        };
-        if (query.email) add((n) => `email = $${n}`, query.email);
-        if (query.phone) add((n) => `phone = $${n}`, query.phone);
-        if (query.tag) add((n) => `tags @> ARRAY[$${n}]::text[]`, query.tag);
+        const f = new Filters(auth.accountId);
+        if (query.email) f.add((n) => `email = $${n}`, query.email);
+        if (query.phone) f.add((n) => `phone = $${n}`, query.phone);
+        if (query.tag) f.add((n) => `tags @> ARRAY[$${n}]::text[]`, query.tag);
         if (query.q) {
-          add(
+          f.add(
             (n) => `(email ILIKE $${n} OR first_name ILIKE $${n} OR last_name ILIKE $${n} OR phone ILIKE $${n} OR external_id ILIKE $${n}
                      OR (coalesce(first_name,'') || ' ' || coalesce(last_name,'')) ILIKE $${n})`,
             `%${escapeLike(query.q)}%`,
           );
         }
-        if (after) add((n) => `id < $${n}`, after.id);
-        params.push(query.limit + 1);
-        const { rows } = await engage.pool.query<ContactRow>(
-          `SELECT * FROM contacts WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${params.length}`,
-          params,
-        );
-        return page(rows, query.limit, contactOut, (r) => ({ id: r.id }));
+        return pageById<ContactRow, ContactView>(engage.pool, 'contacts', f, query, contactOut);
       },
     }),
     defineRoute({

@@ -6,7 +6,7 @@ import { newId } from '../../ids.ts';
 import { acceptMessages, acceptedRecord, cancelMessage, contentOf, timelineOf } from '../../messages/service.ts';
 import { SendBody, SendFields, validateSend, normaliseRecipient, type ValidSend } from '../../messages/validation.ts';
 import type { AppDeps } from '../app.ts';
-import { IdCursor, decodeCursor, iso, metadataOf, page, pageQuery, settle } from '../common.ts';
+import { Filters, iso, metadataOf, pageById, pageQuery, settle } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const MESSAGES = ['messages'];
@@ -219,29 +219,17 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: ['messages'],
       query: HistoryQuery,
       async handler({ query, auth }) {
-        const after = decodeCursor(query.cursor, IdCursor);
-        const where = ['account_id = $1'];
-        const params: unknown[] = [auth.accountId];
-        const add = (sql: (n: number) => string, v: unknown) => {
-          params.push(v);
-          where.push(sql(params.length));
-        };
-        if (query.status) add((n) => `status = $${n}`, query.status);
-        if (query.channel) add((n) => `channel = $${n}`, query.channel);
+        const f = new Filters(auth.accountId);
+        if (query.status) f.add((n) => `status = $${n}`, query.status);
+        if (query.channel) f.add((n) => `channel = $${n}`, query.channel);
         if (query.to) {
           const channel = query.channel ?? (query.to.includes('@') ? 'email' : 'sms');
           const norm = normaliseRecipient(channel, query.to);
-          add((n) => `to_address = $${n}`, norm.ok ? norm.to : query.to);
+          f.add((n) => `to_address = $${n}`, norm.ok ? norm.to : query.to);
         }
-        if (query.from) add((n) => `created_at >= $${n}`, query.from);
-        if (query.until) add((n) => `created_at < $${n}`, query.until);
-        if (after) add((n) => `id < $${n}`, after.id);
-        params.push(query.limit + 1);
-        const { rows } = await engage.pool.query<MessageRow>(
-          `SELECT * FROM messages WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${params.length}`,
-          params,
-        );
-        return page(rows, query.limit, messageOut, (r) => ({ id: r.id }));
+        if (query.from) f.add((n) => `created_at >= $${n}`, query.from);
+        if (query.until) f.add((n) => `created_at < $${n}`, query.until);
+        return pageById(engage.pool, 'messages', f, query, messageOut);
       },
     }),
     defineRoute({
