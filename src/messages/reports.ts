@@ -1,7 +1,7 @@
 // Delivery reports from providers (sandbox timers, carrier callbacks, email feedback) become
 // message events; an email bounce is also a contact bounce signal, a complaint a suppression.
 import { contactDecider, contactStream, type ContactCommand, type ContactEvent, type ContactState } from '../../commands/contact.ts';
-import { messageDecider, type MessageCommand } from '../../commands/message.ts';
+import { messageDecider, type MessageCommand, type MessageStatus } from '../../commands/message.ts';
 import { suppressionDecider, suppressionStream } from '../../commands/suppression.ts';
 import type { DeliveryReport } from '../channels/port.ts';
 import type { Engage } from '../context.ts';
@@ -21,8 +21,8 @@ export async function recordReports(engage: Engage, reports: readonly DeliveryRe
   if (reports.length === 0) return 0;
   const ids = reports.map((r) => r.messageId).filter((x): x is string => !!x);
   const providerIds = reports.filter((r) => !r.messageId && r.providerMessageId).map((r) => r.providerMessageId!);
-  const { rows } = await engage.pool.query<Target & { provider_message_id: string | null }>(
-    `SELECT id, account_id, to_address, channel, provider_message_id FROM messages WHERE id = ANY($1::text[]) OR provider_message_id = ANY($2::text[])`,
+  const { rows } = await engage.pool.query<Target & { provider_message_id: string | null; status: MessageStatus; revision: string }>(
+    `SELECT id, account_id, to_address, channel, provider_message_id, status, revision::text FROM messages WHERE id = ANY($1::text[]) OR provider_message_id = ANY($2::text[])`,
     [ids, providerIds],
   );
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -32,7 +32,8 @@ export async function recordReports(engage: Engage, reports: readonly DeliveryRe
   const feedback: { report: DeliveryReport; target: Target }[] = [];
   const seen = new Set<string>();
   for (const report of reports) {
-    let target: Target | undefined = report.messageId ? byId.get(report.messageId) : report.providerMessageId ? byProviderId.get(report.providerMessageId) : undefined;
+    const row = report.messageId ? byId.get(report.messageId) : report.providerMessageId ? byProviderId.get(report.providerMessageId) : undefined;
+    let target: Target | undefined = row;
     if (!target && report.messageId) {
       // the read model may not have the message yet: the stream decides (unknown ids are ignored there)
       target = { id: report.messageId, account_id: '', to_address: report.recipient ?? '', channel: '' };
@@ -45,7 +46,10 @@ export async function recordReports(engage: Engage, reports: readonly DeliveryRe
       report.status === 'delivered'
         ? { type: 'RecordDelivered', now, provider: report.provider, providerMessageId: report.providerMessageId, providerData: report.providerData }
         : { type: 'RecordFailed', now, reason: report.reason ?? 'failed', stage: 'report', provider: report.provider, providerMessageId: report.providerMessageId, providerData: report.providerData };
-    transitions.push({ messageId: target.id, command });
+    // what the read model shows (status is all these commands decide on): the batch appends at its
+    // revisions in one statement; a message it is behind on is decided again on its stream
+    const known = row ? { state: { exists: true, id: row.id, accountId: row.account_id, status: row.status, claimed: false, attempts: 0 }, revision: BigInt(row.revision) } : undefined;
+    transitions.push({ messageId: target.id, command, ...(known ? { known } : {}) });
   }
   const results = await applyTransitions(engage, transitions, metadata);
   for (const { report, target } of feedback) await recordFeedback(engage, report, target, metadata);

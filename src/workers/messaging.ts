@@ -34,10 +34,13 @@ export class ReportRecorder {
     if (this.flushing) return this.flushing;
     this.flushing = (async () => {
       for (;;) {
+        // the read model first shows what is already recorded (our own `sent` above all), so that
+        // recordReports can append the batch at the revisions it reads, not one stream at a time
+        if (this.queue.length) await this.engage.runner.waitFor(['messages'], await this.engage.store.headPosition(), 5_000);
         const batch: DeliveryReport[] = [];
         const held: DeliveryReport[] = [];
         for (const r of this.queue) {
-          if (batch.length < 1000 && !(r.messageId && this.holdWhile?.(r.messageId))) batch.push(r);
+          if (batch.length < 5000 && !(r.messageId && this.holdWhile?.(r.messageId))) batch.push(r);
           else held.push(r);
         }
         if (batch.length === 0) break;
