@@ -34,6 +34,13 @@ interface ClaimedDelivery {
   attempts: number;
 }
 
+interface EndpointRow {
+  id: string;
+  secret_sealed: string;
+  status: string;
+  url: string;
+}
+
 /** How long a claimed delivery stays invisible to other claims; well beyond one attempt's timeout. */
 const MIN_LEASE_MS = 60_000;
 
@@ -107,6 +114,13 @@ export class WebhookSender {
        RETURNING d.id, d.account_id, d.endpoint_id, d.target_url, d.target_host, d.kind, d.event_id, d.event_type, d.body, d.attempts`,
       [now, Math.min(free, 500), new Date(now.getTime() + this.leaseMs), saturated],
     );
+    // every endpoint this round sends to, in one read (as of now, like a read per delivery)
+    const endpointIds = [...new Set(rows.filter((r) => r.kind === 'endpoint' && r.endpoint_id).map((r) => r.endpoint_id!))];
+    const endpoints = new Map<string, EndpointRow>();
+    if (endpointIds.length) {
+      const { rows: found } = await pool.query<EndpointRow>('SELECT id, secret_sealed, status, url FROM webhook_endpoints WHERE id = ANY($1::text[])', [endpointIds]);
+      for (const e of found) endpoints.set(e.id, e);
+    }
     let started = 0;
     for (const row of rows) {
       const hostLoad = this.perHost.get(row.target_host) ?? 0;
@@ -118,7 +132,7 @@ export class WebhookSender {
       started++;
       this.perHost.set(row.target_host, hostLoad + 1);
       this.inFlight++;
-      const p = this.deliver(row).finally(() => {
+      const p = this.deliver(row, endpoints).finally(() => {
         this.inFlight--;
         const n = (this.perHost.get(row.target_host) ?? 1) - 1;
         if (n <= 0) this.perHost.delete(row.target_host);
@@ -132,22 +146,19 @@ export class WebhookSender {
   }
 
   /** Where and with what to sign, as of now: an endpoint may have been deleted, disabled or moved since the row was written. */
-  private async targetOf(row: ClaimedDelivery): Promise<{ url: string; secret: string } | { cancel: string }> {
+  private async targetOf(row: ClaimedDelivery, endpoints: ReadonlyMap<string, EndpointRow>): Promise<{ url: string; secret: string } | { cancel: string }> {
     if (row.kind !== 'endpoint') return { url: row.target_url, secret: await accountWebhookSecret(this.engage, row.account_id) };
     if (!row.endpoint_id) return { cancel: 'endpoint deleted' };
-    const { rows } = await this.engage.pool.query<{ secret_sealed: string; status: string; url: string }>(
-      'SELECT secret_sealed, status, url FROM webhook_endpoints WHERE id = $1',
-      [row.endpoint_id],
-    );
-    if (!rows[0]) return { cancel: 'endpoint deleted' };
+    const endpoint = endpoints.get(row.endpoint_id);
+    if (!endpoint) return { cancel: 'endpoint deleted' };
     // a disabled endpoint gets nothing, retries included (POST …/retry re-sends once it is active again)
-    if (rows[0].status !== 'active') return { cancel: `endpoint ${rows[0].status}` };
-    return { url: rows[0].url, secret: await unseal(this.engage.pool, rows[0].secret_sealed) };
+    if (endpoint.status !== 'active') return { cancel: `endpoint ${endpoint.status}` };
+    return { url: endpoint.url, secret: await unseal(this.engage.pool, endpoint.secret_sealed) };
   }
 
-  private async deliver(row: ClaimedDelivery): Promise<void> {
+  private async deliver(row: ClaimedDelivery, endpoints: ReadonlyMap<string, EndpointRow>): Promise<void> {
     try {
-      const target = await this.targetOf(row);
+      const target = await this.targetOf(row, endpoints);
       if ('cancel' in target) {
         await this.finish(row, { ok: false, latencyMs: 0, error: target.cancel }, 'cancelled');
         return;
