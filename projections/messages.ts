@@ -1,9 +1,47 @@
 // Read model of messages: history, lookups, and the work queues the scheduler and dispatcher poll.
 import type { MessageEvent } from '../commands/message.ts';
-import { MESSAGE_EVENT_TYPES, isMarketing } from '../commands/message.ts';
+import { MESSAGE_EVENT_TYPES, isMarketing, type Channel, type MessageStatus } from '../commands/message.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import type { Projection } from '../src/projection.ts';
 import { applyDocuments, type Row } from './document.ts';
+
+/** A row of the messages read model as node-postgres returns it. */
+export interface MessageRow {
+  id: string;
+  account_id: string;
+  channel: Channel;
+  to_address: string;
+  status: MessageStatus;
+  message: string;
+  htmlmessage: string | null;
+  subject: string | null;
+  reply_to: string | null;
+  from_name: string | null;
+  headers: Record<string, string> | null;
+  sender: string | null;
+  transactional: boolean;
+  category: string | null;
+  webhook_url: string | null;
+  scheduled_at: Date | null;
+  attempts: number;
+  provider: string | null;
+  provider_message_id: string | null;
+  reason: string | null;
+  resend_of: string | null;
+  bulk_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+  queued_at: Date | null;
+  sent_at: Date | null;
+  delivered_at: Date | null;
+  failed_at: Date | null;
+  cancelled_at: Date | null;
+  marketing: boolean;
+  not_before: Date | null;
+  claimed_until: Date | null;
+  /** stream revision of the last applied event */
+  revision: string;
+}
 
 export const MESSAGE_COLUMNS = [
   'id', 'account_id', 'channel', 'to_address', 'status', 'message', 'htmlmessage', 'subject', 'reply_to', 'from_name', 'headers',

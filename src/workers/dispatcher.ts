@@ -10,6 +10,7 @@
 // (the sandbox's provider message id is derived from it).
 import { hostname } from 'node:os';
 import { type MessageState, type Channel } from '../../commands/message.ts';
+import type { MessageRow } from '../../projections/messages.ts';
 import type { ProviderRegistry } from '../channels/index.ts';
 import type { OutboundMessage, SendOutcome } from '../channels/port.ts';
 import type { Engage } from '../context.ts';
@@ -18,28 +19,12 @@ import { Wakeup } from '../eventstore/wakeup.ts';
 import { applyTransitions, type Transition, type TransitionResult } from '../messages/outcomes.ts';
 import { Policy } from '../messages/policy.ts';
 
-interface QueuedRow {
-  id: string;
-  account_id: string;
-  channel: Channel;
-  to_address: string;
-  message: string;
-  htmlmessage: string | null;
-  subject: string | null;
-  reply_to: string | null;
-  from_name: string | null;
-  headers: Record<string, string> | null;
-  sender: string | null;
-  transactional: boolean;
-  category: string | null;
-  marketing: boolean;
-  webhook_url: string | null;
-  not_before: Date | null;
-  claimed_until: Date | null;
-  attempts: number;
-  reason: string | null;
-  revision: string;
-}
+/** The read-model columns a claim needs (the message's content and its revision). */
+type QueuedRow = Pick<
+  MessageRow,
+  | 'id' | 'account_id' | 'channel' | 'to_address' | 'message' | 'htmlmessage' | 'subject' | 'reply_to' | 'from_name' | 'headers'
+  | 'sender' | 'transactional' | 'category' | 'marketing' | 'webhook_url' | 'not_before' | 'claimed_until' | 'attempts' | 'reason' | 'revision'
+>;
 
 const HOLD_REASONS = new Set(['quiet_hours', 'marketing_cap', 'warmup_cap']);
 

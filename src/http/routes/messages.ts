@@ -5,6 +5,7 @@ import { AppError, validationError, notFound, type Issue } from '../../errors.ts
 import { newId } from '../../ids.ts';
 import { acceptMessages, acceptedRecord, cancelMessage, contentOf, timelineOf } from '../../messages/service.ts';
 import { SendBody, SendFields, validateSend, normaliseRecipient, type ValidSend } from '../../messages/validation.ts';
+import type { MessageRow } from '../../../projections/messages.ts';
 import type { AppDeps } from '../app.ts';
 import { Filters, iso, metadataOf, pageById, pageQuery, settle } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
@@ -34,37 +35,6 @@ const HistoryQuery = z.strictObject({
   until: z.iso.datetime({ offset: true }).optional(),
 });
 
-export interface MessageRow {
-  id: string;
-  account_id: string;
-  channel: string;
-  to_address: string;
-  status: MessageStatus;
-  message: string;
-  htmlmessage: string | null;
-  subject: string | null;
-  reply_to: string | null;
-  from_name: string | null;
-  headers: Record<string, string> | null;
-  sender: string | null;
-  transactional: boolean;
-  category: string | null;
-  webhook_url: string | null;
-  scheduled_at: Date | null;
-  attempts: number;
-  provider: string | null;
-  provider_message_id: string | null;
-  reason: string | null;
-  resend_of: string | null;
-  bulk_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-  queued_at: Date | null;
-  sent_at: Date | null;
-  delivered_at: Date | null;
-  failed_at: Date | null;
-  cancelled_at: Date | null;
-}
 
 export const messageOut = (r: MessageRow) => ({
   id: r.id,
