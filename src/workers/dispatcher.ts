@@ -9,7 +9,7 @@
 // the lease — at least once — with the same message id, which providers use to de-duplicate
 // (the sandbox's provider message id is derived from it).
 import { hostname } from 'node:os';
-import { type MessageState, type Channel } from '../../commands/message.ts';
+import type { MessageState } from '../../commands/message.ts';
 import type { MessageRow } from '../../projections/messages.ts';
 import type { ProviderRegistry } from '../channels/index.ts';
 import type { OutboundMessage, SendOutcome } from '../channels/port.ts';

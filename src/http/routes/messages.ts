@@ -1,6 +1,6 @@
 // Messages: send, bulk, send-by-tag, history, lookup, cancel, resend, timeline.
 import { z } from 'zod';
-import { CHANNELS, PHONE_CHANNELS, type Channel, type MessageStatus } from '../../../commands/message.ts';
+import { CHANNELS, PHONE_CHANNELS, type Channel } from '../../../commands/message.ts';
 import { AppError, validationError, notFound, type Issue } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { acceptMessages, acceptedRecord, cancelMessage, contentOf, timelineOf } from '../../messages/service.ts';
