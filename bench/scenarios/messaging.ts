@@ -11,6 +11,7 @@ import type { NewEvent } from '../../src/eventstore/port.ts';
 import { cpuCost, cpuLine, cpuMeter, perUnit, sampleProcess, startBaseline, startEngage, type ServerChild } from '../lib/child.ts';
 import { type BenchDatabase, freshDatabase, PLAIN_EVENTS_TABLE } from '../lib/db.ts';
 import { lagProbe } from '../lib/probes.ts';
+import { counterDelta, dbCounters } from '../lib/procstat.ts';
 import { openLoop } from '../lib/loadgen.ts';
 import { figure, type Figure } from '../lib/report.ts';
 import { type BenchContext, type Scenario, scaled } from '../lib/scenario.ts';
@@ -408,6 +409,7 @@ export const sendLatency: Scenario = {
       const { url, key } = engage.info;
       const headers = { 'x-api-key': key!, 'content-type': 'application/json' };
       const cpu = cpuMeter(engage.pid, db.name);
+      const db0 = await dbCounters(db.pool);
       const r = await openLoop({
         origin: url,
         rate,
@@ -417,6 +419,7 @@ export const sendLatency: Scenario = {
         request: (i) => ({ method: 'POST', path: '/v1/messages/send', headers, body: JSON.stringify(smsItem(i)) }),
       });
       const usage = cpu();
+      const db1 = await dbCounters(db.pool);
       const l = r.latency_ms;
       progress(`POST /v1/messages/send @ ${rate}/s: ${r.ok}/${r.sent} ok, p50 ${l.p50} p90 ${l.p90} p99 ${l.p99} max ${l.max} ms, ${cpuLine(usage)}`);
       if (r.errors) ctx.notes.push(`send-latency: ${r.errors} errors ${JSON.stringify(r.error_kinds)}`);
@@ -431,7 +434,7 @@ export const sendLatency: Scenario = {
           value: l.p99,
           target: { op: '<=', value: 30 },
           baseline: { name: `GET /baseline (bare fastify, constant body) @ ${rate}/s`, value: base.latency_ms.p99 },
-          details: { ...r, ...usage, cpu_per_message: cpuCost(usage, r.ok + Math.round((rate * warmupMs) / 1000)), statuses_after: Object.fromEntries(rows.map((x) => [x.status, x.n])), workers: 'on', baseline_run: base },
+          details: { ...r, ...usage, cpu_per_message: cpuCost(usage, r.ok + Math.round((rate * warmupMs) / 1000)), database: counterDelta(db0, db1, r.ok + Math.round((rate * warmupMs) / 1000)), statuses_after: Object.fromEntries(rows.map((x) => [x.status, x.n])), workers: 'on', baseline_run: base },
         }),
       ];
     } finally {
