@@ -1,4 +1,7 @@
 // The account aggregate (stream account-<id>): the account, its dashboard users and its API keys.
+// Credential material (password and key hashes) is not part of these events: the handler in
+// src/accounts.ts keeps it in the credentials table (issue 8, finding 7). Events written before
+// that carry `password_hash` / `key_hash`; they stay as they are, and readers redact them.
 import type { Decider } from '../src/decider.ts';
 import { AppError, conflict, notFound } from '../src/errors.ts';
 
@@ -7,10 +10,12 @@ export type Role = 'owner' | 'admin' | 'member' | 'viewer';
 
 export type AccountEvent =
   | { type: 'AccountCreated'; data: { account_id: string; name: string; created_at: string } }
-  | { type: 'UserAdded'; data: { account_id: string; user_id: string; email: string; password_hash: string; role: Role; created_at: string } }
+  /** password_hash: only in events written before credentials left the log (legacy, never written now) */
+  | { type: 'UserAdded'; data: { account_id: string; user_id: string; email: string; password_hash?: string; role: Role; created_at: string } }
   | {
       type: 'ApiKeyIssued';
-      data: { account_id: string; key_id: string; key_hash: string; prefix: string; name: string | null; scopes: Scope[] | null; created_at: string; replaces?: string };
+      /** key_hash: only in events written before credentials left the log (legacy, never written now) */
+      data: { account_id: string; key_id: string; key_hash?: string; prefix: string; name: string | null; scopes: Scope[] | null; created_at: string; replaces?: string };
     }
   | { type: 'ApiKeyExpirySet'; data: { account_id: string; key_id: string; expires_at: string; reason: 'rotated' } }
   | { type: 'ApiKeyRevoked'; data: { account_id: string; key_id: string; revoked_at: string } }
@@ -27,9 +32,9 @@ export interface AccountState {
 
 export type AccountCommand =
   | { type: 'CreateAccount'; accountId: string; name: string; now: Date }
-  | { type: 'AddUser'; userId: string; email: string; passwordHash: string; role: Role; now: Date }
-  | { type: 'IssueApiKey'; keyId: string; keyHash: string; prefix: string; name: string | null; scopes: Scope[] | null; now: Date }
-  | { type: 'RotateApiKey'; oldKeyId: string; keyId: string; keyHash: string; prefix: string; graceMs: number; now: Date }
+  | { type: 'AddUser'; userId: string; email: string; role: Role; now: Date }
+  | { type: 'IssueApiKey'; keyId: string; prefix: string; name: string | null; scopes: Scope[] | null; now: Date }
+  | { type: 'RotateApiKey'; oldKeyId: string; keyId: string; prefix: string; graceMs: number; now: Date }
   | { type: 'RevokeApiKey'; keyId: string; now: Date }
   | { type: 'IssueWebhookSecret'; secretSealed: string; rotate: boolean; now: Date };
 
@@ -80,14 +85,14 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
         return [
           {
             type: 'UserAdded',
-            data: { account_id, user_id: command.userId, email: command.email, password_hash: command.passwordHash, role: command.role, created_at: at },
+            data: { account_id, user_id: command.userId, email: command.email, role: command.role, created_at: at },
           },
         ];
       case 'IssueApiKey':
         return [
           {
             type: 'ApiKeyIssued',
-            data: { account_id, key_id: command.keyId, key_hash: command.keyHash, prefix: command.prefix, name: command.name, scopes: command.scopes, created_at: at },
+            data: { account_id, key_id: command.keyId, prefix: command.prefix, name: command.name, scopes: command.scopes, created_at: at },
           },
         ];
       case 'RotateApiKey': {
@@ -99,7 +104,7 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
         return [
           {
             type: 'ApiKeyIssued',
-            data: { account_id, key_id: command.keyId, key_hash: command.keyHash, prefix: command.prefix, name: old.name, scopes: old.scopes, created_at: at, replaces: command.oldKeyId },
+            data: { account_id, key_id: command.keyId, prefix: command.prefix, name: old.name, scopes: old.scopes, created_at: at, replaces: command.oldKeyId },
           },
           { type: 'ApiKeyExpirySet', data: { account_id, key_id: command.oldKeyId, expires_at: earlier, reason: 'rotated' } },
         ];

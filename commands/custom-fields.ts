@@ -2,6 +2,7 @@
 // among the live definitions, so the whole set is one aggregate.
 import type { Decider } from '../src/decider.ts';
 import { conflict, invalidField, notFound } from '../src/errors.ts';
+import { calendarDateProblem, timestampProblem } from '../src/timestamps.ts';
 
 export const FIELD_TYPES = ['text', 'number', 'boolean', 'date', 'select'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -77,9 +78,12 @@ export function checkCustomValue(def: FieldDefinition, value: unknown): string |
     case 'boolean':
       return typeof value === 'boolean' ? undefined : 'must be true or false';
     case 'date':
-      return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(value) && !Number.isNaN(Date.parse(value))
-        ? undefined
-        : 'must be an ISO 8601 date (YYYY-MM-DD) or date-time';
+      // a date, or a timestamp under the API's one timestamp rule (README "Timestamps")
+      if (typeof value === 'string' && !value.includes('T')) return calendarDateProblem(value);
+      {
+        const problem = timestampProblem(value);
+        return problem && `must be a date (YYYY-MM-DD) or an RFC 3339 date-time: ${problem}`;
+      }
     case 'select':
       return typeof value === 'string' && def.options?.includes(value) ? undefined : `must be one of: ${(def.options ?? []).join(', ')}`;
   }

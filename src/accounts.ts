@@ -4,6 +4,7 @@ import { accountDecider, accountStream, type Role, type Scope } from '../command
 import { claim, release } from './claims.ts';
 import type { Engage } from './context.ts';
 import { handleCommand } from './decider.ts';
+import { storeCredential } from './credentials.ts';
 import { conflict, notFound } from './errors.ts';
 import type { EventMetadata, Position } from './eventstore/port.ts';
 import { newId } from './ids.ts';
@@ -55,15 +56,49 @@ export async function createAccount(
     const now = engage.clock.now();
     const meta = { ...metadata, accountId };
     await handleCommand(engage.store, accountDecider, accountStream(accountId), { type: 'CreateAccount', accountId, name: input.name, now }, meta);
+    // the credential row first, then the event (src/credentials.ts says why). A failed append leaves
+    // the row in place: an append can fail after it committed (the reply was lost), and deleting the
+    // row then would lock the user out for good; an orphan row is inert.
+    await storeCredential(engage.pool, 'password', userId, accountId, await hashPassword(input.password));
     await handleCommand(
       engage.store,
       accountDecider,
       accountStream(accountId),
-      { type: 'AddUser', userId, email, passwordHash: await hashPassword(input.password), role: 'owner' as Role, now },
+      { type: 'AddUser', userId, email, role: 'owner' as Role, now },
       { ...meta, actor: metadata.actor ?? userId },
     );
     const issued = await issueApiKey(engage, accountId, { name: 'default', scopes: null }, meta);
     return { account_id: accountId, user_id: userId, api_key: issued.key, key_id: issued.key_id, position: issued.position };
+  } catch (err) {
+    await release(engage.pool, USER_EMAIL, email, userId);
+    throw err;
+  }
+}
+
+/** Adds a dashboard user with a role to an existing account (the email is unique across accounts). */
+export async function addUser(
+  engage: Engage,
+  accountId: string,
+  input: { email: string; password: string; role: Role },
+  metadata: EventMetadata,
+): Promise<{ user_id: string; position: Position }> {
+  const userId = newId('user');
+  const email = input.email.trim().toLowerCase();
+  const holder = await claim(engage.pool, USER_EMAIL, email, userId, async (owner) => {
+    const { rows } = await engage.pool.query('SELECT 1 FROM users WHERE id = $1', [owner]);
+    return rows.length > 0;
+  });
+  if (holder) throw conflict('a user with this email already exists');
+  try {
+    await storeCredential(engage.pool, 'password', userId, accountId, await hashPassword(input.password));
+    const result = await handleCommand(
+      engage.store,
+      accountDecider,
+      accountStream(accountId),
+      { type: 'AddUser', userId, email, role: input.role, now: engage.clock.now() },
+      { ...metadata, accountId },
+    );
+    return { user_id: userId, position: result.position! };
   } catch (err) {
     await release(engage.pool, USER_EMAIL, email, userId);
     throw err;
@@ -78,11 +113,12 @@ export async function issueApiKey(
 ): Promise<{ key: string; key_id: string; position: Position }> {
   const { key, hash, prefix } = generateApiKey();
   const keyId = newId('key');
+  await storeCredential(engage.pool, 'api_key', keyId, accountId, hash);
   const result = await handleCommand(
     engage.store,
     accountDecider,
     accountStream(accountId),
-    { type: 'IssueApiKey', keyId, keyHash: hash, prefix, name: input.name, scopes: input.scopes, now: engage.clock.now() },
+    { type: 'IssueApiKey', keyId, prefix, name: input.name, scopes: input.scopes, now: engage.clock.now() },
     { ...metadata, accountId },
   );
   return { key, key_id: keyId, position: result.position! };
@@ -97,11 +133,12 @@ export async function rotateApiKey(
 ): Promise<{ key: string; key_id: string; old_key_expires_at: string; position: Position }> {
   const { key, hash, prefix } = generateApiKey();
   const keyId = newId('key');
+  await storeCredential(engage.pool, 'api_key', keyId, accountId, hash);
   const result = await handleCommand(
     engage.store,
     accountDecider,
     accountStream(accountId),
-    { type: 'RotateApiKey', oldKeyId, keyId, keyHash: hash, prefix, graceMs: KEY_ROTATION_GRACE_MS, now: engage.clock.now() },
+    { type: 'RotateApiKey', oldKeyId, keyId, prefix, graceMs: KEY_ROTATION_GRACE_MS, now: engage.clock.now() },
     { ...metadata, accountId },
   );
   const expiry = result.events.find((e) => e.type === 'ApiKeyExpirySet');

@@ -11,7 +11,7 @@ import { createPool } from './db/pool.ts';
 import type { EventStore } from './eventstore/port.ts';
 import { PostgresEventStore } from './eventstore/postgres.ts';
 import type { Projection } from './projection.ts';
-import { ProjectionRunner } from './workers/projection-runner.ts';
+import { ProjectionRunner } from './read-models/runner.ts';
 
 export interface Engage {
   config: Config;
@@ -54,9 +54,9 @@ export async function openEngage(options: OpenOptions = {}): Promise<Engage> {
   let store: EventStore;
   if (config.EVENTSTORE_URL) {
     const { EsdbEventStore } = await import('./eventstore/esdb.ts');
-    store = new EsdbEventStore(config.EVENTSTORE_URL);
+    store = new EsdbEventStore(config.EVENTSTORE_URL, { log });
   } else {
-    store = new PostgresEventStore(pool, url);
+    store = new PostgresEventStore(pool, url, { log });
   }
   const runner = new ProjectionRunner(pool, store, options.projections ?? ALL_PROJECTIONS, log, store.wakeup);
   if (options.runProjections) {

@@ -3,18 +3,22 @@ import { Command, InvalidArgumentError } from 'commander';
 import { SingleBar } from 'cli-progress';
 import pino from 'pino';
 import { ALL_PROJECTIONS, findProjection } from '../projections/index.ts';
+import { describeHold, readerHold } from './eventstore/reader-hold.ts';
 import { accountOfKey, createAccount, issueApiKey, rotateApiKey } from './accounts.ts';
 import { loadConfig } from './config.ts';
+import { redactCredentials } from './credentials.ts';
 import { type Engage, openEngage } from './context.ts';
 import { parsePosition, positionToString, type Position } from './eventstore/port.ts';
 import { bootstrapFirstAccount, startServer } from './server.ts';
 import { startWorkers } from './workers/index.ts';
-import { ProjectionRunner, ensureProjection, readStatuses, requestRebuild, resetCheckpoint } from './workers/projection-runner.ts';
+import { ensureProjection, requestRebuild, resetCheckpoint } from './read-models/generations.ts';
+import { ProjectionRunner } from './read-models/runner.ts';
+import { readStatuses } from './read-models/status.ts';
 
 const program = new Command();
 program.name('engage').description('engage: event-sourced customer engagement platform').showHelpAfterError();
 
-const quietLog = () => pino({ level: process.env.LOG_LEVEL ?? 'warn' });
+const quietLog = () => pino({ level: process.env.LOG_LEVEL || 'warn' }) // empty = unset, as in loadConfig;
 
 async function withEngage<T>(fn: (engage: Engage) => Promise<T>, runProjections = false): Promise<T> {
   const engage = await openEngage({ log: quietLog(), runProjections });
@@ -150,6 +154,9 @@ projections
   .action(async (opts: { json?: boolean }) => {
     await withEngage(async (engage) => {
       const statuses = await readStatuses(engage.pool, engage.store, ALL_PROJECTIONS);
+      const hold = await readerHold(engage.store, engage.config.READER_HOLD_WARN_MS);
+      // on stderr, so --json output keeps its shape
+      if (hold) process.stderr.write(`${describeHold(hold)}\n${hold.warning ? `warning: ${hold.warning}\n` : ''}`);
       out(!!opts.json, statuses, () =>
         statuses
           .map((s) => `${s.name.padEnd(20)} gen ${String(s.generation).padEnd(3)} ${s.status.padEnd(10)} ${s.active ? 'active ' : 'standby'} position ${s.position.padEnd(16)} lag ${s.lag}${s.error ? `  error at ${s.error_position}: ${s.error}` : ''}`)
@@ -266,7 +273,8 @@ streams
         type: e.type,
         actor: e.metadata.actor ?? null,
         request_id: e.metadata.requestId ?? null,
-        data: e.data,
+        // events from before credentials left the log carry password/key hashes: never shown
+        data: redactCredentials(e.data),
       }));
       out(!!opts.json, rows, () =>
         rows.length === 0

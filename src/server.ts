@@ -8,7 +8,7 @@ import { Authenticator } from './http/plugins/auth.ts';
 import { createCounterStore } from './http/plugins/rate-limit.ts';
 import { serviceSecret } from './secrets.ts';
 import { startWorkers, type Workers } from './workers/index.ts';
-import { ensureProjection } from './workers/projection-runner.ts';
+import { ensureProjection } from './read-models/generations.ts';
 
 /** The JWT secret and other service secrets (moved to secrets.ts; re-exported for existing imports). */
 export { serviceSecret };

@@ -15,14 +15,13 @@ export interface Cluster {
 }
 
 export const EMBEDDED_DATA_DIR = './.engage/bench';
-export const EMBEDDED_PORT = 54349;
 
 export async function openCluster(): Promise<Cluster> {
   let adminUrl = process.env.DATABASE_URL;
   let stop: () => Promise<void> = async () => undefined;
   let mode: Cluster['mode'] = 'external';
   if (!adminUrl) {
-    const embedded = await startEmbeddedPostgres({ dataDir: EMBEDDED_DATA_DIR, port: EMBEDDED_PORT, database: 'postgres' });
+    const embedded = await startEmbeddedPostgres({ dataDir: EMBEDDED_DATA_DIR, database: 'postgres' });
     adminUrl = embedded.connectionString;
     stop = embedded.stop;
     mode = 'embedded';

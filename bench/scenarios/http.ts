@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
-import { EMBEDDED_PORT, freshDatabase } from '../lib/db.ts';
+import { freshDatabase } from '../lib/db.ts';
 import { type LoadResult, openLoop } from '../lib/loadgen.ts';
 import { clusterCpuDelta, counterDelta, dbCounters, embeddedPostgresCpu, processCpu } from '../lib/procstat.ts';
 import { figure, type Figure } from '../lib/report.ts';
@@ -117,7 +117,7 @@ export function httpScenarios(only: (name: string) => boolean): Scenario[] {
       description: 'POST /v1/contacts at 200 req/s, GET /v1/contacts at 1,000 req/s (open loop)',
       async run(ctx) {
         ctx.notes.push('http: rate limits are OFF (RATE_LIMITS_ENABLED=false): one account\'s 500 requests/min limit would otherwise cap the run');
-        ownCluster = ctx.cluster.mode === 'embedded' || new URL(ctx.cluster.adminUrl).port === String(EMBEDDED_PORT);
+        ownCluster = ctx.cluster.mode === 'embedded';
         const db = await freshDatabase(ctx.cluster, 'http', 2);
         const { durationMs, warmupMs } = durations(ctx);
         let engage: Child | undefined;

@@ -13,6 +13,11 @@ export function createPool(connectionString: string, max = 20): pg.Pool {
   });
   // an idle client that errors (server restart) must not crash the process
   pool.on('error', () => undefined);
+  // nor a checked-out one: the pool listens only while a client is idle, and a client whose
+  // connection dies emits 'error' besides failing its query; without a listener that 'error' is an
+  // uncaught exception. The query's own rejection still reaches the caller, and the pool drops the
+  // broken client on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

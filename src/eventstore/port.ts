@@ -93,6 +93,23 @@ export interface ReadAllOptions {
   types?: readonly string[];
 }
 
+export interface CountOptions {
+  includeHeldBack?: boolean;
+}
+
+/** A transaction that holds catch-up readers back (what an operator needs to find and end it). */
+export interface OpenTransaction {
+  pid: number | null;
+  /** how long it has been open, when the service's role may see it */
+  age_ms: number | null;
+  application: string | null;
+  database: string | null;
+  state: string | null;
+  xid: string;
+  /** a prepared (two-phase) transaction: end it with ROLLBACK PREPARED / COMMIT PREPARED */
+  prepared_gid?: string;
+}
+
 export interface Subscription extends AsyncIterable<RecordedEvent> {
   stop(): Promise<void>;
 }
@@ -111,8 +128,29 @@ export interface EventStore {
   /** Appends events to one stream atomically, checking the expected revision. */
   append(streamId: string, events: readonly NewEvent[], expected?: ExpectedRevision): Promise<AppendResult>;
   /**
-   * Appends to many streams in as few round trips as possible; each stream is checked on its own
-   * expected revision and the batch either fully succeeds or nothing is written.
+   * Whether `appendMany` is all-or-nothing across streams: true for postgres (one transaction),
+   * false for esdb (EventStoreDB has no multi-stream transaction; see `appendMany`).
+   */
+  readonly atomicAppendMany: boolean;
+  /**
+   * Appends to many streams in as few round trips as the adapter can; results come back in batch
+   * order. Each stream is checked on its own expected revision, and each stream's events are written
+   * atomically and in order, exactly as by `append`. Across streams the guarantee depends on
+   * `atomicAppendMany`:
+   * - true (postgres): the batch is one transaction: all of it is written or none. (After a lost
+   *   connection the outcome is unknown; the adapter settles it by retrying with the same ids.)
+   * - false (esdb): the streams are appended one after another in batch order. On an error (a
+   *   WrongExpectedVersionError names the stream that conflicted; or a lost connection…) the
+   *   streams before the failing one may have been written, the failing one and those after it not;
+   *   nothing is rolled back. The $all order of a successful batch follows batch order.
+   * Re-appending events whose ids already sit in the stream at the place the expectation names is an
+   * idempotent success that writes nothing and returns the original revision and position (as
+   * EventStoreDB does natively for exact expectations). So a caller that must be correct on both
+   * kinds fixes the event ids before the first call and, after a failure, re-sends the very same
+   * events with the same expectations (the batch, or stream by stream): streams already written
+   * answer with their original result, the others are written now or conflict on their own — a
+   * conflict then means another writer, to be re-decided on the stream's real state.
+   * Throws, writing nothing, when a stream appears twice or has no events; an empty batch returns [].
    */
   appendMany(batch: readonly { streamId: string; events: readonly NewEvent[]; expected?: ExpectedRevision }[]): Promise<AppendResult[]>;
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
@@ -120,8 +158,17 @@ export interface EventStore {
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Catch-up subscription over the global log: history first, then live, resuming after a stored position. */
   subscribeToAll(options?: SubscribeOptions): Subscription;
-  /** How many readable events of these types lie after `after` (counting stops at `cap`). */
-  countAfter(after: Position, types: readonly string[] | undefined, cap: number): Promise<number>;
+  /**
+   * How many events of these types lie after `after` (counting stops at `cap`): readable ones only,
+   * or with `includeHeldBack` also those committed but held back from readers by an older open
+   * transaction (the true lag of a reader at `after`).
+   */
+  countAfter(after: Position, types: readonly string[] | undefined, cap: number, options?: CountOptions): Promise<number>;
+  /**
+   * Postgres only: the oldest open transaction on the cluster that holds a transaction id. Catch-up
+   * readers see nothing that committed after it started until it ends, in any database of the cluster.
+   */
+  oldestOpenTransaction?(): Promise<OpenTransaction | undefined>;
   /** Position of the newest readable event (START when empty). */
   headPosition(): Promise<Position>;
   /** Cheap liveness check for /health. */

@@ -4,8 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import pgListen, { type Subscriber } from 'pg-listen';
+import type { Logger } from 'pino';
 import {
   type AppendResult,
+  type CountOptions,
+  type OpenTransaction,
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
@@ -17,9 +20,11 @@ import {
   type Subscription,
   START,
   WrongExpectedVersionError,
+  positionToString,
   currentSchemaVersion,
   upcast,
 } from './port.ts';
+import { isConnectionError, isRetryableConflict } from '../db/errors.ts';
 import { Wakeup } from './wakeup.ts';
 
 export const EVENT_CHANNEL = 'engage_events';
@@ -50,6 +55,174 @@ CREATE TABLE IF NOT EXISTS es_events (
 );
 CREATE INDEX IF NOT EXISTS es_events_commit_order ON es_events (transaction_id, global_position);
 ${DROP_NOTIFY_TRIGGER}`;
+
+/** First argument of every stream lock (pg_advisory_xact_lock(namespace, hashtext(stream_id))). */
+export const STREAM_LOCK_NAMESPACE = 0x65730001;
+
+/** The SQLSTATE es_write raises when a stream moved between judging and writing (the append is then judged again). */
+export const STREAM_MOVED = 'ES409';
+
+/**
+ * The append, for one stream or many, as one function call: one round trip, one short transaction.
+ *
+ * Per-stream order in the global log must equal revision order, and the log is ordered by
+ * transaction id, which a transaction gets at its first write. So a transaction must never write a
+ * stream after another one that got its id later wrote it and committed:
+ * - 'any' and 'stream_exists' accept whatever the stream holds, so their streams are locked first
+ *   (advisory locks, one global order, taken before anything is written: no transaction id yet, and
+ *   appenders cannot deadlock each other). Whoever wrote such a stream before us committed before we
+ *   got its lock, and got its own id while holding it.
+ * - An exact revision or 'no_stream' is a condition on the stream, checked again as the stream row is
+ *   written (a conditional update, a conflict-free insert): if anyone wrote the stream in the
+ *   meantime, our write fails and nothing is written, so no lock is needed. Bulk accepts (thousands
+ *   of new streams) take no locks at all.
+ *
+ * Each stream is judged: it fits its expectation (written), or it already holds these very events
+ * (same ids) at the place they were meant for — a retry after a lost acknowledgement; nothing is
+ * written and the first append's positions are returned, as EventStoreDB does — or it conflicts: then
+ * nothing of the batch is written and the conflicting streams come back with their revision. For
+ * 'any' and 'stream_exists', "the place" is where the first event's id sits in the stream; ids are
+ * looked for only when asked (`l`: the caller chose the ids, or this is a retry).
+ *
+ * req: [{s: stream id, k: no_stream|any|stream_exists|exact, r?: expected revision, l: look for ids,
+ *        e: [{i: id, t: type, d: data, m: metadata}]}]
+ */
+export const APPEND_FUNCTION = `
+-- Writes every stream of req if each fits its expectation and none asks to look for ids; else
+-- writes nothing and returns no row. A stream that moved since it was read fails the whole call
+-- with ${STREAM_MOVED} (or a unique violation): nothing is written.
+CREATE OR REPLACE FUNCTION es_write(req jsonb)
+RETURNS TABLE (o_stream text, o_outcome text, o_revision bigint, o_txid text, o_gp bigint)
+LANGUAGE plpgsql AS $fn$
+BEGIN
+  RETURN QUERY
+  WITH r AS (
+    SELECT t.ord, t.x->>'s' AS s, t.x->>'k' AS kind, (t.x->>'r')::bigint AS expected, coalesce((t.x->>'l')::boolean, false) AS look,
+           t.x->'e' AS evs, jsonb_array_length(t.x->'e')::bigint AS n
+    FROM jsonb_array_elements(req) WITH ORDINALITY AS t(x, ord)
+  ), rc AS (
+    -- a correlated look-up per stream (an index probe): a join here may be planned as a scan of every stream
+    SELECT r.*, (SELECT st.revision FROM es_streams st WHERE st.stream_id = r.s) AS cur FROM r
+  ), c AS (
+    SELECT rc.*,
+           CASE rc.kind WHEN 'no_stream' THEN rc.cur IS NULL
+                        WHEN 'stream_exists' THEN rc.cur IS NOT NULL
+                        WHEN 'exact' THEN rc.cur IS NOT NULL AND rc.cur = rc.expected
+                        ELSE true END AND NOT rc.look AS fits
+    FROM rc
+  ), go AS (
+    SELECT bool_and(c.fits) AS all_fit, count(*) AS streams, array_agg(c.s) FILTER (WHERE c.cur IS NOT NULL) AS existing FROM c
+  ), moved AS (
+    -- only where the row still holds the revision we read (= ANY keeps this an index look-up)
+    UPDATE es_streams e SET revision = c.cur + c.n
+    FROM c, go
+    WHERE go.all_fit AND e.stream_id = ANY(go.existing) AND e.stream_id = c.s AND e.revision = c.cur
+    RETURNING e.stream_id
+  ), created AS (
+    INSERT INTO es_streams (stream_id, revision)
+    SELECT c.s, c.n - 1 FROM c, go WHERE go.all_fit AND c.cur IS NULL
+    ON CONFLICT (stream_id) DO NOTHING
+    RETURNING stream_id
+  ), ins AS (
+    INSERT INTO es_events (stream_id, stream_revision, event_id, type, data, metadata)
+    SELECT c.s, coalesce(c.cur, -1) + j.o, (j.ev->>'i')::uuid, j.ev->>'t', j.ev->'d', j.ev->'m'
+    FROM c CROSS JOIN go CROSS JOIN LATERAL jsonb_array_elements(c.evs) WITH ORDINALITY AS j(ev, o)
+    WHERE go.all_fit
+    ORDER BY c.ord, j.o
+    RETURNING es_events.stream_id, es_events.stream_revision, es_events.global_position
+  )
+  SELECT ins.stream_id, 'written'::text, max(ins.stream_revision), pg_current_xact_id()::text, max(ins.global_position)
+    FROM ins GROUP BY ins.stream_id
+  HAVING es_stream_moved_unless((SELECT count(*) FROM moved) + (SELECT count(*) FROM created) = (SELECT go.streams FROM go));
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION es_stream_moved_unless(ok boolean) RETURNS boolean LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF NOT ok THEN
+    RAISE EXCEPTION 'a stream moved while it was being appended to' USING ERRCODE = '${STREAM_MOVED}';
+  END IF;
+  RETURN true;
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION es_append(req jsonb)
+RETURNS TABLE (o_stream text, o_outcome text, o_revision bigint, o_txid text, o_gp bigint)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_streams text[];
+  v_state text[];
+  v_current bigint[];
+  v_place bigint[];
+  v_counts bigint[];
+  v_writes jsonb;
+BEGIN
+  -- one statement, evaluated in key order as the sorted rows reach the aggregate
+  PERFORM count(pg_advisory_xact_lock(${STREAM_LOCK_NAMESPACE}, q.k))
+    FROM (SELECT DISTINCT hashtext(x->>'s') AS k FROM jsonb_array_elements(req) AS x
+          WHERE x->>'k' IN ('any', 'stream_exists') ORDER BY 1) AS q;
+
+  -- the common case: every stream fits and nobody asked to look for ids
+  RETURN QUERY SELECT * FROM es_write(req);
+  IF FOUND THEN
+    RETURN;
+  END IF;
+
+  -- judge each stream, looking for the ids where asked or where the expectation failed
+  WITH r AS (
+    SELECT t.ord, t.x AS item, t.x->>'s' AS s, t.x->>'k' AS kind, (t.x->>'r')::bigint AS expected,
+           coalesce((t.x->>'l')::boolean, false) AS look, t.x->'e' AS evs, jsonb_array_length(t.x->'e')::bigint AS n
+    FROM jsonb_array_elements(req) WITH ORDINALITY AS t(x, ord)
+  ), rc AS (
+    SELECT r.*, (SELECT st.revision FROM es_streams st WHERE st.stream_id = r.s) AS cur FROM r
+  ), c AS (
+    SELECT rc.*,
+           CASE rc.kind WHEN 'no_stream' THEN rc.cur IS NULL
+                        WHEN 'stream_exists' THEN rc.cur IS NOT NULL
+                        WHEN 'exact' THEN rc.cur IS NOT NULL AND rc.cur = rc.expected
+                        ELSE true END AS fits
+    FROM rc
+  ), p AS (
+    SELECT c.*,
+           CASE WHEN c.cur IS NULL OR (c.fits AND NOT c.look) THEN NULL
+                WHEN c.kind = 'exact' THEN c.expected + 1
+                WHEN c.kind = 'no_stream' THEN 0
+                ELSE (SELECT e.stream_revision FROM es_events e WHERE e.stream_id = c.s AND e.event_id = (c.evs->0->>'i')::uuid) END AS place
+    FROM c
+  ), judged AS (
+    SELECT p.*, CASE
+             WHEN p.place IS NOT NULL AND p.place >= 0 AND p.place + p.n - 1 <= p.cur
+                  AND (SELECT count(*) FROM jsonb_array_elements(p.evs) WITH ORDINALITY AS j(ev, o)
+                       WHERE (SELECT e.event_id FROM es_events e WHERE e.stream_id = p.s AND e.stream_revision = p.place + j.o - 1) = (j.ev->>'i')::uuid) = p.n
+               THEN 'duplicate'
+             WHEN p.fits THEN 'write'
+             ELSE 'conflict' END AS state
+    FROM p
+  )
+  SELECT array_agg(s ORDER BY ord), array_agg(state ORDER BY ord), array_agg(cur ORDER BY ord), array_agg(place ORDER BY ord), array_agg(n ORDER BY ord),
+         jsonb_agg(item - 'l' ORDER BY ord) FILTER (WHERE state = 'write')
+    INTO v_streams, v_state, v_current, v_place, v_counts, v_writes
+  FROM judged;
+
+  IF 'conflict' = ANY(v_state) THEN
+    RETURN QUERY SELECT u.s, 'conflict'::text, u.cur, NULL::text, NULL::bigint
+      FROM unnest(v_streams, v_state, v_current) AS u(s, st, cur) WHERE u.st = 'conflict';
+    RETURN;
+  END IF;
+
+  IF v_writes IS NOT NULL THEN
+    RETURN QUERY SELECT * FROM es_write(v_writes);
+    -- it writes nothing when a stream no longer fits: one moved since it was judged just now
+    PERFORM es_stream_moved_unless(FOUND);
+  END IF;
+  RETURN QUERY
+  SELECT u.s, 'duplicate'::text, e.stream_revision, e.transaction_id::text, e.global_position
+    FROM unnest(v_streams, v_state, v_place, v_counts) AS u(s, st, place, n)
+    CROSS JOIN LATERAL (SELECT * FROM es_events x WHERE x.stream_id = u.s AND x.stream_revision = u.place + u.n - 1 LIMIT 1) AS e
+    WHERE u.st = 'duplicate';
+END
+$fn$;
+`;
 
 const EVENT_COLUMNS = `global_position::text AS gp, transaction_id::text AS txid, stream_id, stream_revision::text AS rev,
   event_id, type, data, metadata, created_at`;
@@ -94,155 +267,140 @@ function encodeEvent(e: NewEvent) {
   };
 }
 
-/** The stream step of an append, by expectation: returns the stream's revision after the bump. */
-function streamStep(expected: ExpectedRevision): string {
-  if (expected === 'no_stream') {
-    return `INSERT INTO es_streams (stream_id, revision) VALUES ($1, $2::bigint - 1) ON CONFLICT DO NOTHING RETURNING revision`;
-  }
-  if (expected === 'any') {
-    return `INSERT INTO es_streams (stream_id, revision) VALUES ($1, $2::bigint - 1)
-            ON CONFLICT (stream_id) DO UPDATE SET revision = es_streams.revision + $2::bigint RETURNING revision`;
-  }
-  if (expected === 'stream_exists') {
-    return `UPDATE es_streams SET revision = revision + $2::bigint WHERE stream_id = $1 RETURNING revision`;
-  }
-  return `UPDATE es_streams SET revision = revision + $2::bigint WHERE stream_id = $1 AND revision = $4::bigint RETURNING revision`;
+/** One stream's part of an es_append request. */
+interface AppendRequest {
+  streamId: string;
+  events: readonly NewEvent[];
+  expected?: ExpectedRevision;
 }
 
-function appendSql(expected: ExpectedRevision): string {
-  return `WITH s AS (${streamStep(expected)})
-    INSERT INTO es_events (stream_id, stream_revision, event_id, type, data, metadata)
-    SELECT $1, s.revision - $2::bigint + u.ord, (u.e->>'i')::uuid, u.e->>'t', u.e->'d', u.e->'m'
-    FROM s, jsonb_array_elements($3::jsonb) WITH ORDINALITY AS u(e, ord)
-    RETURNING global_position::text AS gp, transaction_id::text AS txid, stream_revision::text AS rev`;
+interface AppendRow {
+  o_stream: string;
+  o_outcome: 'written' | 'duplicate' | 'conflict';
+  o_revision: string | null;
+  o_txid: string | null;
+  o_gp: string | null;
+}
+
+const RETRY_ATTEMPTS = 6;
+const RETRY_BASE_MS = 50;
+
+/** The stream named by a unique violation's detail: `Key (stream_id, stream_revision)=(<id>, 3) already exists.` */
+function streamOfUniqueViolation(err: unknown): string | undefined {
+  const detail = (err as { detail?: string }).detail ?? '';
+  const m = /^Key \(stream_id(?:, stream_revision)?\)=\((.*?)(?:, -?\d+)?\) already exists/.exec(detail);
+  return m?.[1];
 }
 
 function isUniqueViolation(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
 }
 
+function expectationKind(expected: ExpectedRevision): string {
+  return typeof expected === 'bigint' ? 'exact' : expected;
+}
+
 export class PostgresEventStore implements EventStore {
   readonly kind = 'postgres' as const;
+  readonly atomicAppendMany = true;
   readonly wakeup = new Wakeup();
   private listener?: Subscriber;
   private listening?: Promise<void>;
   private notifyPending = false;
   private notifying?: Promise<void>;
 
+  private readonly log?: Logger;
+  private closed = false;
+
+  /**
+   * @param pool appends and reads
+   * @param connectionString the listener's own connection (LISTEN needs a session of its own)
+   */
   constructor(
     private readonly pool: pg.Pool,
     private readonly connectionString?: string,
-    private readonly connectionConfig?: pg.ClientConfig,
-  ) {}
+    options: { log?: Logger } = {},
+  ) {
+    this.log = options.log;
+  }
 
   static async migrate(client: pg.Pool | pg.PoolClient): Promise<void> {
     await client.query(EVENTSTORE_SCHEMA);
+    await client.query(APPEND_FUNCTION);
   }
 
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision = 'any'): Promise<AppendResult> {
-    if (events.length === 0) throw new Error('append needs at least one event');
-    const params: unknown[] = [streamId, events.length, JSON.stringify(events.map(encodeEvent))];
-    if (typeof expected === 'bigint') params.push(expected.toString());
-    let rows: { gp: string; txid: string; rev: string }[];
-    try {
-      ({ rows } = await this.pool.query(appendSql(expected), params));
-    } catch (err) {
-      // a unique violation is a lost race, never something to swallow: report it as a conflict
-      if (isUniqueViolation(err)) throw new WrongExpectedVersionError(streamId, expected, await this.currentRevision(streamId));
-      throw err;
-    }
-    if (rows.length === 0) throw new WrongExpectedVersionError(streamId, expected, await this.currentRevision(streamId));
-    this.wakeup.wake();
-    this.announce();
-    return lastOf(rows);
+    return (await this.appendMany([{ streamId, events, expected }]))[0];
   }
 
-  async appendMany(
-    request: readonly { streamId: string; events: readonly NewEvent[]; expected?: ExpectedRevision }[],
-  ): Promise<AppendResult[]> {
+  /**
+   * Appends to one or many streams atomically (all or nothing) in one statement (see
+   * APPEND_FUNCTION). Deadlocks and serialization failures are retried; so is a connection lost
+   * mid-append, whose outcome is unknown: the retry finds the events already there (by id) when the
+   * first attempt committed, and writes nothing twice.
+   */
+  async appendMany(request: readonly AppendRequest[]): Promise<AppendResult[]> {
     if (request.length === 0) return [];
-    if (request.length === 1) return [await this.append(request[0].streamId, request[0].events, request[0].expected)];
-    // lock stream rows in one global order (by id), so overlapping batches cannot deadlock
-    const batch = [...request].sort((a, b) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0));
     const seen = new Set<string>();
-    for (const b of batch) {
+    for (const b of request) {
       if (seen.has(b.streamId)) throw new Error(`appendMany: stream ${b.streamId} appears twice`);
       seen.add(b.streamId);
       if (b.events.length === 0) throw new Error('append needs at least one event');
     }
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      // 1. bump every stream, grouped by kind of expectation: one statement per kind
-      const newRevision = new Map<string, bigint>();
-      const groups = new Map<string, typeof batch[number][]>();
-      for (const b of batch) {
-        const kind = typeof (b.expected ?? 'any') === 'bigint' ? 'exact' : (b.expected as string) ?? 'any';
-        const g = groups.get(kind) ?? [];
-        g.push(b);
-        groups.set(kind, g);
-      }
-      for (const [kind, items] of groups) {
-        const sids = items.map((b) => b.streamId);
-        const counts = items.map((b) => b.events.length);
-        const exp = items.map((b) => (typeof b.expected === 'bigint' ? b.expected.toString() : '0'));
-        let sql: string;
-        if (kind === 'no_stream') {
-          sql = `INSERT INTO es_streams (stream_id, revision) SELECT s, n - 1 FROM unnest($1::text[], $2::bigint[]) AS u(s, n)
-                 ON CONFLICT DO NOTHING RETURNING stream_id, revision::text`;
-        } else if (kind === 'any') {
-          sql = `INSERT INTO es_streams (stream_id, revision) SELECT s, n - 1 FROM unnest($1::text[], $2::bigint[]) AS u(s, n)
-                 ON CONFLICT (stream_id) DO UPDATE SET revision = es_streams.revision + excluded.revision + 1
-                 RETURNING stream_id, revision::text`;
-        } else if (kind === 'stream_exists') {
-          sql = `UPDATE es_streams e SET revision = e.revision + u.n FROM unnest($1::text[], $2::bigint[]) AS u(s, n)
-                 WHERE e.stream_id = u.s RETURNING e.stream_id, e.revision::text`;
-        } else {
-          sql = `UPDATE es_streams e SET revision = e.revision + u.n FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS u(s, n, x)
-                 WHERE e.stream_id = u.s AND e.revision = u.x RETURNING e.stream_id, e.revision::text`;
+    // ids are fixed before the first attempt, so every retry sends the very same events
+    const items = request.map((b) => {
+      const expected = b.expected ?? 'any';
+      return {
+        s: b.streamId,
+        k: expectationKind(expected),
+        ...(typeof expected === 'bigint' ? { r: expected.toString() } : {}),
+        l: b.events.some((e) => e.id !== undefined),
+        e: b.events.map(encodeEvent),
+      };
+    });
+    let rows: AppendRow[] | undefined;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const json = JSON.stringify(items);
+        // no stream to lock and no ids to look for: try the write alone (one statement); it writes
+        // nothing unless every stream fits, and es_append then judges (a conflict, say)
+        if (!items.some((i) => i.l || i.k === 'any' || i.k === 'stream_exists')) {
+          ({ rows } = await this.pool.query<AppendRow>('SELECT * FROM es_write($1::jsonb)', [json]));
+          if (rows.length > 0) break;
         }
-        const params: unknown[] = [sids, counts];
-        if (kind === 'exact') params.push(exp);
-        const { rows } = await client.query(sql, params);
-        for (const r of rows) newRevision.set(r.stream_id, BigInt(r.revision));
-        if (rows.length !== items.length) {
-          const failed = items.find((b) => !newRevision.has(b.streamId))!;
-          await client.query('ROLLBACK');
-          throw new WrongExpectedVersionError(failed.streamId, failed.expected ?? 'any', await this.currentRevision(failed.streamId));
+        ({ rows } = await this.pool.query<AppendRow>('SELECT * FROM es_append($1::jsonb)', [json]));
+        break;
+      } catch (err) {
+        const raced = isUniqueViolation(err) || (err as { code?: string }).code === STREAM_MOVED;
+        const unknownOutcome = isConnectionError(err);
+        if (raced && attempt >= RETRY_ATTEMPTS) {
+          // a stream kept moving under us (or a row that bypassed es_append is in the way): a conflict on it
+          const streamId = streamOfUniqueViolation(err) ?? request.find((b) => typeof b.expected === 'bigint' || b.expected === 'no_stream')?.streamId ?? request[0].streamId;
+          const item = request.find((b) => b.streamId === streamId);
+          throw new WrongExpectedVersionError(streamId, item?.expected ?? 'any', await this.currentRevision(streamId).catch(() => undefined));
         }
+        if (!raced && ((!unknownOutcome && !isRetryableConflict(err)) || attempt >= RETRY_ATTEMPTS)) throw err;
+        // judged again, ids looked for: a stream that moved is then a clean conflict (or our own write)
+        if (raced || unknownOutcome) for (const item of items) item.l = true;
+        if (!raced) await sleep(RETRY_BASE_MS * 2 ** (attempt - 1) * (0.5 + Math.random() / 2));
       }
-      // 2. insert every event in one statement, the rows as one JSON document: node-postgres escapes
-      // every element of a jsonb[] parameter into an array literal, which costs far more than the insert
-      const rowsIn: { s: string; r: string; i: string; t: string; d: unknown; m: unknown }[] = [];
-      for (const b of batch) {
-        const last = newRevision.get(b.streamId)!;
-        const first = last - BigInt(b.events.length) + 1n;
-        b.events.forEach((e, i) => {
-          rowsIn.push({ s: b.streamId, r: (first + BigInt(i)).toString(), ...encodeEvent(e) });
-        });
-      }
-      const { rows } = await client.query(
-        `INSERT INTO es_events (stream_id, stream_revision, event_id, type, data, metadata)
-         SELECT s, r, i, t, d, m FROM jsonb_to_recordset($1::jsonb) AS u(s text, r bigint, i uuid, t text, d jsonb, m jsonb)
-         RETURNING stream_id, global_position::text AS gp, transaction_id::text AS txid, stream_revision::text AS rev`,
-        [JSON.stringify(rowsIn)],
-      );
-      await client.query('COMMIT');
+    }
+    const conflict = rows.find((r) => r.o_outcome === 'conflict');
+    if (conflict) {
+      const item = request.find((b) => b.streamId === conflict.o_stream)!;
+      throw new WrongExpectedVersionError(conflict.o_stream, item.expected ?? 'any', conflict.o_revision === null ? 'no_stream' : BigInt(conflict.o_revision));
+    }
+    if (rows.some((r) => r.o_outcome === 'written')) {
       this.wakeup.wake();
       this.announce();
-      const lastByStream = new Map<string, { gp: string; txid: string; rev: string }>();
-      for (const r of rows) {
-        const prev = lastByStream.get(r.stream_id);
-        if (!prev || BigInt(r.rev) > BigInt(prev.rev)) lastByStream.set(r.stream_id, r);
-      }
-      return request.map((b) => lastOf([lastByStream.get(b.streamId)!]));
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      if (isUniqueViolation(err)) throw new WrongExpectedVersionError('(batch)', 'any');
-      throw err;
-    } finally {
-      client.release();
     }
+    const byStream = new Map(rows.map((r) => [r.o_stream, r]));
+    const missing = request.find((b) => !byStream.has(b.streamId));
+    if (missing) throw new Error(`es_append answered nothing for stream ${missing.streamId}`);
+    return request.map((b) => {
+      const r = byStream.get(b.streamId)!;
+      return { nextExpectedRevision: BigInt(r.o_revision!), position: { commit: BigInt(r.o_txid!), prepare: BigInt(r.o_gp!) } };
+    });
   }
 
   /**
@@ -306,17 +464,48 @@ export class PostgresEventStore implements EventStore {
     return rows.map(toRecorded);
   }
 
-  async countAfter(after: Position, types: readonly string[] | undefined, cap: number): Promise<number> {
+  async countAfter(after: Position, types: readonly string[] | undefined, cap: number, options: CountOptions = {}): Promise<number> {
     const params: unknown[] = [after.commit.toString(), after.prepare.toString(), cap];
     if (types) params.push(types);
+    const readable = options.includeHeldBack ? '' : ' AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
     const { rows } = await this.pool.query(
       `SELECT count(*)::int AS n FROM (SELECT 1 FROM es_events
-         WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-           AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())${types ? ' AND type = ANY($4::text[])' : ''}
+         WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)${readable}${types ? ' AND type = ANY($4::text[])' : ''}
          LIMIT $3) t`,
       params,
     );
     return rows[0].n;
+  }
+
+  /**
+   * The transaction with the cluster's oldest running transaction id: readers read below it. Sessions of
+   * other roles show their pid and database, but their age and application only to a role with
+   * pg_read_all_stats; a prepared transaction shows its gid instead of a session.
+   */
+  async oldestOpenTransaction(): Promise<OpenTransaction | undefined> {
+    const { rows } = await this.pool.query<OpenTransaction & { age_ms: string | null }>(
+      `SELECT a.pid, (extract(epoch FROM clock_timestamp() - a.xact_start) * 1000)::bigint::text AS age_ms,
+              a.application_name AS application, a.datname AS database, a.state, a.backend_xid::text AS xid, NULL AS prepared_gid,
+              age(a.backend_xid) AS xid_age
+         FROM pg_stat_activity a
+        WHERE a.backend_xid IS NOT NULL AND a.pid <> pg_backend_pid()
+       UNION ALL
+       SELECT NULL, (extract(epoch FROM clock_timestamp() - p.prepared) * 1000)::bigint::text, NULL, p.database, 'prepared', p.transaction::text, p.gid, age(p.transaction)
+         FROM pg_prepared_xacts p
+       ORDER BY xid_age DESC
+       LIMIT 1`,
+    );
+    if (!rows.length) return undefined;
+    const r = rows[0];
+    return {
+      pid: r.pid,
+      age_ms: r.age_ms === null ? null : Number(r.age_ms),
+      application: r.application || null,
+      database: r.database,
+      state: r.state,
+      xid: r.xid,
+      ...(r.prepared_gid ? { prepared_gid: r.prepared_gid } : {}),
+    };
   }
 
   async headPosition(): Promise<Position> {
@@ -328,28 +517,65 @@ export class PostgresEventStore implements EventStore {
     return rows.length ? { commit: BigInt(rows[0].txid), prepare: BigInt(rows[0].gp) } : START;
   }
 
-  /** Starts listening for append notifications from other processes (idempotent). */
+  /**
+   * Starts listening for append notifications from other processes (idempotent); resolves once the
+   * first attempt to connect has ended either way. The listener reconnects for as long as the process
+   * lives (a hint lost meanwhile only costs latency: readers poll at least once a second), and wakes
+   * every reader after each reconnect, since notifications may have been missed while it was away.
+   */
   listen(): Promise<void> {
-    if (!this.listening) {
-      const cfg = this.connectionString ? { connectionString: this.connectionString } : this.connectionConfig ?? {};
-      // pg-listen is CommonJS with `exports.default`: under ESM its function is one level down
-      type CreateSubscriber = (cfg: pg.ClientConfig, opts?: { retryLimit?: number; retryInterval?: number }) => Subscriber;
-      const mod = pgListen as unknown as CreateSubscriber & { default?: CreateSubscriber };
-      const createSubscriber = mod.default ?? mod;
-      const listener = createSubscriber(cfg, { retryLimit: Infinity, retryInterval: 500 });
-      this.listener = listener;
-      listener.notifications.on(EVENT_CHANNEL, () => this.wakeup.wake());
-      // on reconnect, wake readers: they may have missed notifications while disconnected
-      listener.events.on('connected', () => this.wakeup.wake());
-      listener.events.on('error', () => undefined);
-      this.listening = listener.connect().then(() => listener.listenTo(EVENT_CHANNEL)).then(() => undefined);
+    if (!this.listening) this.listening = this.startListener(0);
+    return this.listening;
+  }
+
+  private async startListener(generation: number): Promise<void> {
+    if (this.closed) return;
+    const cfg: pg.ClientConfig = this.connectionString ? { connectionString: this.connectionString } : {};
+    // pg-listen is CommonJS with `exports.default`: under ESM its function is one level down
+    type Options = { retryLimit?: number; retryInterval?: number | ((attempt: number) => number); retryTimeout?: number; paranoidChecking?: number | false };
+    type CreateSubscriber = (cfg: pg.ClientConfig, opts?: Options) => Subscriber;
+    const mod = pgListen as unknown as CreateSubscriber & { default?: CreateSubscriber };
+    const createSubscriber = mod.default ?? mod;
+    // retryTimeout 0: never give up reconnecting (pg-listen's default stops after 3 s of outage)
+    const listener = createSubscriber(cfg, {
+      retryLimit: Infinity,
+      retryTimeout: 0,
+      retryInterval: (attempt) => Math.min(2_000, 100 * 2 ** Math.min(attempt, 5)),
+      paranoidChecking: 10_000,
+    });
+    this.listener = listener;
+    let lost = false;
+    listener.notifications.on(EVENT_CHANNEL, () => this.wakeup.wake());
+    listener.events.on('connected', () => {
+      if (lost) this.log?.info('event notifications: listener reconnected');
+      lost = false;
+      this.wakeup.wake();
+    });
+    listener.events.on('reconnect', (attempt: number) => {
+      if (!lost) this.log?.warn({ attempt }, 'event notifications: listener lost its connection; reconnecting (readers poll every second meanwhile)');
+      lost = true;
+    });
+    listener.events.on('error', (err: Error) => {
+      // pg-listen gave up on this session (e.g. LISTEN failed right after a reconnect): start a new one
+      this.log?.warn({ err: err.message }, 'event notifications: listener failed; starting a new one');
+      if (this.listener !== listener || this.closed) return;
+      void listener.close().catch(() => undefined);
+      setTimeout(() => void this.startListener(generation + 1), Math.min(5_000, 200 * 2 ** Math.min(generation, 5))).unref();
+    });
+    // registered before connecting: if the first connect fails, pg-listen's own reconnect loop
+    // re-issues LISTEN for the registered channels once it gets through
+    listener.listenTo(EVENT_CHANNEL)?.catch(() => undefined);
+    try {
+      await listener.connect();
+    } catch (err) {
+      lost = true;
+      this.log?.warn({ err: (err as Error).message }, 'event notifications: listener could not connect; retrying in the background');
     }
-    return this.listening!;
   }
 
   subscribeToAll(options: SubscribeOptions = {}): Subscription {
     void this.listen().catch(() => undefined);
-    return pollingSubscription(this, this.wakeup, options);
+    return pollingSubscription(this, this.wakeup, options, this.log);
   }
 
   async ping(): Promise<boolean> {
@@ -362,27 +588,49 @@ export class PostgresEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.notifying;
     this.wakeup.close();
     if (this.listener) await this.listener.close().catch(() => undefined);
   }
 }
 
-function lastOf(rows: { gp: string; txid: string; rev: string }[]): AppendResult {
-  let last = rows[0];
-  for (const r of rows) if (BigInt(r.rev) > BigInt(last.rev)) last = r;
-  return { nextExpectedRevision: BigInt(last.rev), position: { commit: BigInt(last.txid), prepare: BigInt(last.gp) } };
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** A catch-up subscription built on readAll: reads history in batches, then waits for wake-ups (or 1 s) and re-polls. */
-export function pollingSubscription(store: Pick<EventStore, 'readAll'>, wakeup: Wakeup, options: SubscribeOptions): Subscription {
+/**
+ * A catch-up subscription built on readAll: reads history in batches, then waits for wake-ups (or
+ * 1 s) and re-polls. A failed read (connection lost, Postgres restarting) is logged and retried with
+ * backoff from the last delivered position, so the consumer sees neither a gap, a repeat nor an end.
+ */
+export function pollingSubscription(
+  store: Pick<EventStore, 'readAll'>,
+  wakeup: Wakeup,
+  options: SubscribeOptions,
+  log?: Logger,
+): Subscription {
   let stopped = false;
   let position = options.after ?? START;
   const batchSize = options.batchSize ?? 1000;
   async function* iterate(): AsyncGenerator<RecordedEvent> {
+    let failures = 0;
     while (!stopped && !wakeup.isClosed) {
       const ticket = wakeup.ticket();
-      const batch = await store.readAll({ after: position, maxCount: batchSize, types: options.types });
+      let batch: RecordedEvent[];
+      try {
+        batch = await store.readAll({ after: position, maxCount: batchSize, types: options.types });
+      } catch (err) {
+        failures++;
+        const delay = Math.min(5_000, 100 * 2 ** Math.min(failures - 1, 6));
+        if (failures === 1 || failures % 10 === 0) {
+          log?.warn({ err: (err as Error).message, position: positionToString(position), failures, retryInMs: delay }, 'catch-up subscription: read failed; resuming from its position');
+        }
+        await wakeup.wait(wakeup.ticket(), delay);
+        continue;
+      }
+      if (failures > 0) log?.info({ position: positionToString(position), failures }, 'catch-up subscription: reading again');
+      failures = 0;
       for (const e of batch) {
         if (stopped) return;
         position = e.position;

@@ -6,7 +6,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Engage } from '../context.ts';
 import { newUlid } from '../ids.ts';
 import { type AnyRoute, openApiDocument, registerRoutes } from './route.ts';
-import { Authenticator, authPlugin } from './plugins/auth.ts';
+import { Authenticator, authPlugin, authorizePlugin } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { type CounterStore, MemoryCounters, rateLimitPlugin } from './plugins/rate-limit.ts';
@@ -30,11 +30,42 @@ export interface AppDeps {
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Query parameters whose values are credentials (hub.verify_token, api_key, token, signature, …): never logged. */
+const SECRET_PARAM_RE = /token|secret|key|passw|pwd|signature|^sig$|auth|credential|session|code_verifier/i;
+
+/** The URL as logged: the values of secret-bearing query parameters replaced by [redacted]. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const parts = url.slice(q + 1).split('&').map((part) => {
+    const eq = part.indexOf('=');
+    const rawName = eq < 0 ? part : part.slice(0, eq);
+    let name = rawName;
+    try {
+      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+    } catch {
+      /* a malformed escape: judge the raw name */
+    }
+    return eq >= 0 && SECRET_PARAM_RE.test(name) ? `${rawName}=[redacted]` : part;
+  });
+  return `${url.slice(0, q)}?${parts.join('&')}`;
+}
+
+/** fastify's request serializer, with the URL redacted */
+function serializeRequest(req: { method: string; url: string; version?: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
+  return { method: req.method, url: redactUrl(req.url), version: req.version, host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { engage } = deps;
+  // one store for every limit, login's per-account one included
+  const counters = (deps.counters ??= new MemoryCounters());
   const app = Fastify({
-    loggerInstance: engage.log as FastifyBaseLogger,
+    // request logs carry the URL: secrets passed in query strings (a provider's verify token) are redacted
+    loggerInstance: (engage.log as FastifyBaseLogger).child({}, { serializers: { req: serializeRequest as never } }),
     bodyLimit: JSON_BODY_LIMIT,
+    // behind a reverse proxy, the client address (per-IP limits) comes from X-Forwarded-For of trusted proxies only
+    trustProxy: engage.config.TRUST_PROXY,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : newUlid();
@@ -45,10 +76,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('X-Request-Id', req.id);
   });
   errorsPlugin(app);
-  // preHandler hooks run in registration order: auth first, so the per-account rate limit knows the
-  // account; the rate limit before idempotency, so a 429 is never stored as a key's first response
+  // onRequest hooks run in registration order, before the body is read: authentication first, so
+  // the rate limit knows the account (or counts a failed credential against the IP), then the 401
+  // or 403; idempotency (preHandler) comes after, so a 429 is never stored as a key's first response
   authPlugin(app, deps.authenticator);
-  if (engage.config.RATE_LIMITS_ENABLED) rateLimitPlugin(app, deps.counters ?? new MemoryCounters());
+  if (engage.config.RATE_LIMITS_ENABLED) rateLimitPlugin(app, counters);
+  authorizePlugin(app);
   idempotencyPlugin(app, engage.pool);
 
   const registry: AnyRoute[] = [];
@@ -58,7 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(providerWebhookRoutes(deps));
 
   const document = openApiDocument(registry);
-  app.get('/v1/openapi.json', { config: { auth: 'none', rateGroup: 'none' } }, async () => document);
+  app.get('/v1/openapi.json', { config: { auth: 'none', rateGroup: 'public' } }, async () => document);
   await app.register(swagger, { mode: 'static', specification: { document: document as never } });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   return app;

@@ -17,11 +17,22 @@ export function metadataOf(req: FastifyRequest): EventMetadata {
   };
 }
 
-/** Waits until the named read models include `position`, so the caller's next read sees its write. */
+/**
+ * Waits until the named read models include `position`, so the caller's next read sees its write.
+ * The write is stored either way: a wait that fails (the database went away after the append) only
+ * makes the write visible late, and must not turn a stored write into an error the client retries.
+ */
 export async function settle(engage: Engage, projections: readonly string[], position: Position | undefined): Promise<void> {
   if (!position) return;
-  await engage.runner.waitFor(projections, position, engage.config.READ_YOUR_WRITES_TIMEOUT_MS);
+  try {
+    await engage.runner.waitFor(projections, position, engage.config.READ_YOUR_WRITES_TIMEOUT_MS);
+  } catch (err) {
+    engage.log.warn({ err: { code: (err as { code?: string }).code, message: (err as Error).message } }, 'read-your-writes wait failed; the write is stored');
+  }
 }
+
+/** Every timestamp a route accepts (query filters, body fields): README "Timestamps". */
+export { Timestamp } from '../timestamps.ts';
 
 export const pageQuery = {
   limit: z.coerce.number().int().min(1).max(500).default(50),

@@ -8,7 +8,7 @@ import { findUnstorable } from './common.ts';
 import type { AuthContext } from './plugins/auth.ts';
 
 export type AuthMode = 'none' | 'key' | 'key_or_login' | 'login';
-export type RateGroup = 'send' | 'bulk' | 'login' | 'default' | 'public' | 'none';
+export type RateGroup = 'send' | 'bulk' | 'login' | 'default' | 'public' | 'callback' | 'none';
 
 export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';

@@ -16,7 +16,30 @@ interface Target {
   channel: string;
 }
 
-/** Records reports; unknown messages and duplicates are ignored. Returns how many changed a message. */
+/**
+ * A report that names a recipient (email feedback does) is about that message only when it names
+ * the message's own recipient: a provider (or whoever holds its secret) must not be able to fail a
+ * message, or suppress or bounce an arbitrary address, by naming someone else. Email addresses
+ * compare case-insensitively, other recipients exactly.
+ */
+function namesTheRecipient(target: Target, recipient: string): boolean {
+  const reported = recipient.trim();
+  const own = target.to_address.trim();
+  return target.channel === 'email' ? reported.toLowerCase() === own.toLowerCase() : reported === own;
+}
+
+/** The message as its stream has it, for a report the read model cannot place yet; undefined when there is no such message. */
+async function targetFromStream(engage: Engage, messageId: string): Promise<Target | undefined> {
+  const events = await engage.store.readStream(`message-${messageId}`);
+  const state = events.reduce((s, e) => messageDecider.evolve(s, { type: e.type, data: e.data } as never), messageDecider.initialState);
+  if (!state.exists || !state.accountId || !state.content) return undefined;
+  return { id: messageId, account_id: state.accountId, to_address: state.content.to, channel: state.content.channel };
+}
+
+/**
+ * Records reports; unknown messages, duplicates and reports naming another recipient than the
+ * message's are ignored. Returns how many changed a message.
+ */
 export async function recordReports(engage: Engage, reports: readonly DeliveryReport[], metadata: EventMetadata = { actor: 'provider' }): Promise<number> {
   if (reports.length === 0) return 0;
   const ids = reports.map((r) => r.messageId).filter((x): x is string => !!x);
@@ -31,14 +54,26 @@ export async function recordReports(engage: Engage, reports: readonly DeliveryRe
   const transitions: Transition[] = [];
   const feedback: { report: DeliveryReport; target: Target }[] = [];
   const seen = new Set<string>();
+  const fromStream = new Map<string, Target | undefined>();
   for (const report of reports) {
     const row = report.messageId ? byId.get(report.messageId) : report.providerMessageId ? byProviderId.get(report.providerMessageId) : undefined;
     let target: Target | undefined = row;
     if (!target && report.messageId) {
-      // the read model may not have the message yet: the stream decides (unknown ids are ignored there)
-      target = { id: report.messageId, account_id: '', to_address: report.recipient ?? '', channel: '' };
+      // the read model may not have the message yet: the stream decides (unknown ids are ignored
+      // there); a report naming a recipient needs the message's own recipient to compare with
+      if (report.recipient !== undefined) {
+        if (!fromStream.has(report.messageId)) fromStream.set(report.messageId, await targetFromStream(engage, report.messageId));
+        target = fromStream.get(report.messageId);
+      } else {
+        target = { id: report.messageId, account_id: '', to_address: '', channel: '' };
+      }
     }
     if (!target) continue;
+    if (report.recipient !== undefined && !namesTheRecipient(target, report.recipient)) {
+      // acknowledged and otherwise ignored; the addresses stay out of the log (personal data)
+      engage.log.warn({ message_id: target.id, provider: report.provider, feedback: report.feedback ?? null }, 'provider report names another recipient than the message\'s; ignored');
+      continue;
+    }
     if (report.feedback) feedback.push({ report, target });
     if (seen.has(target.id)) continue;
     seen.add(target.id);
@@ -57,15 +92,11 @@ export async function recordReports(engage: Engage, reports: readonly DeliveryRe
 }
 
 async function recordFeedback(engage: Engage, report: DeliveryReport, target: Target, metadata: EventMetadata) {
-  let accountId = target.account_id;
-  let address = (report.recipient ?? target.to_address).toLowerCase();
-  if (!accountId) {
-    const events = await engage.store.readStream(`message-${target.id}`);
-    const state = events.reduce((s, e) => messageDecider.evolve(s, { type: e.type, data: e.data } as never), messageDecider.initialState);
-    if (!state.exists || !state.accountId) return;
-    accountId = state.accountId;
-    address = (report.recipient ?? state.content?.to ?? '').toLowerCase();
-  }
+  // (the report named this address, or named none)
+  const known = target.account_id ? target : await targetFromStream(engage, target.id);
+  if (!known) return;
+  const accountId = known.account_id;
+  const address = known.to_address.toLowerCase();
   if (!address) return;
   const now = engage.clock.now();
   const meta = { ...metadata, accountId };

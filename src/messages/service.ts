@@ -1,15 +1,22 @@
 // Accepting messages (one, or thousands in a handful of batched appends), cancelling, resending
 // and reading a message's timeline from its stream.
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { messageDecider, messageStream, type MessageAcceptedData, type MessageContent, type MessageEvent } from '../../commands/message.ts';
 import type { Engage } from '../context.ts';
 import { fold, handleCommand } from '../decider.ts';
 import { AppError, notFound } from '../errors.ts';
-import { type EventMetadata, type Position, positionToString } from '../eventstore/port.ts';
+import { type AppendResult, type EventMetadata, type NewEvent, type Position, WrongExpectedVersionError, comparePositions, positionToString } from '../eventstore/port.ts';
 import { newId } from '../ids.ts';
 import type { ValidSend } from './validation.ts';
 
 /** Appends per call: 10,000 messages are a few statements, not 10,000 round trips. */
 const APPEND_CHUNK = 5000;
+/** Sends of one chunk when the store's appendMany is not atomic (see appendChunk). */
+const CHUNK_ATTEMPTS = 3;
+const CHUNK_RETRY_MS = 200;
+/** Message ids named in one log line at most (the rest are counted). */
+const LOGGED_IDS = 100;
 
 export interface MessageRecord {
   id: string;
@@ -54,17 +61,77 @@ export async function acceptMessages(
   let position: Position | undefined;
   for (let i = 0; i < accepted.length; i += APPEND_CHUNK) {
     const chunk = accepted.slice(i, i + APPEND_CHUNK);
-    const results = await engage.store.appendMany(
-      chunk.map((data) => ({
-        streamId: messageStream(data.id),
-        // the decider's Accept rule (a new stream) is enforced by the no_stream expectation
-        events: messageDecider.decide({ type: 'Accept', data }, messageDecider.initialState).map((e) => ({ ...e, metadata })),
-        expected: 'no_stream' as const,
-      })),
-    );
-    position = results[results.length - 1]?.position ?? position;
+    const batch = chunk.map((data) => ({
+      streamId: messageStream(data.id),
+      // the decider's Accept rule (a new stream) is enforced by the no_stream expectation; the event
+      // ids are fixed here, once, so that a re-sent chunk is recognised where it was written
+      events: messageDecider.decide({ type: 'Accept', data }, messageDecider.initialState).map((e): NewEvent => ({ ...e, metadata, id: randomUUID() })),
+      expected: 'no_stream' as const,
+    }));
+    let results: AppendResult[];
+    try {
+      results = await appendChunk(engage, batch);
+    } catch (err) {
+      // the items of the chunks before are accepted (they will be dispatched) although this call
+      // fails: never let that pass silently
+      if (i > 0) {
+        engage.log.error(
+          { err, accountId, bulkId: extra.bulkId, acceptedCount: i, accepted: accepted.slice(0, LOGGED_IDS).map((a) => a.id), notAcceptedCount: accepted.length - i },
+          `accepting messages failed part-way: the first ${i} valid messages were accepted and will be sent`,
+        );
+      }
+      throw err;
+    }
+    // the newest position of the chunk, wherever it is in the results
+    for (const r of results) if (!position || comparePositions(r.position, position) > 0) position = r.position;
   }
   return { accepted, position };
+}
+
+/**
+ * Appends one chunk of new message streams. On a store whose appendMany is atomic (postgres) a
+ * failure wrote nothing of the chunk (the adapter settles lost connections itself) and is thrown.
+ * On one that is not (esdb), a failure may leave the chunk partly written — accepted messages the
+ * caller would never hear of — so the very same chunk (same event ids) is sent again, a few times:
+ * a message stream already written answers as an idempotent success (its no_stream append of these
+ * very events), the others are written. A conflict is never retried: the message id is taken by
+ * something else. If the chunk still fails, the messages whose streams exist are logged (they will
+ * be dispatched) before the error is thrown.
+ */
+async function appendChunk(engage: Engage, batch: { streamId: string; events: NewEvent[]; expected: 'no_stream' }[]): Promise<AppendResult[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await engage.store.appendMany(batch);
+    } catch (err) {
+      if (engage.store.atomicAppendMany) throw err;
+      if (err instanceof WrongExpectedVersionError || attempt >= CHUNK_ATTEMPTS) {
+        const written = await writtenOf(engage, batch);
+        if (written.length > 0) {
+          engage.log.error(
+            { err, writtenCount: written.length, written: written.slice(0, LOGGED_IDS), notWrittenCount: batch.length - written.length },
+            `accepting messages failed part-way: ${written.length} message streams of this chunk were written and will be sent`,
+          );
+        }
+        throw err;
+      }
+      engage.log.warn({ err, attempt, messages: batch.length }, 'appending accepted messages failed; sending the same events again');
+      await sleep(CHUNK_RETRY_MS * attempt);
+    }
+  }
+}
+
+/** The streams of the batch that hold their first event (best effort: a read failure counts as unknown). */
+async function writtenOf(engage: Engage, batch: readonly { streamId: string; events: readonly NewEvent[] }[]): Promise<string[]> {
+  const written: string[] = [];
+  for (const b of batch) {
+    try {
+      const [first] = await engage.store.readStream(b.streamId, { maxCount: 1 });
+      if (first && first.id === b.events[0].id) written.push(b.streamId);
+    } catch {
+      return written; // the store is unreachable: nothing more to learn
+    }
+  }
+  return written;
 }
 
 async function loadMessage(engage: Engage, id: string) {

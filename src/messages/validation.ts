@@ -5,6 +5,7 @@ import { CHANNELS, PHONE_CHANNELS, type Channel, type MessageContent } from '../
 import { normalisePhone } from '../contacts/validation.ts';
 import type { Issue } from '../errors.ts';
 import { toIssues } from '../http/route.ts';
+import { Timestamp } from '../timestamps.ts';
 import { checkWebhookUrl } from '../webhooks/ssrf.ts';
 
 export const RESERVED_HEADERS = [
@@ -37,7 +38,7 @@ export const SendFields = {
   reply_to: str(320).optional(),
   from_name: str(255).refine(noLineBreaks, 'must not contain line breaks').optional(),
   headers: z.record(z.string(), z.string()).optional(),
-  scheduled_at: z.iso.datetime({ offset: true, message: 'must be an RFC 3339 timestamp, e.g. 2026-11-21T10:00:00Z' }).optional(),
+  scheduled_at: Timestamp.optional(),
   webhook_url: str(2048).optional(),
 };
 

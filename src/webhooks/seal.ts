@@ -15,6 +15,10 @@ async function sealKey(pool: pg.Pool): Promise<Buffer> {
       return Buffer.from(rows[0].value, 'base64');
     })();
     cache.set(pool, key);
+    // a failed read (the database was down) must not be remembered: the next call tries again
+    key.catch(() => {
+      if (cache.get(pool) === key) cache.delete(pool);
+    });
   }
   return key;
 }

@@ -18,6 +18,7 @@ import { comparePositions, type Position } from '../eventstore/port.ts';
 import { Wakeup } from '../eventstore/wakeup.ts';
 import { applyTransitions, type Transition, type TransitionResult } from '../messages/outcomes.ts';
 import { Policy } from '../messages/policy.ts';
+import { LoopBackoff, whileUnavailable } from './backoff.ts';
 
 /** The read-model columns a claim needs (the message's content and its revision). */
 type QueuedRow = Pick<
@@ -97,14 +98,16 @@ export class Dispatcher {
   }
 
   private async loop(): Promise<void> {
+    const backoff = new LoopBackoff(this.engage.log, 'dispatcher');
     while (!this.stopped) {
       const ticket = this.wakeup.ticket();
       let worked = 0;
       try {
         worked = await this.dispatchBatch();
+        backoff.succeeded();
       } catch (err) {
-        this.engage.log.error({ err }, 'dispatcher batch failed; retrying');
-        await new Promise((r) => setTimeout(r, 500));
+        await backoff.failed(err, () => this.stopped);
+        continue;
       }
       if (worked === 0) await this.wakeup.wait(ticket, 250);
     }
@@ -148,9 +151,17 @@ export class Dispatcher {
       const claimed = claims.filter((c) => c.ok && c.state?.content);
       if (claimed.length === 0) return rows.length;
       const byId = new Map(rows.map((r) => [r.id, r]));
-      const decisions = await this.policy.decide(
-        claimed.map((c) => ({ id: c.messageId, account_id: c.state!.accountId!, channel: c.state!.content!.channel, to_address: c.state!.content!.to, marketing: byId.get(c.messageId)?.marketing ?? true })),
-        now,
+      // the claims are stored: a database that goes away now is waited out while they last (with
+      // time to spare for the provider calls), rather than leaving them to block the messages until
+      // their leases run out
+      const decisions = await whileUnavailable(
+        () =>
+          this.policy.decide(
+            claimed.map((c) => ({ id: c.messageId, account_id: c.state!.accountId!, channel: c.state!.content!.channel, to_address: c.state!.content!.to, marketing: byId.get(c.messageId)?.marketing ?? true })),
+            now,
+          ),
+        Date.now() + config.DISPATCH_LEASE_MS / 2,
+        () => this.stopped,
       );
       const outcomes: Transition[] = [];
       const toSend: TransitionResult[] = [];

@@ -7,6 +7,7 @@ import { MESSAGE_EVENT_TYPES, type Channel } from '../../commands/message.ts';
 import type { Engage } from '../context.ts';
 import { comparePositions } from '../eventstore/port.ts';
 import { recordReports } from '../messages/reports.ts';
+import { LoopBackoff } from './backoff.ts';
 import { Dispatcher } from './dispatcher.ts';
 import { Scheduler } from './scheduler.ts';
 
@@ -20,7 +21,11 @@ export class ReportRecorder {
    */
   holdWhile?: (messageId: string) => boolean;
 
-  constructor(private readonly engage: Engage) {}
+  private readonly backoff: LoopBackoff;
+
+  constructor(private readonly engage: Engage) {
+    this.backoff = new LoopBackoff(engage.log, 'delivery report recorder');
+  }
 
   readonly sink = (reports: DeliveryReport[]) => {
     this.queue.push(...reports);
@@ -33,10 +38,16 @@ export class ReportRecorder {
     this.timer = undefined;
     if (this.flushing) return this.flushing;
     this.flushing = (async () => {
+      // never gives up on a report (a lost database is waited out): the provider made its call
       for (;;) {
         // the read model first shows what is already recorded (our own `sent` above all), so that
         // recordReports can append the batch at the revisions it reads, not one stream at a time
-        if (this.queue.length) await this.engage.runner.waitFor(['messages'], await this.engage.store.headPosition(), 5_000);
+        try {
+          if (this.queue.length) await this.engage.runner.waitFor(['messages'], await this.engage.store.headPosition(), 5_000);
+        } catch (err) {
+          await this.backoff.failed(err);
+          continue;
+        }
         const batch: DeliveryReport[] = [];
         const held: DeliveryReport[] = [];
         for (const r of this.queue) {
@@ -47,10 +58,10 @@ export class ReportRecorder {
         this.queue = held;
         try {
           await recordReports(this.engage, batch);
+          this.backoff.succeeded();
         } catch (err) {
-          this.engage.log.error({ err, reports: batch.length }, 'recording delivery reports failed; retrying');
           this.queue.unshift(...batch);
-          await new Promise((r) => setTimeout(r, 500));
+          await this.backoff.failed(err);
         }
       }
     })().finally(() => {

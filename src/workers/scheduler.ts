@@ -5,6 +5,7 @@ import type { Engage } from '../context.ts';
 import { comparePositions, type Position } from '../eventstore/port.ts';
 import { Wakeup } from '../eventstore/wakeup.ts';
 import { applyTransitions } from '../messages/outcomes.ts';
+import { LoopBackoff } from './backoff.ts';
 
 export class Scheduler {
   private readonly wakeup = new Wakeup();
@@ -30,13 +31,16 @@ export class Scheduler {
   }
 
   private async loop() {
+    const backoff = new LoopBackoff(this.engage.log, 'scheduler');
     while (!this.stopped) {
       const ticket = this.wakeup.ticket();
       let moved = 0;
       try {
         moved = await this.queueDue();
+        backoff.succeeded();
       } catch (err) {
-        this.engage.log.error({ err }, 'scheduler round failed; retrying');
+        await backoff.failed(err, () => this.stopped);
+        continue;
       }
       if (moved > 0) this.onQueued();
       else await this.wakeup.wait(ticket, this.intervalMs);

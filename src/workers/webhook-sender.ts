@@ -7,6 +7,7 @@ import { Wakeup } from '../eventstore/wakeup.ts';
 import { DeliveryClient, type AttemptResult } from '../webhooks/delivery.ts';
 import { unseal } from '../webhooks/seal.ts';
 import { accountWebhookSecret } from '../webhooks/secrets.ts';
+import { LoopBackoff, whileUnavailable } from './backoff.ts';
 
 export function parseDelays(spec: string): number[] {
   return spec
@@ -41,9 +42,6 @@ interface EndpointRow {
   url: string;
 }
 
-/** How long a claimed delivery stays invisible to other claims; well beyond one attempt's timeout. */
-const MIN_LEASE_MS = 60_000;
-
 export class WebhookSender {
   private readonly wakeup = new Wakeup();
   private readonly client: DeliveryClient;
@@ -54,6 +52,7 @@ export class WebhookSender {
   private stopped = false;
   private loopDone?: Promise<void>;
   private readonly running = new Set<Promise<void>>();
+  private readonly isStopped = () => this.stopped;
   private readonly onAdvance = (name: string) => {
     if (name === 'webhook_outbox') this.wakeup.wake();
   };
@@ -61,8 +60,9 @@ export class WebhookSender {
   constructor(private readonly engage: Engage) {
     this.client = new DeliveryClient(engage.config.WEBHOOK_TIMEOUT_MS, engage.config.WEBHOOK_ALLOW_PRIVATE);
     this.delays = parseDelays(engage.config.WEBHOOK_RETRY_DELAYS);
-    // a lease shorter than an attempt would let another round (or process) send it again mid-flight
-    this.leaseMs = Math.max(MIN_LEASE_MS, engage.config.WEBHOOK_TIMEOUT_MS * 3);
+    // how long a claimed delivery stays invisible to other claims: well beyond one attempt's timeout,
+    // since a lease shorter than an attempt would let another round (or process) send it again mid-flight
+    this.leaseMs = Math.max(engage.config.WEBHOOK_LEASE_MS, engage.config.WEBHOOK_TIMEOUT_MS * 3);
   }
 
   start(): void {
@@ -84,14 +84,16 @@ export class WebhookSender {
   }
 
   private async loop() {
+    const backoff = new LoopBackoff(this.engage.log, 'webhook sender');
     while (!this.stopped) {
       const ticket = this.wakeup.ticket();
       let claimed = 0;
       try {
         claimed = await this.round();
+        backoff.succeeded();
       } catch (err) {
-        this.engage.log.error({ err }, 'webhook sender round failed; retrying');
-        await new Promise((r) => setTimeout(r, 500));
+        await backoff.failed(err, () => this.stopped);
+        continue;
       }
       if (claimed === 0) await this.wakeup.wait(ticket, 250);
     }
@@ -104,6 +106,8 @@ export class WebhookSender {
     if (free <= 0) return 0;
     const saturated = [...this.perHost].filter(([, n]) => n >= config.WEBHOOK_PER_HOST_CONCURRENCY).map(([h]) => h);
     const now = clock.now();
+    // (deadlines below are wall-clock time, as the waits are)
+    const leaseEnds = Date.now() + this.leaseMs;
     const { rows } = await pool.query<ClaimedDelivery>(
       `UPDATE webhook_deliveries d SET locked_until = $3
        WHERE d.id IN (
@@ -114,11 +118,18 @@ export class WebhookSender {
        RETURNING d.id, d.account_id, d.endpoint_id, d.target_url, d.target_host, d.kind, d.event_id, d.event_type, d.body, d.attempts`,
       [now, Math.min(free, 500), new Date(now.getTime() + this.leaseMs), saturated],
     );
+    // From here on the rows are ours until the lease ends: a database that goes away now is waited
+    // out (within the lease), so the claimed rows are not left locked with no attempt made.
+    const attemptBy = leaseEnds - 2 * config.WEBHOOK_TIMEOUT_MS;
     // every endpoint this round sends to, in one read (as of now, like a read per delivery)
     const endpointIds = [...new Set(rows.filter((r) => r.kind === 'endpoint' && r.endpoint_id).map((r) => r.endpoint_id!))];
     const endpoints = new Map<string, EndpointRow>();
     if (endpointIds.length) {
-      const { rows: found } = await pool.query<EndpointRow>('SELECT id, secret_sealed, status, url FROM webhook_endpoints WHERE id = ANY($1::text[])', [endpointIds]);
+      const { rows: found } = await whileUnavailable(
+        () => pool.query<EndpointRow>('SELECT id, secret_sealed, status, url FROM webhook_endpoints WHERE id = ANY($1::text[])', [endpointIds]),
+        attemptBy,
+        this.isStopped,
+      );
       for (const e of found) endpoints.set(e.id, e);
     }
     let started = 0;
@@ -126,13 +137,13 @@ export class WebhookSender {
       const hostLoad = this.perHost.get(row.target_host) ?? 0;
       if (hostLoad >= config.WEBHOOK_PER_HOST_CONCURRENCY) {
         // over this host's share: hand it back for a later round
-        await pool.query('UPDATE webhook_deliveries SET locked_until = NULL WHERE id = $1', [row.id]);
+        await whileUnavailable(() => pool.query('UPDATE webhook_deliveries SET locked_until = NULL WHERE id = $1', [row.id]), attemptBy, this.isStopped);
         continue;
       }
       started++;
       this.perHost.set(row.target_host, hostLoad + 1);
       this.inFlight++;
-      const p = this.deliver(row, endpoints).finally(() => {
+      const p = this.deliver(row, endpoints, attemptBy, leaseEnds).finally(() => {
         this.inFlight--;
         const n = (this.perHost.get(row.target_host) ?? 1) - 1;
         if (n <= 0) this.perHost.delete(row.target_host);
@@ -156,15 +167,22 @@ export class WebhookSender {
     return { url: endpoint.url, secret: await unseal(this.engage.pool, endpoint.secret_sealed) };
   }
 
-  private async deliver(row: ClaimedDelivery, endpoints: ReadonlyMap<string, EndpointRow>): Promise<void> {
+  /**
+   * One attempt. The database may go away at any step: before the POST the attempt waits for it
+   * until `attemptBy` (so that the attempt still fits in the lease); after it, recording what the
+   * receiver said waits until shortly before the lease ends — else a delivered callback would be
+   * sent again after the lease.
+   */
+  private async deliver(row: ClaimedDelivery, endpoints: ReadonlyMap<string, EndpointRow>, attemptBy: number, leaseEnds: number): Promise<void> {
+    const recordBy = leaseEnds - 1000;
     try {
-      const target = await this.targetOf(row, endpoints);
+      const target = await whileUnavailable(() => this.targetOf(row, endpoints), attemptBy, this.isStopped);
       if ('cancel' in target) {
-        await this.finish(row, { ok: false, latencyMs: 0, error: target.cancel }, 'cancelled');
+        await whileUnavailable(() => this.finish(row, { ok: false, latencyMs: 0, error: target.cancel }, 'cancelled'), recordBy, this.isStopped);
         return;
       }
       const result = await this.client.post(target.url, target.secret, row.event_id, row.event_type, row.body, this.engage.clock.now());
-      await this.finish(row, result);
+      await whileUnavailable(() => this.finish(row, result), recordBy, this.isStopped);
     } catch (err) {
       this.engage.log.error({ err, delivery: row.id }, 'webhook delivery bookkeeping failed; the lease will expire and it is retried');
     }

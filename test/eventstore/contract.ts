@@ -410,43 +410,147 @@ export function eventStoreContract(
         expect(await store.readStream(s)).toEqual([]);
       });
 
-      if (name === 'postgres') {
-        it('a conflict on one stream writes nothing at all (postgres: one transaction)', async () => {
-          const head = await store.headPosition();
-          const existing = newStreamId();
-          await store.append(existing, [ev('ContractSeeded'), ev('ContractSeeded')], 'no_stream');
-          const fresh = Array.from({ length: 6 }, () => newStreamId());
-          const err = await rejection(
-            store.appendMany([
-              ...fresh.slice(0, 3).map((streamId) => ({ streamId, events: [ev('ContractDoomed')], expected: 'no_stream' as const })),
-              { streamId: existing, events: [ev('ContractDoomed')], expected: 0n }, // stale: the stream is at 1
-              ...fresh.slice(3).map((streamId) => ({ streamId, events: [ev('ContractDoomed')], expected: 'any' as const })),
-            ]),
-          );
-          expect(err).toBeInstanceOf(WrongExpectedVersionError);
-          expect((err as WrongExpectedVersionError).streamId).toBe(existing);
+      it('declares whether it is atomic across streams (postgres: one transaction; esdb: stream by stream)', () => {
+        expect(store.atomicAppendMany).toBe(name === 'postgres');
+      });
+
+      it('a conflict on one stream: nothing written when atomic, else the streams before it stay written and the rest are not', async () => {
+        const head = await store.headPosition();
+        const existing = newStreamId();
+        await store.append(existing, [ev('ContractSeeded'), ev('ContractSeeded')], 'no_stream');
+        const fresh = Array.from({ length: 6 }, () => newStreamId());
+        const err = await rejection(
+          store.appendMany([
+            ...fresh.slice(0, 3).map((streamId) => ({ streamId, events: [ev('ContractDoomed')], expected: 'no_stream' as const })),
+            { streamId: existing, events: [ev('ContractDoomed')], expected: 0n }, // stale: the stream is at 1
+            ...fresh.slice(3).map((streamId) => ({ streamId, events: [ev('ContractDoomed')], expected: 'any' as const })),
+          ]),
+        );
+        expect(err).toBeInstanceOf(WrongExpectedVersionError);
+        expect((err as WrongExpectedVersionError).streamId).toBe(existing);
+        expect((await store.readStream(existing)).map((e) => e.type)).toEqual(['ContractSeeded', 'ContractSeeded']);
+        // the streams after the conflicting one are never written
+        for (const s of fresh.slice(3)) expect(await store.readStream(s)).toEqual([]);
+        if (store.atomicAppendMany) {
           for (const s of fresh) expect(await store.readStream(s)).toEqual([]);
-          expect((await store.readStream(existing)).map((e) => e.type)).toEqual(['ContractSeeded', 'ContractSeeded']);
-          expect((await store.readAll({ after: head, types: ['ContractDoomed'] }))).toEqual([]);
+          expect(await store.readAll({ after: head, types: ['ContractDoomed'] })).toEqual([]);
           // and no stream was left half-created: no_stream still holds for every fresh stream
           for (const s of fresh) expect((await store.append(s, [ev('ContractAfter')], 'no_stream')).nextExpectedRevision).toBe(0n);
-        });
-      } else {
-        it('a conflict on a later stream leaves the earlier streams written (esdb: not atomic across streams)', async () => {
-          const earlier = newStreamId();
-          const existing = newStreamId();
-          await store.append(existing, [ev('ContractSeeded'), ev('ContractSeeded')], 'no_stream');
-          const err = await rejection(
-            store.appendMany([
-              { streamId: earlier, events: [ev('ContractPartial')], expected: 'no_stream' },
-              { streamId: existing, events: [ev('ContractPartial')], expected: 0n },
-            ]),
-          );
+        } else {
+          for (const s of fresh.slice(0, 3)) expect((await store.readStream(s)).map((e) => e.type)).toEqual(['ContractDoomed']);
+        }
+      });
+    });
+
+    describe('idempotent re-append (the same event ids at the same place)', () => {
+      /** events with ids chosen by the caller, as a retry needs them */
+      const withIds = (...types: string[]): NewEvent[] => types.map((type, i) => ({ ...ev(type, { i }), id: randomUUID() }));
+
+      it('exact revision: the same events again return the original result and write nothing, also once the stream moved on', async () => {
+        const s = newStreamId();
+        await store.append(s, withIds('ContractA'), 'no_stream');
+        const events = withIds('ContractB', 'ContractC');
+        const first = await store.append(s, events, 0n);
+        expect(first.nextExpectedRevision).toBe(2n);
+        expect(await store.append(s, events, 0n)).toEqual(first);
+        expect((await store.readStream(s)).map((e) => e.type)).toEqual(['ContractA', 'ContractB', 'ContractC']);
+        // another writer appended after them: a late retry still finds them at their place
+        await store.append(s, withIds('ContractD'), 2n);
+        expect(await store.append(s, events, 0n)).toEqual(first);
+        const stored = await store.readStream(s);
+        expect(stored.map((e) => e.type)).toEqual(['ContractA', 'ContractB', 'ContractC', 'ContractD']);
+        expect(stored.slice(1, 3).map((e) => e.id)).toEqual(events.map((e) => e.id));
+        expect(first.position).toEqual(stored[2].position);
+      });
+
+      it('no_stream: the events that created the stream, appended again, return the original result', async () => {
+        const s = newStreamId();
+        const events = withIds('ContractCreated', 'ContractRenamed');
+        const first = await store.append(s, events, 'no_stream');
+        expect(first.nextExpectedRevision).toBe(1n);
+        expect(await store.append(s, events, 'no_stream')).toEqual(first);
+        const one = withIds('ContractCreated');
+        const single = newStreamId();
+        const created = await store.append(single, one, 'no_stream');
+        expect(await store.append(single, one, 'no_stream')).toEqual(created);
+        expect((await store.readStream(s)).map((e) => e.id)).toEqual(events.map((e) => e.id));
+        expect((await store.readStream(single)).map((e) => e.id)).toEqual(one.map((e) => e.id));
+      });
+
+      it('any: a retry right after a lost acknowledgement writes nothing twice', async () => {
+        const s = newStreamId();
+        await store.append(s, withIds('ContractSeeded'), 'no_stream');
+        const events = withIds('ContractA', 'ContractB');
+        const first = await store.append(s, events, 'any');
+        expect(first.nextExpectedRevision).toBe(2n);
+        expect(await store.append(s, events, 'any')).toEqual(first);
+        const one = withIds('ContractC');
+        const single = await store.append(s, one, 'any');
+        expect(single.nextExpectedRevision).toBe(3n);
+        expect(await store.append(s, one, 'any')).toEqual(single);
+        expect((await store.readStream(s)).map((e) => e.type)).toEqual(['ContractSeeded', 'ContractA', 'ContractB', 'ContractC']);
+      });
+
+      it('appendMany: a batch sent again returns the original results; a batch re-sent after a partial write completes it', async () => {
+        const [a, b, c] = [newStreamId(), newStreamId(), newStreamId()];
+        await store.append(b, withIds('ContractSeeded'), 'no_stream');
+        await store.append(c, withIds('ContractSeeded'), 'no_stream');
+        const batch = [
+          { streamId: a, events: withIds('ContractBatched', 'ContractBatched'), expected: 'no_stream' as const },
+          { streamId: b, events: withIds('ContractBatched'), expected: 0n },
+          { streamId: c, events: withIds('ContractBatched', 'ContractBatched'), expected: 'any' as const },
+        ];
+        const first = await store.appendMany(batch);
+        expect(first.map((r) => r.nextExpectedRevision)).toEqual([1n, 1n, 2n]);
+        expect(await store.appendMany(batch)).toEqual(first);
+        expect((await store.readStream(a)).map((e) => e.revision)).toEqual([0n, 1n]);
+        expect((await store.readStream(b)).map((e) => e.revision)).toEqual([0n, 1n]);
+        expect((await store.readStream(c)).map((e) => e.revision)).toEqual([0n, 1n, 2n]);
+
+        // what a store that is not atomic across streams may leave behind: the first stream written,
+        // the second not; the very same batch again writes the second and answers for the first
+        const [d, e] = [newStreamId(), newStreamId()];
+        const partial = [
+          { streamId: d, events: withIds('ContractBatched'), expected: 'no_stream' as const },
+          { streamId: e, events: withIds('ContractBatched', 'ContractBatched'), expected: 'no_stream' as const },
+        ];
+        const landed = await store.append(d, partial[0].events, 'no_stream');
+        const completed = await store.appendMany(partial);
+        expect(completed[0]).toEqual(landed);
+        expect(completed[1].nextExpectedRevision).toBe(1n);
+        expect((await store.readStream(d)).map((x) => x.id)).toEqual(partial[0].events.map((x) => x.id));
+        expect((await store.readStream(e)).map((x) => x.id)).toEqual(partial[1].events.map((x) => x.id));
+        expect(completed[1].position).toEqual((await store.readStream(e))[1].position);
+      });
+
+      it('the same ids at another place still conflict, naming the stream, and write nothing', async () => {
+        const s = newStreamId();
+        const a = withIds('ContractA');
+        const b = withIds('ContractB');
+        await store.append(s, a, 'no_stream');
+        await store.append(s, b, 0n);
+        const expectConflict = async (p: Promise<unknown>, streamId = s) => {
+          const err = await rejection(p);
           expect(err).toBeInstanceOf(WrongExpectedVersionError);
-          expect((await store.readStream(earlier)).map((e) => e.type)).toEqual(['ContractPartial']);
-          expect((await store.readStream(existing)).map((e) => e.type)).toEqual(['ContractSeeded', 'ContractSeeded']);
-        });
-      }
+          expect((err as WrongExpectedVersionError).streamId).toBe(streamId);
+        };
+        await expectConflict(store.append(s, b, 'no_stream')); // revision 0 holds A, not B
+        await expectConflict(store.append(s, a, 0n)); // revision 1 holds B, not A
+        await expectConflict(store.append(s, b, 5n)); // the stream is at 1
+        const missing = newStreamId();
+        await expectConflict(store.append(missing, b, 0n), missing); // ids known elsewhere, not in this stream
+        expect(await store.readStream(missing)).toEqual([]);
+        const fresh = newStreamId();
+        await expectConflict(
+          store.appendMany([
+            { streamId: fresh, events: withIds('ContractX'), expected: 'no_stream' },
+            { streamId: s, events: b, expected: 'no_stream' },
+          ]),
+        );
+        const stored = await store.readStream(s);
+        expect(stored.map((e) => e.id)).toEqual([...a, ...b].map((e) => e.id));
+        if (store.atomicAppendMany) expect(await store.readStream(fresh)).toEqual([]);
+      });
     });
 
     describe('subscribeToAll', () => {

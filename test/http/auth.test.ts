@@ -4,11 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountDecider, accountStream } from '../../commands/account.ts';
-import { createAccount } from '../../src/accounts.ts';
-import { handleCommand } from '../../src/decider.ts';
-import { newId } from '../../src/ids.ts';
-import { hashPassword } from '../../src/passwords.ts';
+import { addUser, createAccount } from '../../src/accounts.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
 
 type CallOpts = Parameters<TestServer['call']>[2];
@@ -264,14 +260,8 @@ describe('dashboard roles', () => {
   it('gives a viewer read access only: 403 forbidden naming write on mutations', async () => {
     const acct = await server.newAccount();
     const email = `viewer-${randomBytes(4).toString('hex')}@example.com`;
-    const added = await handleCommand(
-      server.engage.store,
-      accountDecider,
-      accountStream(acct.accountId),
-      { type: 'AddUser', userId: newId('user'), email, passwordHash: await hashPassword('viewer password'), role: 'viewer', now: new Date() },
-      { actor: 'test', accountId: acct.accountId },
-    );
-    await server.engage.runner.waitFor(['auth'], added.position!, 5000);
+    const added = await addUser(server.engage, acct.accountId, { email, password: 'viewer password', role: 'viewer' }, { actor: 'test' });
+    await server.engage.runner.waitFor(['auth'], added.position, 5000);
     const { token } = (await login(email, 'viewer password')).body;
     expect((await call('GET', '/v1/contacts', { token })).status).toBe(200);
     const write = await call('POST', '/v1/contacts', { token, body: { email: 'v@example.com' } });

@@ -3,7 +3,7 @@
 // The Redis-backed counters are tested against a real Redis when REDIS_URL is set.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisCounters } from '../../src/http/plugins/rate-limit.ts';
+import { type Limit, MemoryCounters, RedisCounters, checkLimit } from '../../src/http/plugins/rate-limit.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
@@ -79,7 +79,8 @@ describe('login: 20 attempts per 15 minutes per IP', () => {
     const acct = await server.newAccount();
     // (the window is 15 minutes: one run, unless it happened to straddle a window edge)
     const attempts = await inOneWindow(15 * 60_000, () =>
-      burst(20, 5, () => server.call('POST', '/v1/auth/login', { body: { email: acct.email, password: 'wrong' } })),
+      // (other emails: this is about the per-IP limit, not the 10 failures per account in hardening.test.ts)
+      burst(20, 5, (i) => server.call('POST', '/v1/auth/login', { body: { email: `nobody-${i}-${acct.email}`, password: 'wrong' } })),
       1,
     );
     expect(attempts.map((r) => r.status)).toEqual(Array(20).fill(401));
@@ -173,10 +174,69 @@ describe('authenticated endpoints: 500 requests per minute per account', () => {
     expect(me.headers.get('ratelimit-remaining')).toBe('499');
   });
 
-  it('leaves the public documents unlimited and without RateLimit headers', async () => {
+  it('limits the public documents per IP (120 per minute, SPEC.md section 8)', async () => {
     const doc = await server.call('GET', '/v1/openapi.json');
     expect(doc.status).toBe(200);
-    expect(doc.headers.get('ratelimit-limit')).toBeNull();
+    expect(doc.headers.get('ratelimit-limit')).toBe('120');
+  });
+});
+
+describe('Retry-After is accurate for the sliding window (memory counters, simulated clock)', () => {
+  const LIMIT: Limit = { limit: 500, windowMs: 60_000, windowText: '1 minute' };
+  type Step = { at: number; n: number };
+
+  /** Replays `steps` on fresh counters, stopping after request number `upTo` if given; answers every result with its time. */
+  async function replay(steps: Step[], upTo = Infinity) {
+    const counters = new MemoryCounters();
+    const results: { at: number; r: Awaited<ReturnType<typeof checkLimit>> }[] = [];
+    for (const s of steps) for (let i = 0; i < s.n && results.length < upTo; i++) results.push({ at: s.at, r: await checkLimit(counters, 'acct', LIMIT, s.at) });
+    return results;
+  }
+  const lastOf = async (steps: Step[]) => (await replay(steps)).at(-1)!.r;
+
+  // window starts at multiples of 60 s; times are ms since the epoch of the simulated clock
+  const W = 60_000;
+  const scenarios: Record<string, Step[]> = {
+    'a full previous window, a burst early in this one': [{ at: 10 * W + 30_000, n: 500 }, { at: 11 * W + 20_000, n: 171 }],
+    'the issue: blocked, then retried every second for a while': [
+      { at: 10 * W + 59_000, n: 500 },
+      { at: 11 * W + 5_000, n: 200 },
+      ...Array.from({ length: 40 }, (_, i) => ({ at: 11 * W + 6_000 + i * 1000, n: 3 })),
+    ],
+    'all in this window, nothing before': [{ at: 20 * W + 1_000, n: 501 }],
+    'late in a window after a quiet one': [{ at: 30 * W + 50_000, n: 501 }],
+    'a small previous window': [{ at: 40 * W + 10_000, n: 100 }, { at: 41 * W + 30_000, n: 460 }],
+  };
+
+  for (const [name, steps] of Object.entries(scenarios)) {
+    it(`a client that waits exactly retry_after gets through: ${name}`, async () => {
+      // every refused request of the scenario: waiting its retry_after (and nothing else arriving) gets through
+      const results = await replay(steps);
+      const refused = results.map((x, i) => ({ ...x, i })).filter((x) => !x.r.allowed);
+      expect(refused.length).toBeGreaterThan(0);
+      for (const { at, r, i } of refused) {
+        const wait = r.retryAfterS;
+        expect(wait).toBeGreaterThanOrEqual(1);
+        // RateLimit-Reset matches Retry-After on a 429
+        expect(r.resetS).toBe(wait);
+        const upTo = await replay(steps, i + 1);
+        const probe = async (t: number) => {
+          const counters = new MemoryCounters();
+          for (const x of upTo) await checkLimit(counters, 'acct', LIMIT, x.at);
+          return (await checkLimit(counters, 'acct', LIMIT, t)).allowed;
+        };
+        expect(await probe(at + wait * 1000), `request ${i}: retry_after ${wait} s was too short`).toBe(true);
+        // and not needlessly long: a second earlier it would still have been refused
+        if (wait > 1) expect(await probe(at + (wait - 1) * 1000), `request ${i}: retry_after ${wait} s was longer than needed`).toBe(false);
+      }
+    });
+  }
+
+  it('a refused request does not count: hammering while blocked does not push the wait further out', async () => {
+    const base: Step[] = [{ at: 10 * W + 30_000, n: 500 }, { at: 11 * W + 10_000, n: 200 }];
+    const first = await lastOf(base);
+    const hammered = await lastOf([...base, { at: 11 * W + 10_000, n: 1000 }]);
+    expect(hammered.retryAfterS).toBe(first.retryAfterS);
   });
 });
 
@@ -202,6 +262,33 @@ describe.skipIf(!REDIS_URL)('Redis-backed counters (REDIS_URL)', () => {
       await counters.close();
     }
   });
+
+  it('RedisCounters takes a refused request back, and a client that waits retry_after gets through', async () => {
+    const { Redis } = await import('ioredis');
+    const counters = new RedisCounters(new Redis(REDIS_URL!));
+    try {
+      const key = `test:${randomBytes(8).toString('hex')}`;
+      const w = 60_000;
+      const start = Math.floor(Date.now() / w) * w;
+      expect(await counters.hit(key, start, w)).toEqual([1, 0]);
+      await counters.undo(key, start);
+      expect(await counters.hit(key, start, w)).toEqual([1, 0]);
+      // the same arithmetic as the memory counters, on the wall clock: fill a small limit, get refused, wait
+      const limit: Limit = { limit: 3, windowMs: 10_000, windowText: '10 seconds' };
+      const k2 = `${key}:small`;
+      // start well inside a window, so the burst below is in one
+      const into = Date.now() % limit.windowMs;
+      if (into > 6_000) await sleep(limit.windowMs - into + 100);
+      for (let i = 0; i < 3; i++) expect((await checkLimit(counters, k2, limit)).allowed).toBe(true);
+      const refused = await checkLimit(counters, k2, limit);
+      expect(refused.allowed).toBe(false);
+      for (let i = 0; i < 5; i++) expect((await checkLimit(counters, k2, limit)).retryAfterS).toBe(refused.retryAfterS);
+      await sleep(refused.retryAfterS * 1000);
+      expect((await checkLimit(counters, k2, limit)).allowed).toBe(true);
+    } finally {
+      await counters.close();
+    }
+  }, 60_000);
 
   it('two servers sharing REDIS_URL share one count per account', async () => {
     const one = await startTestServer({ ...SERVER_ENV, REDIS_URL: REDIS_URL! });

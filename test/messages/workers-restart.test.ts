@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshDatabase, startTestServer, type TestServer } from '../support/harness.ts';
+import { untilOtherSessionsEnd } from '../support/processes.ts';
+import { countOf as count, type StreamSummary, streamsOf } from '../support/streams.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -28,38 +30,6 @@ async function authenticated(server: TestServer, key: string) {
 
 const sms = (n: number, tag: string) =>
   Array.from({ length: n }, (_, i) => ({ to: `+1415${String(5_000_000 + i)}`, channel: 'sms', message: `${tag} ${i}`, transactional: true }));
-
-interface StreamSummary {
-  id: string;
-  types: string[];
-  events: { type: string; data: Record<string, any> }[];
-  claims: { at: string; lease_until: string; attempt: number; worker: string }[];
-  reports: { provider_data?: Record<string, unknown> }[];
-}
-
-/** Every message stream of these ids, read straight from the event log. */
-async function streamsOf(db: pg.Pool | pg.Client, ids: string[]): Promise<Map<string, StreamSummary>> {
-  const { rows } = await db.query<{ stream_id: string; events: StreamSummary['events'] }>(
-    `SELECT stream_id, jsonb_agg(jsonb_build_object('type', type, 'data', data) ORDER BY stream_revision) AS events
-     FROM es_events WHERE stream_id = ANY($1) GROUP BY stream_id`,
-    [ids.map((id) => `message-${id}`)],
-  );
-  return new Map(
-    rows.map((r) => {
-      const id = r.stream_id.slice('message-'.length);
-      return [
-        id,
-        {
-          id,
-          events: r.events,
-          types: r.events.map((e) => e.type),
-          claims: r.events.filter((e) => e.type === 'MessageDispatching').map((e) => e.data as StreamSummary['claims'][number]),
-          reports: r.events.filter((e) => e.type === 'MessageDelivered' || e.type === 'MessageFailed').map((e) => e.data),
-        },
-      ];
-    }),
-  );
-}
 
 /**
  * Checks that every claim after the first was taken either after the previous holder gave the
@@ -85,8 +55,6 @@ function checkClaims(s: StreamSummary): number {
   }
   return reclaims;
 }
-
-const count = (types: string[], t: string) => types.filter((x) => x === t).length;
 
 /** Waits until every one of `ids` is delivered; on timeout, says where the rest are. */
 async function allDelivered(db: pg.Pool | pg.Client, ids: string[], timeoutMs = 120_000): Promise<void> {
@@ -272,6 +240,8 @@ describe('a SIGKILLed engage serve', () => {
         return rows[0].n > 0 ? true : undefined;
       }, 30_000, 5);
       await sigkill(one);
+      // what it had already sent to Postgres still commits: read what it left only once it is all in
+      await untilOtherSessionsEnd(db);
 
       const atKill = await streamsOf(db, ids);
       const sentBefore = [...atKill.values()].filter((s) => count(s.types, 'MessageSent') > 0).length;

@@ -8,7 +8,8 @@ export default async function setup(project: { provide: (key: string, value: unk
   if (!url) {
     embedded = await startEmbeddedPostgres({
       dataDir: process.env.ENGAGE_TEST_DATA_DIR ?? './.engage/test',
-      port: Number(process.env.ENGAGE_TEST_PG_PORT ?? 54339),
+      // unset: the test data directory's own port (picked once, remembered there)
+      port: process.env.ENGAGE_TEST_PG_PORT ? Number(process.env.ENGAGE_TEST_PG_PORT) : undefined,
       database: 'postgres',
     });
     url = embedded.connectionString;

@@ -128,6 +128,38 @@ export function startEngage(command: 'serve' | 'worker', databaseUrl: string, en
   });
 }
 
+/** application_name of a test's own database sessions (see untilOtherSessionsEnd) */
+export const TEST_APPLICATION_NAME = 'engage-test';
+
+/**
+ * After a SIGKILL, Postgres still runs to completion (and commits) the statements the dead process
+ * had already sent; it ends the sessions only when it notices the closed sockets. Waits until no
+ * session but the caller's own is left on the database, so that what the test reads next is all
+ * the dead process will ever have written. Start the next process only after this. Sessions of
+ * the test's own other than the caller's must carry application_name TEST_APPLICATION_NAME.
+ */
+export async function untilOtherSessionsEnd(db: { query: (sql: string) => Promise<{ rows: { n: number }[] }> }, timeoutMs = 30_000): Promise<void> {
+  await eventually(
+    "the killed process's database sessions to end",
+    async () => {
+      const { rows } = await db.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name <> '${TEST_APPLICATION_NAME}'`,
+      );
+      return rows[0].n === 0 ? true : undefined;
+    },
+    timeoutMs,
+    20,
+  );
+}
+
+/** The API key `engage serve` printed on its first start (an empty database); fails if there is none. */
+export function printedApiKey(proc: EngageProcess): string {
+  const key = /API key:\s+(ek_live_\S+)/.exec(proc.output().stdout)?.[1];
+  if (!key) throw new Error(`engage serve printed no API key\nstdout:\n${proc.output().stdout}`);
+  return key;
+}
+
 /** fetch with a JSON body in and out. */
 export async function callJson(
   baseUrl: string,

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDelays } from '../../src/workers/webhook-sender.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
-import { type Receiver, h, independentServiceSignature, startReceiver, until } from './receivers.ts';
+import { type Receiver, h, independentServiceSignature, startReceiver, until } from '../support/receivers.ts';
 
 const DELAYS = [200, 400, 800];
 /**

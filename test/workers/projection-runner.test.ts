@@ -9,7 +9,8 @@ import { migrate } from '../../src/db/migrations.ts';
 import { type NewEvent, type Position, type RecordedEvent, comparePositions, positionToString } from '../../src/eventstore/port.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
 import type { Projection } from '../../src/projection.ts';
-import { ProjectionRunner, resetCheckpoint } from '../../src/workers/projection-runner.ts';
+import { resetCheckpoint } from '../../src/read-models/generations.ts';
+import { ProjectionRunner } from '../../src/read-models/runner.ts';
 import { freshDatabase, startTestServer, type TestServer } from '../support/harness.ts';
 import { eventually, killAllEngageProcesses, runEngage } from '../support/processes.ts';
 
@@ -80,11 +81,11 @@ async function appendNumbered(store: PostgresEventStore, type: string, first: nu
 
 async function stateOf(pool: pg.Pool, name: string) {
   const { rows } = await pool.query(
-    `SELECT generation, active, status, error, error_position, commit_pos::text || '/' || prepare_pos AS position
+    `SELECT generation, active, status, error, error_position, error_event, commit_pos::text || '/' || prepare_pos AS position
      FROM projection_state WHERE name = $1 ORDER BY generation`,
     [name],
   );
-  return rows as { generation: number; active: boolean; status: string; error: string | null; error_position: string | null; position: string }[];
+  return rows as { generation: number; active: boolean; status: string; error: string | null; error_position: string | null; error_event: string | null; position: string }[];
 }
 
 async function eventsOf(store: PostgresEventStore, type: string): Promise<RecordedEvent[]> {
@@ -204,17 +205,23 @@ describe('the projection runner', () => {
       const [s] = await stateOf(n.pool, 'poisoned');
       return s?.status === 'failed' ? s : undefined;
     });
-    expect(failed).toMatchObject({ active: true, error: 'cannot apply Poison #25', error_position: positionToString(culprit.position) });
-    // batches of 10: 0–9 and 10–19 committed; the batch holding #25 rolled back as a whole, checkpoint included
-    expect(failed.position).toBe(positionToString(events[19].position));
+    expect(failed).toMatchObject({
+      active: true,
+      error: 'cannot apply Poison #25',
+      error_position: positionToString(culprit.position),
+      error_event: `Poison ${culprit.streamId}@0 (id ${culprit.id})`,
+    });
+    // batches of 10 until one fails; the retries shrink the batch around #25, so everything before it
+    // commits (each batch with its checkpoint) and the checkpoint stops right before the failing event
+    expect(failed.position).toBe(positionToString(events[24].position));
     const applied = async () => (await n.pool.query(`SELECT n FROM poisoned_ledger ORDER BY n`)).rows.map((x) => x.n);
-    expect(await applied()).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(await applied()).toEqual(Array.from({ length: 25 }, (_, i) => i));
     expect(r1.isFailing('poisoned')).toBe('cannot apply Poison #25');
 
     // later events are not applied either, while the runner keeps running the healthy projection
     const later = await appendNumbered(n.store, 'Poison', 40, 10, 5);
     expect(await r1.waitFor(['fence'], later, 30_000)).toBe(true);
-    expect(await applied()).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(await applied()).toEqual(Array.from({ length: 25 }, (_, i) => i));
     await r1.stop();
 
     // a restarted runner (same broken code) stays stopped at the same event
@@ -222,13 +229,13 @@ describe('the projection runner', () => {
     await r2.start();
     const more = await appendNumbered(n.store, 'Poison', 50, 5, 5);
     expect(await r2.waitFor(['fence'], more, 30_000)).toBe(true);
-    expect(await applied()).toEqual(Array.from({ length: 20 }, (_, i) => i));
-    expect((await stateOf(n.pool, 'poisoned'))[0]).toMatchObject({ status: 'failed', position: positionToString(events[19].position) });
+    expect(await applied()).toEqual(Array.from({ length: 25 }, (_, i) => i));
+    expect((await stateOf(n.pool, 'poisoned'))[0]).toMatchObject({ status: 'failed', position: positionToString(events[24].position) });
     await r2.stop();
 
     // with the apply fixed, replaying from the checkpoint applies the failed event and everything after, once each
     const r3 = runner(n, [ledgerProjection('poisoned', 'Poison', 'r3'), fence], 10);
-    await resetCheckpoint(n.pool, 'poisoned', events[19].position);
+    await resetCheckpoint(n.pool, 'poisoned', events[24].position);
     await r3.start();
     const all = await eventsOf(n.store, 'Poison');
     expect(await r3.waitFor(['poisoned'], all.at(-1)!.position, 30_000)).toBe(true);

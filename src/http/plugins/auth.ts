@@ -21,6 +21,8 @@ export interface AuthContext {
 declare module 'fastify' {
   interface FastifyRequest {
     auth?: AuthContext;
+    /** why authentication failed (answered after the per-IP rate limit has counted it) */
+    authFailure?: AppError;
   }
 }
 
@@ -69,7 +71,9 @@ export class Authenticator {
     const hit = this.cache.get(hash);
     if (hit && Date.now() - hit.at < KEY_CACHE_MS && hit.row) return hit.row;
     const { rows } = await this.pool.query<KeyRow>(
-      'SELECT id, account_id, scopes, expires_at, revoked_at FROM api_keys WHERE key_hash = $1',
+      // the hash is in the credentials table; a key needs both that row and its read model row (src/credentials.ts)
+      `SELECT k.id, k.account_id, k.scopes, k.expires_at, k.revoked_at FROM credentials c JOIN api_keys k ON k.id = c.id AND k.account_id = c.account_id
+        WHERE c.kind = 'api_key' AND c.hash = $1`,
       [hash],
     );
     const row = rows[0] ?? null;
@@ -103,8 +107,10 @@ export class Authenticator {
 
   async fromToken(token: string): Promise<AuthContext> {
     try {
-      const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'] });
+      // exp is required: a token without one would be valid forever
+      const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] });
       if (typeof payload.sub !== 'string' || typeof payload.acct !== 'string') throw new Error('bad claims');
+      if (typeof payload.role !== 'string' || !Object.hasOwn(ROLE_CAPABILITIES, payload.role)) throw new Error('unknown role');
       return { accountId: payload.acct, via: 'login', userId: payload.sub, scopes: null, role: payload.role as Role, actor: payload.sub };
     } catch {
       throw unauthorized('invalid or expired session token');
@@ -112,24 +118,47 @@ export class Authenticator {
   }
 }
 
+/**
+ * Authenticates on request, before the body is read, so a request without a valid credential
+ * costs no body parsing. A failure is kept on the request rather than thrown, so the rate limit
+ * (registered between this and authorizePlugin) counts it against the caller's IP first.
+ */
 export function authPlugin(app: FastifyInstance, authenticator: Authenticator): void {
-  app.addHook('preHandler', async (req: FastifyRequest) => {
+  app.addHook('onRequest', async (req: FastifyRequest) => {
     const mode = req.routeOptions.config?.auth ?? 'none';
     if (mode === 'none') return;
-    const key = req.headers['x-api-key'];
-    const authz = req.headers.authorization;
-    if (typeof key === 'string' && key.length > 0) {
-      if (mode === 'login') throw unauthorized('this endpoint needs a dashboard session; API keys are not accepted');
-      req.auth = await authenticator.fromKey(key);
-    } else if (typeof authz === 'string' && /^Bearer\s+/i.test(authz)) {
-      if (mode === 'key') throw unauthorized('this endpoint accepts only an API key (X-API-Key)');
-      req.auth = await authenticator.fromToken(authz.replace(/^Bearer\s+/i, '').trim());
-    } else {
-      throw unauthorized(mode === 'key' ? 'send your API key in the X-API-Key header' : 'send an API key (X-API-Key) or a Bearer token');
+    try {
+      req.auth = await authenticate(authenticator, mode, req);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.statusCode !== 401) throw err;
+      req.authFailure = err;
     }
+  });
+}
+
+/** Answers a failed authentication (401) and checks the route's capability (403). */
+export function authorizePlugin(app: FastifyInstance): void {
+  app.addHook('onRequest', async (req: FastifyRequest) => {
+    const mode = req.routeOptions.config?.auth ?? 'none';
+    if (mode === 'none') return;
+    if (req.authFailure || !req.auth) throw req.authFailure ?? unauthorized('authentication required');
     const scope = req.routeOptions.config?.scope;
     if (scope) requireCapability(req.auth, scope);
   });
+}
+
+async function authenticate(authenticator: Authenticator, mode: string, req: FastifyRequest): Promise<AuthContext> {
+  const key = req.headers['x-api-key'];
+  const authz = req.headers.authorization;
+  if (typeof key === 'string' && key.length > 0) {
+    if (mode === 'login') throw unauthorized('this endpoint needs a dashboard session; API keys are not accepted');
+    return authenticator.fromKey(key);
+  }
+  if (typeof authz === 'string' && /^Bearer\s+/i.test(authz)) {
+    if (mode === 'key') throw unauthorized('this endpoint accepts only an API key (X-API-Key)');
+    return authenticator.fromToken(authz.replace(/^Bearer\s+/i, '').trim());
+  }
+  throw unauthorized(mode === 'key' ? 'send your API key in the X-API-Key header' : 'send an API key (X-API-Key) or a Bearer token');
 }
 
 export { forbidden };

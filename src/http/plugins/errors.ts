@@ -1,8 +1,27 @@
 // Every failure leaves as the flat error body of DECISIONS.md; a 5xx never carries a stack trace.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
+import { isConnectionError } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
 import { toIssues } from '../route.ts';
+
+/**
+ * The database cannot be reached right now: down, restarting, shutting down, out of connection
+ * slots, or the connection was lost mid-request. Not the request's fault and not a bug: a retry
+ * shortly will work.
+ */
+export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+  if (typeof err !== 'object' || err === null || depth > 3) return false;
+  if (isConnectionError(err)) return true;
+  const { code, message, cause, errors } = err as { code?: string; message?: string; cause?: unknown; errors?: unknown[] };
+  // 53300 too_many_connections, 53000 insufficient_resources
+  if (code === '53300' || code === '53000') return true;
+  if (/is not queryable|Cannot use a pool after calling end|the database system is (starting up|shutting down|in recovery mode)/i.test(message ?? '')) return true;
+  // wrapped (cause) or several attempts at once (AggregateError of a dual-stack connect)
+  return isDatabaseUnavailable(cause, depth + 1) || (Array.isArray(errors) && errors.some((e) => isDatabaseUnavailable(e, depth + 1)));
+}
+
+export const UNAVAILABLE_BODY = { error: 'unavailable', message: 'the service cannot reach its database right now (restarting or unreachable); retry shortly' };
 
 export function errorsPlugin(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError | ZodError, req, reply) => {
@@ -35,6 +54,11 @@ export function errorsPlugin(app: FastifyInstance): void {
         message,
         issues: [{ path: '(body)', message }],
       });
+    }
+    if (isDatabaseUnavailable(err)) {
+      const { code, message } = err as { code?: string; message?: string };
+      req.log.warn({ err: { code, message } }, 'database unavailable; answered 503');
+      return reply.code(503).header('Retry-After', '1').send(UNAVAILABLE_BODY);
     }
     req.log.error({ err }, 'unhandled error');
     return reply.code(500).send({ error: 'internal_error', message: 'something went wrong on our side', request_id: req.id });

@@ -66,8 +66,11 @@ export function idempotencyPlugin(app: FastifyInstance, pool: pg.Pool): void {
     if (!idem) return payload;
     req.idempotency = undefined;
     if (reply.statusCode >= 500) {
-      // a failure of ours: let the client retry with the same key
-      await pool.query('DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2', [idem.accountId, idem.key]);
+      // a failure of ours: let the client retry with the same key (a claim we cannot delete now —
+      // the database is down — frees itself after PENDING_TIMEOUT)
+      await pool.query('DELETE FROM idempotency_keys WHERE account_id = $1 AND key = $2', [idem.accountId, idem.key]).catch((err: unknown) => {
+        req.log.warn({ err }, 'could not free an idempotency key after a failure');
+      });
       return payload;
     }
     // kept as JSON text, not jsonb: a response may echo a \u0000 that jsonb cannot hold

@@ -1,11 +1,12 @@
 // GET /v1/account/me and API key management (list, issue, rotate with a 24-hour grace, revoke).
 import { z } from 'zod';
-import { accountDecider, accountStream } from '../../../commands/account.ts';
+import { accountDecider, accountStream, type Scope } from '../../../commands/account.ts';
 import { issueApiKey, rotateApiKey } from '../../accounts.ts';
 import { handleCommand } from '../../decider.ts';
-import { notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors.ts';
 import type { AppDeps } from '../app.ts';
 import { iso, metadataOf, settle } from '../common.ts';
+import { type AuthContext, hasCapability } from '../plugins/auth.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const ScopeList = z.array(z.enum(['read', 'write', 'settings'])).min(1).max(3);
@@ -20,6 +21,24 @@ interface KeyRow {
   expires_at: Date | null;
   revoked_at: Date | null;
   replaces: string | null;
+}
+
+const ALL_SCOPES: Scope[] = ['read', 'write', 'settings'];
+
+/**
+ * A credential never mints or rotates into more than it holds (issue 8, finding 1): the key to be
+ * issued may carry only scopes the caller has (a key's own scopes; a session's role capabilities,
+ * DECISIONS.md "Auth"). No scope list means every scope, so only a caller with every scope gets one.
+ */
+function requireWithinCaller(auth: AuthContext, scopes: Scope[] | null, action: string): void {
+  const missing = (scopes ?? ALL_SCOPES).filter((s) => !hasCapability(auth, s));
+  if (missing.length === 0) return;
+  const wanted = scopes === null ? 'full access (no scope list)' : `scopes ${scopes.join(', ')}`;
+  const fields = { required_scope: missing[0], missing_scopes: missing };
+  if (auth.via === 'key') {
+    throw new AppError(403, 'insufficient_scope', `this API key cannot ${action} with ${wanted}: it lacks ${missing.join(', ')}`, fields);
+  }
+  throw new AppError(403, 'forbidden', `your role cannot ${action} with ${wanted}: it lacks ${missing.join(', ')}`, fields);
 }
 
 const keyOut = (k: KeyRow) => ({
@@ -86,6 +105,7 @@ export function accountRoutes({ engage, authenticator }: AppDeps): AnyRoute[] {
       tags: ['account'],
       body: z.strictObject({ name: z.string().min(1).max(100).optional(), scopes: ScopeList.nullable().optional() }),
       async handler({ body, auth, req, reply }) {
+        requireWithinCaller(auth, body.scopes ?? null, 'create a key');
         const issued = await issueApiKey(engage, auth.accountId, { name: body.name ?? null, scopes: body.scopes ?? null }, metadataOf(req));
         await settle(engage, ['auth'], issued.position);
         reply.code(201);
@@ -101,7 +121,9 @@ export function accountRoutes({ engage, authenticator }: AppDeps): AnyRoute[] {
       tags: ['account'],
       params: KeyParams,
       async handler({ params, auth, req, reply }) {
-        await ownKey(auth.accountId, params.id);
+        const old = await ownKey(auth.accountId, params.id);
+        // the new key keeps the old one's scopes (the decider copies them), so rotating is minting those scopes
+        requireWithinCaller(auth, old.scopes as Scope[] | null, 'rotate a key');
         const rotated = await rotateApiKey(engage, auth.accountId, params.id, metadataOf(req));
         await settle(engage, ['auth'], rotated.position);
         authenticator.forget();

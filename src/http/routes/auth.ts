@@ -2,13 +2,15 @@
 import { z } from 'zod';
 import type { Role } from '../../../commands/account.ts';
 import { unauthorized } from '../../errors.ts';
-import { DUMMY_HASH, verifyPassword } from '../../passwords.ts';
+import { DUMMY_HASH, hashPassword, passwordNeedsRehash, verifyPassword } from '../../passwords.ts';
 import type { AppDeps } from '../app.ts';
+import { FAILED_LOGINS_PER_ACCOUNT, MemoryCounters, checkLimit, refusal } from '../plugins/rate-limit.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const LoginBody = z.strictObject({ email: z.string().max(320), password: z.string().max(1024) });
 
-export function authRoutes({ engage, authenticator }: AppDeps): AnyRoute[] {
+export function authRoutes({ engage, authenticator, counters = new MemoryCounters() }: AppDeps): AnyRoute[] {
+  const limited = engage.config.RATE_LIMITS_ENABLED;
   return [
     defineRoute({
       method: 'POST',
@@ -22,18 +24,49 @@ export function authRoutes({ engage, authenticator }: AppDeps): AnyRoute[] {
       responses: {
         200: z.object({ token: z.string(), expires_at: z.string(), account_id: z.string(), user_id: z.string() }),
       },
-      async handler({ body }) {
+      async handler({ body, req, reply }) {
+        const email = body.email.trim().toLowerCase();
+        // besides 20 attempts per 15 minutes per IP (rate-limit plugin): 10 failed logins per 15
+        // minutes per account, counted by the email tried (existing or not, so this says nothing
+        // about which emails exist). Over it, even the right password is refused until the window
+        // slides: a guesser spread over many addresses gets no more tries. Each attempt is counted
+        // up front and taken back when it succeeds.
+        const failKey = `loginfail:${email}`;
+        const now = Date.now();
+        if (limited) {
+          const r = await checkLimit(counters, failKey, FAILED_LOGINS_PER_ACCOUNT, now);
+          if (!r.allowed) throw refusal(reply, FAILED_LOGINS_PER_ACCOUNT, r.retryAfterS);
+        }
         const { rows } = await engage.pool.query<{ id: string; account_id: string; role: Role; password_hash: string }>(
-          'SELECT id, account_id, role, password_hash FROM users WHERE email = $1',
-          [body.email.trim().toLowerCase()],
+          // the hash is in the credentials table; a user needs both that row and its read model row (src/credentials.ts)
+          `SELECT u.id, u.account_id, u.role, c.hash AS password_hash FROM users u JOIN credentials c ON c.kind = 'password' AND c.id = u.id AND c.account_id = u.account_id
+            WHERE u.email = $1`,
+          [email],
         );
         const user = rows[0];
         // verify against a dummy hash when there is no user, so both failures take the same time
         const ok = await verifyPassword(body.password, user?.password_hash ?? DUMMY_HASH);
         if (!user || !ok) throw unauthorized('invalid email or password');
+        if (limited) await counters.undo(failKey, Math.floor(now / FAILED_LOGINS_PER_ACCOUNT.windowMs) * FAILED_LOGINS_PER_ACCOUNT.windowMs);
+        if (passwordNeedsRehash(user.password_hash)) {
+          // a hash made with an older, cheaper scrypt cost: the password is known right now, so store it at today's cost
+          try {
+            await storeRehashedPassword(engage.pool, user.id, user.password_hash, await hashPassword(body.password));
+          } catch (err) {
+            req.log.warn({ err, user_id: user.id }, 'could not store the rehashed password; the old hash keeps working');
+          }
+        }
         const { token, expires_at } = await authenticator.issueToken(user);
         return { token, expires_at, account_id: user.account_id, user_id: user.id };
       },
     }),
   ];
+}
+
+/**
+ * Replaces a user's password hash by one at today's cost, unless it changed meanwhile. The hash lives
+ * in the credentials table (not in events nor the rebuildable read model), so a rehash is kept for good.
+ */
+async function storeRehashedPassword(pool: import('pg').Pool, userId: string, oldHash: string, newHash: string): Promise<void> {
+  await pool.query(`UPDATE credentials SET hash = $1, updated_at = now() WHERE kind = 'password' AND id = $2 AND hash = $3`, [newHash, userId, oldHash]);
 }

@@ -1,7 +1,23 @@
 // GET /health: database, event store and every projection's position and lag; 503 when a store is down.
-import { readStatuses } from '../../workers/projection-runner.ts';
+import { readerHold } from '../../eventstore/reader-hold.ts';
+import { readStatuses } from '../../read-models/status.ts';
 import type { AppDeps } from '../app.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
+
+/**
+ * How long each check may take. A database that does not answer at all (a network that drops
+ * packets) would otherwise hold /health for the pool's connection timeout, once per check.
+ */
+const CHECK_TIMEOUT_MS = 2_000;
+
+/** `p`, or a rejection once `ms` have passed. */
+function within<T>(p: Promise<T>, ms = CHECK_TIMEOUT_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
 
 export function healthRoutes({ engage }: AppDeps): AnyRoute[] {
   return [
@@ -10,36 +26,50 @@ export function healthRoutes({ engage }: AppDeps): AnyRoute[] {
       url: '/health',
       auth: 'none',
       scope: null,
-      rateGroup: 'none',
+      rateGroup: 'public',
       summary: 'Service health',
       tags: ['health'],
       async handler({ reply }) {
-        const database = await engage.pool
-          .query('SELECT 1')
-          .then(() => 'ok')
-          .catch(() => 'unreachable');
-        const eventstore = (await engage.store.ping()) ? 'ok' : 'unreachable';
-        let projections: { name: string; position: string; lag: number; status: string; error?: string }[] = [];
+        const [database, eventstore] = await Promise.all([
+          within(engage.pool.query('SELECT 1')).then(() => 'ok', () => 'unreachable'),
+          within(engage.store.ping()).then((ok) => (ok ? 'ok' : 'unreachable'), () => 'unreachable'),
+        ]);
+        type Entry = { name: string; generation: number; version: number; position: string; lag: number; status: string; error?: string; rebuild?: Omit<Entry, 'name' | 'rebuild'> };
+        let projections: Entry[] = [];
         if (database === 'ok') {
           try {
-            projections = (await readStatuses(engage.pool, engage.store, engage.runner.projections))
-              .filter((s) => s.active || s.status === 'rebuilding')
-              .map((s) => ({
-                name: s.name,
-                position: s.position,
-                lag: s.lag,
-                status: s.status,
-                ...(s.generation ? { generation: s.generation } : {}),
-                ...(s.error ? { error: s.error, error_position: s.error_position } : {}),
-              }));
+            const statuses = await within(readStatuses(engage.pool, engage.store, engage.runner.projections));
+            const entry = (s: (typeof statuses)[number]) => ({
+              generation: s.generation,
+              version: s.version,
+              position: s.position,
+              lag: s.lag,
+              status: s.status,
+              ...(s.error ? { error: s.error, error_position: s.error_position, error_event: s.error_event } : {}),
+            });
+            // one entry per read model: its live generation, and the one being rebuilt beside it (a
+            // failed rebuild is reported there; the live generation keeps serving)
+            projections = statuses
+              .filter((s) => s.active)
+              .map((s) => {
+                const building = statuses.find((b) => b.name === s.name && !b.active);
+                return { name: s.name, ...entry(s), ...(building ? { rebuild: entry(building) } : {}) };
+              });
           } catch {
             /* reported through database/eventstore */
           }
         }
+        const hold = database === 'ok' ? await within(readerHold(engage.store, engage.config.READER_HOLD_WARN_MS)).catch(() => undefined) : undefined;
         const failing = projections.some((p) => p.status === 'failed');
         const down = database !== 'ok' || eventstore !== 'ok';
         reply.code(down ? 503 : 200);
-        return { status: down ? 'unavailable' : failing ? 'degraded' : 'ok', database, eventstore, projections };
+        return {
+          status: down ? 'unavailable' : failing || hold?.warning ? 'degraded' : 'ok',
+          database,
+          eventstore,
+          projections,
+          ...(hold ? { readers: hold } : {}),
+        };
       },
     }),
   ];

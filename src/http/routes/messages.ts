@@ -7,7 +7,7 @@ import { acceptMessages, acceptedRecord, cancelMessage, contentOf, timelineOf } 
 import { SendBody, SendFields, validateSend, normaliseRecipient, type ValidSend } from '../../messages/validation.ts';
 import type { MessageRow } from '../../../projections/messages.ts';
 import type { AppDeps } from '../app.ts';
-import { Filters, iso, metadataOf, pageById, pageQuery, settle } from '../common.ts';
+import { Filters, Timestamp, iso, metadataOf, pageById, pageQuery, settle } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const MESSAGES = ['messages'];
@@ -31,8 +31,8 @@ const HistoryQuery = z.strictObject({
   status: z.enum(STATUSES).optional(),
   channel: z.enum(CHANNELS).optional(),
   to: z.string().min(1).max(4096).optional(),
-  from: z.iso.datetime({ offset: true }).optional(),
-  until: z.iso.datetime({ offset: true }).optional(),
+  from: Timestamp.optional(),
+  until: Timestamp.optional(),
 });
 
 

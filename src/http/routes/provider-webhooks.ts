@@ -255,7 +255,8 @@ const WhatsAppVerify = z.object({
 // ---------------------------------------------------------------------------------------------
 // the routes
 
-const ROUTE_CONFIG = { auth: 'none', scope: null, rateGroup: 'none' } as const;
+// callbacks are limited only when their signature fails (rate-limit plugin; README "Provider callbacks")
+const ROUTE_CONFIG = { auth: 'none', scope: null, rateGroup: 'callback' } as const;
 
 /** Registers the four callback routes in a child context of their own (raw-body parsers). */
 export function providerWebhookRoutes({ engage }: AppDeps): FastifyPluginAsync {
@@ -353,7 +354,7 @@ export function providerWebhookRoutes({ engage }: AppDeps): FastifyPluginAsync {
       return received(1);
     });
 
-    child.get('/v1/webhooks/whatsapp', { config: ROUTE_CONFIG }, async (req, reply) => {
+    child.get('/v1/webhooks/whatsapp', { config: { ...ROUTE_CONFIG, rateGroup: 'public' } }, async (req, reply) => {
       const q = WhatsAppVerify.safeParse(req.query ?? {});
       if (!q.success) {
         const issues = toIssues(q.error);

@@ -1,5 +1,5 @@
-// Shared helpers of the outbound-webhook tests: real HTTP receivers on 127.0.0.1 that record
-// what they get and answer as a test scripts them, and a poller.
+// Webhook receivers for tests: real HTTP servers on 127.0.0.1 that record what they get and answer
+// as a test scripts them, a poller, and independent signature checks.
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

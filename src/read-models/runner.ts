@@ -1,0 +1,420 @@
+// The projection runner: keeps each read model up to date from the global log. A batch and its
+// checkpoint commit in one transaction (exactly-once effect); a rebuilding generation replays beside
+// the live one and is swapped in once it has caught up (generations.ts).
+//
+// Three rules keep it safe and keep others moving:
+// - it works only on generations built by its own code version, so during a rolling deploy old and
+//   new code each keep their own generation, and never run against the other's tables;
+// - a failing batch is retried with backoff; a projection is marked failed only when the same event
+//   keeps failing, and the event is named; a lost connection is waited out, never a failure;
+// - each transaction is kept short (batches sized by how long they take, a swap that catches up at
+//   most one batch): any transaction holding a transaction id holds every catch-up reader back.
+import { EventEmitter } from 'node:events';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import { isConnectionError, isTransientError } from '../db/errors.ts';
+import type { EventStore, Position, RecordedEvent } from '../eventstore/port.ts';
+import { comparePositions, positionToString } from '../eventstore/port.ts';
+import type { Wakeup } from '../eventstore/wakeup.ts';
+import { type Projection, type TableNamer, tableNamer } from '../projection.ts';
+import { ensureProjection, removeGeneration, replaceViews } from './generations.ts';
+import { STATE_COLUMNS, type StateRow, lockGenerations, lockProjection, readState, rowPosition } from './state.ts';
+
+export interface RunnerOptions {
+  /** the most events one transaction applies */
+  batchSize?: number;
+  /** how often to re-read projection_state for rebuild requests made by other processes */
+  controlIntervalMs?: number;
+  /** batches are sized so one apply transaction takes about this long */
+  transactionTargetMs?: number;
+  /** attempts at a failing batch before the projection is marked failed (transient errors get twice as many) */
+  maxAttempts?: number;
+  retryBaseMs?: number;
+}
+
+/** Batches start this small and double while they stay fast, so no first batch holds readers back long. */
+const FIRST_BATCH = 50;
+
+interface Failure {
+  position: string;
+  attempts: number;
+}
+
+export class ProjectionRunner extends EventEmitter {
+  private readonly positions = new Map<string, Position>();
+  private readonly failed = new Map<string, string>();
+  /**
+   * Per projection: the log holds no event of its types after its stored checkpoint `from` up to
+   * `to` (an empty read proved it). Reads start after `to` while the checkpoint is still `from`, so a
+   * projection whose events are rare does not re-scan every later event of other types on each
+   * wake-up; the stored checkpoint is moved to `to` at most once a second.
+   */
+  private readonly skips = new Map<string, { from: Position; to: Position; since: number }>();
+  /** per generation (name:generation): the size of its next batch, and its current run of failures */
+  private readonly batchSizes = new Map<string, number>();
+  private readonly failures = new Map<string, Failure>();
+  private readonly warned = new Set<string>();
+  private stopped = false;
+  private loops: Promise<void>[] = [];
+  private readonly batchSize: number;
+  private readonly controlIntervalMs: number;
+  private readonly targetMs: number;
+  private readonly maxAttempts: number;
+  private readonly retryBaseMs: number;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly store: EventStore,
+    readonly projections: readonly Projection[],
+    private readonly log: Logger,
+    private readonly wakeup: Wakeup,
+    options: RunnerOptions = {},
+  ) {
+    super();
+    this.setMaxListeners(0);
+    this.batchSize = options.batchSize ?? 2000;
+    this.controlIntervalMs = options.controlIntervalMs ?? 1000;
+    this.targetMs = options.transactionTargetMs ?? 200;
+    this.maxAttempts = options.maxAttempts ?? 5;
+    this.retryBaseMs = options.retryBaseMs ?? 100;
+  }
+
+  async start(): Promise<void> {
+    for (const p of this.projections) await ensureProjection(this.pool, p);
+    this.loops = this.projections.map((p) => this.loop(p));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wakeup.wake();
+    await Promise.allSettled(this.loops);
+  }
+
+  /** Local knowledge of the active generation's checkpoint. */
+  position(name: string): Position | undefined {
+    return this.positions.get(name);
+  }
+
+  /** The error of the live generation, if it has stopped (a failed rebuild does not count: the live one still serves). */
+  isFailing(name: string): string | undefined {
+    return this.failed.get(name);
+  }
+
+  /**
+   * Resolves true once every named projection has processed `position`, false on timeout
+   * (the write stands either way; only its visibility in reads is late).
+   */
+  async waitFor(names: readonly string[], position: Position, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    const passed = () =>
+      names.every((n) => {
+        const p = this.positions.get(n);
+        return p !== undefined && comparePositions(p, position) >= 0;
+      });
+    this.wakeup.wake();
+    // wait on our own 'advanced' events; poll the table (another process may run the projection, or
+    // our read missed an event that committed without waking anyone) soon once, then at most every
+    // 250 ms — never once per 'advanced' event, which made every waiter query on every batch
+    let pause = 25;
+    let lastPoll = Date.now();
+    while (!passed()) {
+      const left = deadline - Date.now();
+      if (left <= 0 || this.stopped) return false;
+      await new Promise<void>((resolve) => {
+        const finish = () => {
+          clearTimeout(timer);
+          this.off('advanced', finish);
+          resolve();
+        };
+        const timer = setTimeout(finish, Math.max(0, Math.min(left, pause - (Date.now() - lastPoll))));
+        this.on('advanced', finish);
+      });
+      if (passed()) break;
+      if (Date.now() - lastPoll >= pause) {
+        pause = 250;
+        lastPoll = Date.now();
+        this.wakeup.wake();
+        await this.refreshPositions(names).catch(() => undefined);
+      }
+    }
+    return true;
+  }
+
+  private async refreshPositions(names: readonly string[]) {
+    const { rows } = await this.pool.query<StateRow>(`SELECT ${STATE_COLUMNS} FROM projection_state WHERE name = ANY($1) AND active`, [names]);
+    for (const r of rows) {
+      const p = rowPosition(r);
+      const known = this.positions.get(r.name);
+      if (!known || comparePositions(p, known) > 0) this.positions.set(r.name, p);
+    }
+  }
+
+  private async loop(p: Projection): Promise<void> {
+    let lastControl = 0;
+    let outage = 0;
+    while (!this.stopped) {
+      const ticket = this.wakeup.ticket();
+      let didWork = false;
+      try {
+        const rows = await readState(this.pool, p.name);
+        lastControl = Date.now();
+        for (const row of rows) {
+          if (row.version !== p.version) {
+            this.noteOtherVersion(p, row);
+            continue;
+          }
+          if (row.status === 'failed') {
+            if (row.active) this.failed.set(p.name, row.error ?? 'failed');
+            continue;
+          }
+          if (row.active) {
+            this.failed.delete(p.name);
+            if (!this.positions.has(p.name)) this.positions.set(p.name, rowPosition(row));
+          }
+          didWork = (await this.step(p, row)) || didWork;
+        }
+        if (outage > 0) this.log.info({ projection: p.name }, 'projection: database reachable again; running');
+        outage = 0;
+      } catch (err) {
+        outage++;
+        const connection = isConnectionError(err);
+        if (!connection || outage === 1) {
+          this.log[connection ? 'warn' : 'error']({ err, projection: p.name }, connection ? 'projection: database unreachable; retrying' : 'projection loop error; retrying');
+        }
+        // a wake-up (the listener reconnected, a write landed) cuts the pause short
+        await this.wakeup.wait(this.wakeup.ticket(), Math.min(2_000, 100 * 2 ** Math.min(outage, 5)));
+        continue;
+      }
+      if (!didWork) await this.wakeup.wait(ticket, Math.max(50, this.controlIntervalMs - (Date.now() - lastControl)));
+    }
+  }
+
+  private noteOtherVersion(p: Projection, row: StateRow) {
+    const key = `${p.name}:${row.generation}`;
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    if (row.active && row.version > p.version) {
+      this.log.warn({ projection: p.name, generation: row.generation, version: row.version, code_version: p.version }, 'projection: the live read model is built by newer code; this process leaves it alone');
+    } else if (row.active) {
+      this.log.info({ projection: p.name, generation: row.generation, version: row.version, code_version: p.version }, 'projection: the live read model is built by older code; it keeps serving as it is until this version\'s rebuild swaps in');
+    }
+  }
+
+  private nextBatchSize(key: string): number {
+    return this.batchSizes.get(key) ?? Math.min(this.batchSize, FIRST_BATCH);
+  }
+
+  /** Sizes the next batch so its transaction takes about the target time. */
+  private adaptBatchSize(key: string, applied: number, elapsedMs: number) {
+    const current = this.nextBatchSize(key);
+    let next = current;
+    if (elapsedMs > this.targetMs) next = Math.max(1, Math.floor((applied * this.targetMs) / elapsedMs));
+    else if (elapsedMs < this.targetMs / 2 && applied >= current) next = Math.min(this.batchSize, current * 2);
+    this.batchSizes.set(key, next);
+  }
+
+  /** Processes one batch for one generation; returns whether it applied anything (or wants to go again at once). */
+  private async step(p: Projection, row: StateRow): Promise<boolean> {
+    const key = `${p.name}:${row.generation}`;
+    const from = rowPosition(row);
+    const skip = row.active ? this.skips.get(p.name) : undefined;
+    const after = skip && comparePositions(skip.from, from) === 0 ? skip.to : from;
+    const size = this.nextBatchSize(key);
+    // the head before the read: a read that comes back empty has seen every event up to it
+    const head = row.active ? await this.store.headPosition() : undefined;
+    const events = await this.store.readAll({ after, maxCount: size, types: p.types });
+    if (events.length === 0) {
+      if (row.active) {
+        const seen = head && comparePositions(head, after) > 0 ? head : after;
+        if (comparePositions(seen, from) > 0) await this.skipTo(p, row, seen);
+        this.markCaughtUp(p.name, seen);
+      } else await this.swapIn(p, row);
+      return false;
+    }
+    const last = events[events.length - 1].position;
+    const t = tableNamer(row.generation);
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      // the generation's lock, not a row lock: no transaction id until apply writes (see state.ts)
+      await lockGenerations(client, p.name, [row.generation]);
+      const [now] = (await readState(client, p.name)).filter((r) => r.generation === row.generation);
+      if (!now || comparePositions(rowPosition(now), from) !== 0 || now.status === 'failed' || now.version !== p.version) {
+        // another process moved it meanwhile (or it was swapped out): drop this batch and re-read
+        await client.query('ROLLBACK');
+        return true;
+      }
+      const started = Date.now();
+      try {
+        await client.query('SAVEPOINT apply');
+        await p.apply(client, events, t);
+      } catch (err) {
+        await client.query('ROLLBACK TO SAVEPOINT apply');
+        if (isConnectionError(err)) throw err;
+        return await this.failedBatch(client, p, row, events, t, err);
+      }
+      await client.query(
+        `UPDATE projection_state SET commit_pos = $3::text::xid8, prepare_pos = $4, updated_at = now() WHERE name = $1 AND generation = $2`,
+        [p.name, row.generation, last.commit.toString(), last.prepare.toString()],
+      );
+      await client.query('COMMIT');
+      this.adaptBatchSize(key, events.length, Date.now() - started);
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+    if (this.failures.delete(key)) this.log.info({ projection: p.name, generation: row.generation }, 'projection: the failing batch went through on a retry');
+    if (row.active) {
+      this.positions.set(p.name, last);
+      this.emit('advanced', p.name, last);
+    } else {
+      this.emit('rebuild-progress', p.name, row.generation, last, events.length);
+      // a short batch means the new generation is at the head: swap now, since under steady writes
+      // a read may never come back empty
+      if (events.length < size) await this.swapIn(p, { ...row, commit: last.commit.toString(), prepare: last.prepare.toString() });
+    }
+    return true;
+  }
+
+  /**
+   * A batch could not be applied (its transaction is rolled back to before the apply). Finds the
+   * event that fails; retries with backoff while attempts remain (twice as many for transient
+   * errors: a lost race, a lock or statement timeout); else marks the generation failed, naming the
+   * event. Returns whether the loop should go again at once.
+   */
+  private async failedBatch(client: pg.PoolClient, p: Projection, row: StateRow, events: RecordedEvent[], t: TableNamer, err: unknown): Promise<boolean> {
+    const key = `${p.name}:${row.generation}`;
+    const culprit = (await this.findCulprit(client, p, events, t)) ?? events[0];
+    const at = positionToString(culprit.position);
+    const known = this.failures.get(key);
+    const attempts = known && known.position === at ? known.attempts + 1 : 1;
+    const limit = isTransientError(err) ? this.maxAttempts * 2 : this.maxAttempts;
+    const message = err instanceof Error ? err.message : String(err);
+    const event = `${culprit.type} ${culprit.streamId}@${culprit.revision} (id ${culprit.id})`;
+    if (attempts < limit) {
+      await client.query('ROLLBACK');
+      this.failures.set(key, { position: at, attempts });
+      // smaller batches isolate the failing event sooner and hold less work hostage meanwhile
+      this.batchSizes.set(key, Math.max(1, Math.floor(events.length / 2)));
+      const delay = Math.min(5_000, this.retryBaseMs * 2 ** (attempts - 1));
+      this.log.warn({ projection: p.name, generation: row.generation, position: at, event, attempt: attempts, retryInMs: delay, err: message }, 'projection: could not apply a batch; retrying');
+      await sleep(delay);
+      return true;
+    }
+    await client.query(
+      `UPDATE projection_state SET status = 'failed', error = $3, error_position = $4, error_event = $5, updated_at = now() WHERE name = $1 AND generation = $2`,
+      [p.name, row.generation, message, at, event],
+    );
+    await client.query('COMMIT');
+    this.failures.delete(key);
+    if (row.active) this.failed.set(p.name, message);
+    this.log.error({ projection: p.name, generation: row.generation, position: at, event, attempts, err }, row.active ? 'projection failed; stopped' : 'projection rebuild failed; the live generation keeps serving');
+    return false;
+  }
+
+  /** Records that the active generation has nothing to apply up to `to`; stores it as the checkpoint once a second (only if nobody moved it). */
+  private async skipTo(p: Projection, row: StateRow, to: Position): Promise<void> {
+    const from = rowPosition(row);
+    const known = this.skips.get(p.name);
+    const since = known && comparePositions(known.from, from) === 0 ? known.since : Date.now();
+    this.skips.set(p.name, { from, to, since });
+    if (Date.now() - since < 1000) return;
+    const { rowCount } = await this.pool.query(
+      `UPDATE projection_state SET commit_pos = $3::text::xid8, prepare_pos = $4, updated_at = now()
+       WHERE name = $1 AND generation = $2 AND active AND status = 'running' AND commit_pos = $5::text::xid8 AND prepare_pos = $6`,
+      [p.name, row.generation, to.commit.toString(), to.prepare.toString(), from.commit.toString(), from.prepare.toString()],
+    );
+    if (rowCount === 1) this.skips.set(p.name, { from: to, to, since: Date.now() });
+    else this.skips.delete(p.name);
+  }
+
+  /** Finds the first event of a failed batch that throws, applying the good ones one by one (rolled back after). */
+  private async findCulprit(client: pg.PoolClient, p: Projection, events: RecordedEvent[], t: TableNamer): Promise<RecordedEvent | undefined> {
+    await client.query('SAVEPOINT culprit');
+    try {
+      for (const e of events) {
+        try {
+          await client.query('SAVEPOINT one');
+          await p.apply(client, [e], t);
+          await client.query('RELEASE SAVEPOINT one');
+        } catch {
+          return e;
+        }
+      }
+      return undefined;
+    } finally {
+      await client.query('ROLLBACK TO SAVEPOINT culprit').catch(() => undefined);
+    }
+  }
+
+  private markCaughtUp(name: string, at: Position) {
+    const known = this.positions.get(name);
+    if (!known || comparePositions(at, known) > 0) this.positions.set(name, at);
+  }
+
+  /**
+   * A rebuilding generation that has caught up replaces the active one, atomically. The swap waits
+   * for batches on both generations (their locks), catches up at most one batch under them, and
+   * gives up (to try again after more batches) when more than that is left, so it stays short.
+   */
+  private async swapIn(p: Projection, row: StateRow): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await lockProjection(client, p.name);
+      let rows = await readState(client, p.name);
+      await lockGenerations(client, p.name, rows.map((r) => r.generation));
+      rows = await readState(client, p.name);
+      const mine = rows.find((r) => r.generation === row.generation);
+      const live = rows.find((r) => r.active);
+      if (
+        !mine ||
+        mine.active ||
+        mine.status !== 'rebuilding' ||
+        mine.version !== p.version ||
+        (live && live.version > mine.version) ||
+        comparePositions(rowPosition(mine), rowPosition(row)) !== 0
+      ) {
+        await client.query('ROLLBACK');
+        return;
+      }
+      const size = this.nextBatchSize(`${p.name}:${mine.generation}`);
+      const events = await this.store.readAll({ after: rowPosition(mine), maxCount: size, types: p.types });
+      if (events.length >= size) {
+        await client.query('ROLLBACK');
+        return;
+      }
+      // the log holds nothing more for it (up to what is readable, which the live one cannot pass)
+      if (events.length > 0) {
+        await p.apply(client, events, tableNamer(mine.generation));
+        const last = events[events.length - 1].position;
+        mine.commit = last.commit.toString();
+        mine.prepare = last.prepare.toString();
+      }
+      await replaceViews(client, p, mine.generation);
+      for (const old of rows.filter((r) => r.generation !== mine.generation)) await removeGeneration(client, p, old);
+      await client.query(
+        `UPDATE projection_state SET active = true, status = 'running', commit_pos = $3::text::xid8, prepare_pos = $4, updated_at = now()
+         WHERE name = $1 AND generation = $2`,
+        [p.name, mine.generation, mine.commit, mine.prepare],
+      );
+      await client.query('COMMIT');
+      this.positions.set(p.name, rowPosition(mine));
+      this.failed.delete(p.name);
+      this.log.info({ projection: p.name, generation: mine.generation, version: mine.version }, 'rebuild complete; swapped in');
+      this.emit('swapped', p.name, mine.generation);
+      this.emit('advanced', p.name, rowPosition(mine));
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+function sleep(ms: number) {
+  return new Promise((r) => setTimeout(r, ms));
+}

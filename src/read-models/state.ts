@@ -1,0 +1,53 @@
+// projection_state: one row per generation of each read model — the code version that builds it, its
+// tables, its checkpoint and its health — and the locks that keep runners, rebuilds and swaps apart.
+import type pg from 'pg';
+import type { Position } from '../eventstore/port.ts';
+
+export interface StateRow {
+  name: string;
+  generation: number;
+  active: boolean;
+  version: number;
+  commit: string;
+  prepare: string;
+  status: string;
+  error: string | null;
+  error_position: string | null;
+  error_event: string | null;
+  /** the base names of the tables this generation created (null for rows older than the column) */
+  tables: string[] | null;
+}
+
+export const STATE_COLUMNS = `name, generation, active, version, commit_pos::text AS commit, prepare_pos::text AS prepare, status, error,
+  error_position, error_event, tables`;
+
+/** First argument of a generation's lock (pg_advisory_xact_lock(namespace, hashtext(name:generation))). */
+const GENERATION_LOCK_NAMESPACE = 0x70720001;
+
+type Queryable = Pick<pg.PoolClient, 'query'>;
+
+export function rowPosition(r: Pick<StateRow, 'commit' | 'prepare'>): Position {
+  return { commit: BigInt(r.commit), prepare: BigInt(r.prepare) };
+}
+
+export async function readState(db: Queryable, name: string): Promise<StateRow[]> {
+  const { rows } = await db.query<StateRow>(`SELECT ${STATE_COLUMNS} FROM projection_state WHERE name = $1 ORDER BY generation`, [name]);
+  return rows;
+}
+
+/** Serialises changes to a projection's set of generations (create, rebuild, swap), across processes. */
+export async function lockProjection(client: Queryable, name: string): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`projection:${name}`]);
+}
+
+/**
+ * Locks generations for the rest of the transaction, in ascending order. A batch holds its
+ * generation's lock while it applies; a swap or rebuild takes every generation's lock to wait for
+ * such batches. Advisory locks take no transaction id, so a transaction that only holds them does
+ * not hold catch-up readers back.
+ */
+export async function lockGenerations(client: Queryable, name: string, generations: readonly number[]): Promise<void> {
+  for (const g of [...new Set(generations)].sort((a, b) => a - b)) {
+    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [GENERATION_LOCK_NAMESPACE, `${name}:${g}`]);
+  }
+}
