@@ -119,6 +119,18 @@ const MIGRATIONS: Migration[] = [
          WHERE type = 'ApiKeyIssued' AND stream_id LIKE 'account-%' AND data ? 'key_hash'
         ON CONFLICT DO NOTHING;`,
   },
+  {
+    // issue 8, finding 2: a stored response belongs to the credential that made the request and is
+    // kept sealed. Responses stored before were neither (some held a new key or signing secret in
+    // clear): they are dropped, so a retry of such a request within its 24 h runs again.
+    id: 21,
+    name: 'idempotency records scoped to their credential, responses sealed',
+    sql: `
+      DELETE FROM idempotency_keys;
+      ALTER TABLE idempotency_keys ADD COLUMN IF NOT EXISTS credential text NOT NULL DEFAULT '';
+      ALTER TABLE idempotency_keys DROP CONSTRAINT IF EXISTS idempotency_keys_pkey;
+      ALTER TABLE idempotency_keys ADD PRIMARY KEY (account_id, credential, key);`,
+  },
 ];
 
 export function registerMigration(m: Migration): void {

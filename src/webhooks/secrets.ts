@@ -4,7 +4,7 @@ import { accountDecider, accountStream } from '../../commands/account.ts';
 import type { Engage } from '../context.ts';
 import { handleCommand } from '../decider.ts';
 import { newSigningSecret } from './signing.ts';
-import { seal, unseal } from './seal.ts';
+import { seal, unseal } from '../seal.ts';
 
 /** The account's per-message webhook secret, issuing (or rotating) one when asked or missing. */
 export async function accountWebhookSecret(engage: Engage, accountId: string, opts: { rotate?: boolean; actor?: string } = {}): Promise<string> {

@@ -5,7 +5,7 @@
 import type { Engage } from '../context.ts';
 import { Wakeup } from '../eventstore/wakeup.ts';
 import { DeliveryClient, type AttemptResult } from '../webhooks/delivery.ts';
-import { unseal } from '../webhooks/seal.ts';
+import { unseal } from '../seal.ts';
 import { accountWebhookSecret } from '../webhooks/secrets.ts';
 import { LoopBackoff, whileUnavailable } from './backoff.ts';
 

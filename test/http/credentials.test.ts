@@ -194,3 +194,62 @@ describe('credential material stays out of events (finding 7)', () => {
     expect((await call('POST', '/v1/auth/login', { body: { email: acct.email, password: acct.password } })).status).toBe(200);
   }, 120_000);
 });
+
+describe('idempotent replays stay with their credential and keep no secret in clear (finding 2)', () => {
+  async function storedResponses(accountId: string): Promise<string[]> {
+    const { rows } = await server.engage.pool.query<{ response: string | null }>('SELECT response FROM idempotency_keys WHERE account_id = $1', [accountId]);
+    return rows.map((r) => r.response ?? '');
+  }
+
+  it('does not replay a response to another key of the account: the same Idempotency-Key there is a request of its own', async () => {
+    const acct = await server.newAccount();
+    const other = await issueKey(acct.key, { name: 'other' });
+    const headers = { 'idempotency-key': 'same-key-for-both' };
+    const first = await call('POST', '/v1/account/api-keys', { key: acct.key, body: { name: 'minted' }, headers });
+    expect(first.status).toBe(201);
+    const replay = await call('POST', '/v1/account/api-keys', { key: acct.key, body: { name: 'minted' }, headers });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    // the client that made the request gets back the key it may never have received
+    expect(replay.body).toEqual(first.body);
+    const byOther = await call('POST', '/v1/account/api-keys', { key: other.key, body: { name: 'minted' }, headers });
+    expect(byOther.status).toBe(201);
+    expect(byOther.headers.get('idempotent-replayed')).toBeNull();
+    expect(byOther.body.id).not.toBe(first.body.id);
+    expect(byOther.body.key).not.toBe(first.body.key);
+    // a session of a user is a credential of its own too
+    const { token } = await sessionOf(acct.accountId, 'owner');
+    const bySession = await call('POST', '/v1/account/api-keys', { token, body: { name: 'minted' }, headers });
+    expect(bySession.status).toBe(201);
+    expect(bySession.headers.get('idempotent-replayed')).toBeNull();
+    expect([first.body.id, byOther.body.id]).not.toContain(bySession.body.id);
+  });
+
+  it('stores responses sealed: no ek_live_ key or whsec_ secret in the idempotency table, and replays still carry them', async () => {
+    const acct = await server.newAccount();
+    const headers = { 'idempotency-key': 'sealed-1' };
+    const minted = await call('POST', '/v1/account/api-keys', { key: acct.key, body: { name: 'k' }, headers });
+    expect(minted.status).toBe(201);
+    const endpoint = await call('POST', '/v1/webhook-endpoints', {
+      key: acct.key,
+      body: { url: 'https://hooks.example.com/engage', events: ['message.delivered'] },
+      headers: { 'idempotency-key': 'sealed-2' },
+    });
+    expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
+    expect(endpoint.body.secret).toMatch(/^whsec_/);
+    const stored = await storedResponses(acct.accountId);
+    expect(stored).toHaveLength(2);
+    for (const text of stored) {
+      expect(text).not.toContain(minted.body.key);
+      expect(text).not.toContain(endpoint.body.secret);
+      expect(text).not.toMatch(/ek_live_|whsec_/);
+    }
+    const again = await call('POST', '/v1/webhook-endpoints', {
+      key: acct.key,
+      body: { url: 'https://hooks.example.com/engage', events: ['message.delivered'] },
+      headers: { 'idempotency-key': 'sealed-2' },
+    });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(endpoint.body);
+  });
+});

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxReport } from '../../src/channels/sandbox.ts';
 import { migrate } from '../../src/db/migrations.ts';
 import { createPool } from '../../src/db/pool.ts';
-import { seal, unseal } from '../../src/webhooks/seal.ts';
+import { seal, unseal } from '../../src/seal.ts';
 import { ReportRecorder } from '../../src/workers/messaging.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
 import { type PrivatePostgres, startPrivatePostgres } from '../support/private-postgres.ts';

@@ -6,7 +6,7 @@ import { handleCommand } from '../../decider.ts';
 import { conflict, invalidField, notFound, validationError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { newSigningSecret } from '../../webhooks/signing.ts';
-import { seal } from '../../webhooks/seal.ts';
+import { seal } from '../../seal.ts';
 import { checkWebhookUrl } from '../../webhooks/ssrf.ts';
 import { accountWebhookSecret, endpointSecret } from '../../webhooks/secrets.ts';
 import { DeliveryClient } from '../../webhooks/delivery.ts';

@@ -1,5 +1,7 @@
-// Webhook signing secrets are kept in events sealed (AES-256-GCM) with a service key, so the
-// audit trail (`engage streams show`) never shows them in clear.
+// Values sealed (AES-256-GCM) with a service key kept in service_secrets: webhook signing secrets in
+// events, so the audit trail (`engage streams show`) never shows them in clear, and the responses the
+// idempotency plugin keeps for replay (they may carry a new API key or signing secret). The key's
+// name, webhook_seal, is where it was first used; values sealed under it stay readable.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 
