@@ -22,6 +22,8 @@ export interface EmbeddedDatabase {
   port: number;
   /** where the cluster's files are (outside the data directory when the postgres user cannot reach it) */
   clusterDirectory: string;
+  /** whether this process started the cluster (else it was already running and stop() leaves it) */
+  started: boolean;
   stop(): Promise<void>;
 }
 
@@ -322,6 +324,7 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port?: numb
     urlOf: (db) => urlFor(final, db),
     port: final.port,
     clusterDirectory: dir,
+    started: child !== undefined,
     // stops the cluster only if this process started it (fast shutdown: SIGINT)
     stop: async () => {
       if (!child || child.exitCode !== null || child.signalCode !== null) return;
