@@ -20,7 +20,9 @@ const CALLBACK_OF: Record<string, string> = { MessageQueued: 'message.queued', M
 const ENV = {
   QUIET_HOURS: 'off',
   RATE_LIMITS_ENABLED: 'false',
-  SANDBOX_DELIVERY_DELAY_MS: '100',
+  // a sent message is delivered (terminal) 5 s later, so the kill always finds work outstanding
+  // however fast dispatch runs on the machine
+  SANDBOX_DELIVERY_DELAY_MS: '5000',
   // a dead process's claims come free after a second; small batches, so the kill lands mid-dispatch
   DISPATCH_LEASE_MS: '1000',
   DISPATCH_BATCH_SIZE: '100',

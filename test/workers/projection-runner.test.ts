@@ -88,12 +88,21 @@ async function stateOf(pool: pg.Pool, name: string) {
   return rows as { generation: number; active: boolean; status: string; error: string | null; error_position: string | null; error_event: string | null; position: string }[];
 }
 
-async function eventsOf(store: PostgresEventStore, type: string): Promise<RecordedEvent[]> {
-  const all: RecordedEvent[] = [];
+/**
+ * Every event of a type, once at least `expected` of them are readable: a reader sees only what no
+ * open transaction holds back, and other test files share the cluster (README: readers held back).
+ */
+async function eventsOf(store: PostgresEventStore, type: string, expected = 1): Promise<RecordedEvent[]> {
+  const deadline = Date.now() + 20_000;
   for (;;) {
-    const batch = await store.readAll({ after: all.at(-1)?.position, maxCount: 5000, types: [type] });
-    if (batch.length === 0) return all;
-    all.push(...batch);
+    const all: RecordedEvent[] = [];
+    for (;;) {
+      const batch = await store.readAll({ after: all.at(-1)?.position, maxCount: 5000, types: [type] });
+      if (batch.length === 0) break;
+      all.push(...batch);
+    }
+    if (all.length >= expected || Date.now() > deadline) return all;
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
@@ -153,7 +162,7 @@ describe('the projection runner', () => {
     // the observer really looked while the runner was between batches
     expect(midRun).toBeGreaterThan(0);
     const [state] = await stateOf(n.pool, 'atomic');
-    const events = await eventsOf(n.store, 'Atomic');
+    const events = await eventsOf(n.store, 'Atomic', total);
     expect(state).toMatchObject({ status: 'running', active: true, position: positionToString(events.at(-1)!.position) });
     await r.stop();
   }, 300_000);
@@ -167,7 +176,7 @@ describe('the projection runner', () => {
     await Promise.all([runnerA.start(), runnerB.start()]);
     // more events while both run, from both "processes"
     await Promise.all([appendNumbered(a.store, 'Raced', 4000, 500, 20), appendNumbered(b.store, 'Raced', 4500, 500, 20)]);
-    const events = await eventsOf(a.store, 'Raced');
+    const events = await eventsOf(a.store, 'Raced', 5000);
     expect(events).toHaveLength(5000);
     const last = events.at(-1)!.position;
     expect(await runnerA.waitFor(['raced'], last, 60_000)).toBe(true);
@@ -199,7 +208,7 @@ describe('the projection runner', () => {
     const r1 = runner(n, [ledgerProjection('poisoned', 'Poison', 'r1', poisoned), fence], 10);
     await r1.start();
 
-    const events = await eventsOf(n.store, 'Poison');
+    const events = await eventsOf(n.store, 'Poison', 40);
     const culprit = events.find((e) => e.data.n === 25)!;
     const failed = await eventually('the projection to fail', async () => {
       const [s] = await stateOf(n.pool, 'poisoned');
@@ -237,7 +246,7 @@ describe('the projection runner', () => {
     const r3 = runner(n, [ledgerProjection('poisoned', 'Poison', 'r3'), fence], 10);
     await resetCheckpoint(n.pool, 'poisoned', events[24].position);
     await r3.start();
-    const all = await eventsOf(n.store, 'Poison');
+    const all = await eventsOf(n.store, 'Poison', 55);
     expect(await r3.waitFor(['poisoned'], all.at(-1)!.position, 30_000)).toBe(true);
     expect(await applied()).toEqual(Array.from({ length: 55 }, (_, i) => i));
     const [recovered] = await stateOf(n.pool, 'poisoned');
