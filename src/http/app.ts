@@ -16,7 +16,7 @@ import { contactRoutes } from './routes/contacts.ts';
 import { healthRoutes } from './routes/health.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { webhookEndpointRoutes } from './routes/webhook-endpoints.ts';
-import { providerWebhookRoutes } from './routes/provider-webhooks.ts';
+import { providerWebhookRoutes } from './routes/providers/index.ts';
 
 export const JSON_BODY_LIMIT = 10 * 1024 * 1024;
 

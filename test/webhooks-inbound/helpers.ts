@@ -1,5 +1,5 @@
 // Helpers for the inbound provider callback tests. The signatures here are written from the
-// providers' documentation, independently of src/http/routes/provider-webhooks.ts:
+// providers' documentation, independently of src/http/routes/providers/:
 //  - Twilio: https://www.twilio.com/docs/usage/webhooks/webhooks-security — HMAC-SHA1 (base64) keyed
 //    with the auth token over the full URL followed by every POST parameter, sorted by name, as
 //    name immediately followed by value.

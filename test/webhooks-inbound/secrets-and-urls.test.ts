@@ -3,7 +3,8 @@
 // against PUBLIC_BASE_URL rather than the address the request reached us at. The signature
 // helpers are also checked against the providers' published examples.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { carrierSignature, whatsappSignature } from '../../src/http/routes/provider-webhooks.ts';
+import { carrierSignature } from '../../src/http/routes/providers/carrier.ts';
+import { whatsappSignature } from '../../src/http/routes/providers/whatsapp.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
 import { HOLD_SANDBOX, metaSignature, postCarrier, sendAndWaitSent, statusOf, twilioSignature, types, timeline } from './helpers.ts';
 
