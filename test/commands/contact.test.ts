@@ -1,0 +1,180 @@
+// The contact decider's rules (commands/contact.ts): creating, updating (only what changes),
+// deleting, bounces, account isolation, and the type rules for custom field values.
+import { describe, it } from 'vitest';
+import { contactDecider, type ContactEvent, type ContactFields } from '../../commands/contact.ts';
+import type { FieldDefinition, FieldType } from '../../commands/custom-fields.ts';
+import { AppError } from '../../src/errors.ts';
+import { DeciderSpecification, domainError } from '../support/decider-spec.ts';
+
+const given = DeciderSpecification.for(contactDecider).given;
+
+const T0 = Date.parse('2026-03-01T10:00:00.000Z');
+const at = (minutes: number) => new Date(T0 + minutes * 60_000);
+const iso = (minutes: number) => at(minutes).toISOString();
+
+const accountId = 'acct_1';
+const base = { account_id: accountId, id: 'ct_1' };
+const field = (key: string, type: FieldType, options?: string[]): FieldDefinition => ({ id: `cf_${key}`, key, label: key, type, ...(options ? { options } : {}), created_at: iso(0) });
+const definitions = [field('plan', 'text'), field('score', 'number'), field('vip', 'boolean'), field('birthday', 'date'), field('tier', 'select', ['gold', 'silver'])];
+
+const created: ContactEvent = {
+  type: 'ContactCreated',
+  data: { ...base, fields: { email: 'ada@example.com', first_name: 'Ada', tags: ['a'] }, custom_fields: { plan: 'pro' }, created_at: iso(0) },
+};
+const deleted: ContactEvent = { type: 'ContactDeleted', data: { ...base, deleted_at: iso(1) } };
+const create = (custom: Record<string, unknown>) => ({ type: 'CreateContact' as const, accountId, id: 'ct_1', fields: { email: 'ada@example.com' }, custom, definitions, now: at(0) });
+const update = (changes: ContactFields, custom: Record<string, unknown> = {}, minutes = 5) => ({ type: 'UpdateContact' as const, accountId, changes, custom, definitions, now: at(minutes) });
+const updated = (changes: ContactFields, custom_fields: Record<string, unknown> = {}, minutes = 5): ContactEvent => ({ type: 'ContactUpdated', data: { ...base, changes, custom_fields, updated_at: iso(minutes) } });
+/** a 400 validation_error whose issues name exactly these paths */
+const invalidAt =
+  (...paths: string[]) =>
+  (e: AppError) =>
+    e.statusCode === 400 && e.code === 'validation_error' && JSON.stringify((e.extra.issues as { path: string }[]).map((i) => i.path)) === JSON.stringify(paths);
+
+describe('creating a contact', () => {
+  it('a contact is created with its standard fields and custom values', () => {
+    given([])
+      .when({ type: 'CreateContact', accountId, id: 'ct_1', fields: created.data.fields, custom: { plan: 'pro' }, definitions, now: at(0) })
+      .then([created]);
+  });
+
+  it('a contact is created only once, and a deleted contact is not created again', () => {
+    given([created]).when(create({})).thenThrows(domainError('conflict', 409));
+    given([created, deleted]).when(create({})).thenThrows(domainError('conflict', 409));
+  });
+
+  it('a custom value needs a defined field', () => {
+    given([]).when(create({ nickname: 'x' })).thenThrows(AppError, invalidAt('custom_fields.nickname'));
+  });
+
+  it('a new contact cannot set a custom value to null', () => {
+    given([]).when(create({ plan: null })).thenThrows(AppError, invalidAt('custom_fields.plan'));
+  });
+
+  it('every wrong custom value is reported at once', () => {
+    given([]).when(create({ score: 'high', nickname: 'x', vip: 'yes' })).thenThrows(AppError, invalidAt('custom_fields.score', 'custom_fields.nickname', 'custom_fields.vip'));
+  });
+});
+
+describe('custom field values follow their field type', () => {
+  const accepted = (custom: Record<string, unknown>) => given([]).when(create(custom)).then([{ type: 'ContactCreated', data: { ...base, fields: { email: 'ada@example.com' }, custom_fields: custom, created_at: iso(0) } }]);
+  const refused = (key: string, value: unknown) => given([]).when(create({ [key]: value })).thenThrows(AppError, invalidAt(`custom_fields.${key}`));
+
+  it('text: a string of at most 10000 characters', () => {
+    accepted({ plan: '' });
+    accepted({ plan: 'x'.repeat(10_000) });
+    refused('plan', 'x'.repeat(10_001));
+    refused('plan', 42);
+  });
+
+  it('number: a finite number, not a numeric string', () => {
+    accepted({ score: 0 });
+    accepted({ score: -1.5 });
+    refused('score', '5');
+    refused('score', Number.NaN);
+    refused('score', Number.POSITIVE_INFINITY);
+  });
+
+  it('boolean: true or false, nothing truthy', () => {
+    accepted({ vip: true });
+    accepted({ vip: false });
+    refused('vip', 'true');
+    refused('vip', 1);
+  });
+
+  it('date: a real calendar date or an RFC 3339 date-time with an offset', () => {
+    accepted({ birthday: '1815-12-10' });
+    accepted({ birthday: '0001-01-01' });
+    accepted({ birthday: '2026-03-01T10:00:00+01:00' });
+    refused('birthday', '2026-02-30');
+    refused('birthday', '0000-12-31');
+    refused('birthday', '2026-03-01T10:00:00');
+    refused('birthday', '2026-03-01T10:00:00+15:00');
+    refused('birthday', '10/12/1815');
+    refused('birthday', 20260301);
+  });
+
+  it('select: one of the options', () => {
+    accepted({ tier: 'gold' });
+    refused('tier', 'bronze');
+    refused('tier', ['gold']);
+  });
+});
+
+describe('updating a contact', () => {
+  it('only the fields that change are recorded', () => {
+    given([created]).when(update({ email: 'ada@example.com', first_name: 'Augusta', last_name: 'King' })).then([updated({ first_name: 'Augusta', last_name: 'King' })]);
+  });
+
+  it('an update that changes nothing records nothing', () => {
+    given([created]).when(update({ email: 'ada@example.com', tags: ['a'] }, { plan: 'pro' })).thenNothingHappened();
+    given([created]).when(update({ phone: null }, { score: null })).thenNothingHappened();
+  });
+
+  it('tags are compared as a list: a different list is a change', () => {
+    given([created]).when(update({ tags: ['a', 'b'] })).then([updated({ tags: ['a', 'b'] })]);
+  });
+
+  it('a field is cleared with null', () => {
+    given([created]).when(update({ first_name: null })).then([updated({ first_name: null })]);
+  });
+
+  it('custom values are set, changed and removed (null), and the update records only those', () => {
+    given([created]).when(update({}, { plan: 'team', score: 7 })).then([updated({}, { plan: 'team', score: 7 })]);
+    given([created]).when(update({}, { plan: null })).then([updated({}, { plan: null })]);
+  });
+
+  it('a custom value can be removed even when its field is no longer defined', () => {
+    given([created]).when({ ...update({}, { plan: null }), definitions: [] }).then([updated({}, { plan: null })]);
+  });
+
+  it('a changed custom value must match its definition', () => {
+    given([created]).when(update({}, { score: 'many' })).thenThrows(AppError, invalidAt('custom_fields.score'));
+    given([created]).when(update({}, { nickname: 'x' })).thenThrows(AppError, invalidAt('custom_fields.nickname'));
+  });
+
+  it('a later update sees the earlier ones', () => {
+    given([created, updated({ first_name: 'Augusta' }, { plan: null, score: 7 })])
+      .when(update({ first_name: 'Augusta' }, { plan: null, score: 7 }, 6))
+      .thenNothingHappened();
+  });
+});
+
+describe('deleting a contact', () => {
+  it('a contact is deleted', () => {
+    given([created]).when({ type: 'DeleteContact', accountId, now: at(1) }).then([deleted]);
+  });
+});
+
+describe('bounces', () => {
+  it('a bounce is recorded against the contact, with the message that bounced', () => {
+    given([created])
+      .when({ type: 'RecordBounce', accountId, email: 'ada@example.com', reason: 'mailbox full', messageId: 'msg_1', now: at(2) })
+      .then([{ type: 'ContactBounced', data: { ...base, email: 'ada@example.com', reason: 'mailbox full', message_id: 'msg_1', at: iso(2) } }]);
+  });
+
+  it('a bounce without a message is recorded without one', () => {
+    given([created])
+      .when({ type: 'RecordBounce', accountId, email: 'ada@example.com', reason: 'no such user', now: at(2) })
+      .then([{ type: 'ContactBounced', data: { ...base, email: 'ada@example.com', reason: 'no such user', at: iso(2) } }]);
+  });
+});
+
+describe('a contact that is missing, deleted or in another account', () => {
+  const commands = [
+    update({ first_name: 'X' }),
+    { type: 'DeleteContact' as const, accountId, now: at(5) },
+    { type: 'RecordBounce' as const, accountId, email: 'ada@example.com', reason: 'x', now: at(5) },
+  ];
+
+  it('cannot be updated, deleted or bounced: 404', () => {
+    for (const command of commands) {
+      given([]).when(command).thenThrows(domainError('not_found', 404));
+      given([created, deleted]).when(command).thenThrows(domainError('not_found', 404));
+    }
+  });
+
+  it("another account's contact is exactly as invisible as a missing one", () => {
+    for (const command of commands) given([created]).when({ ...command, accountId: 'acct_2' }).thenThrows(domainError('not_found', 404));
+  });
+});
