@@ -51,6 +51,11 @@ describe('accepting a message', () => {
     given([]).when({ type: 'Accept', data: scheduledData }).then([acceptedScheduled]);
   });
 
+  it('a resend is a new message that names the one it resends (and a bulk item its bulk)', () => {
+    const resend: MessageAcceptedData = { ...queuedData, id: 'msg_2', resend_of: 'msg_1', bulk_id: 'bulk_1' };
+    given([]).when({ type: 'Accept', data: resend }).then([{ type: 'MessageAccepted', data: resend }]);
+  });
+
   it('a message id is accepted only once', () => {
     given([accepted]).when({ type: 'Accept', data: queuedData }).thenThrows(domainError('conflict', 409));
   });
@@ -105,7 +110,7 @@ describe('cancelling', () => {
       .thenThrows(AppError, (e) => e.statusCode === 409 && e.code === 'not_cancellable' && e.extra.status === 'queued');
   });
 
-  it('a claim stays a claim for cancelling even after its lease ran out', () => {
+  it('a claimed message cannot be cancelled even after its lease ran out, until a deferral or hold gives it back', () => {
     given([accepted, claimed(1)]).when({ type: 'Cancel', accountId: 'acct_1', now: at(3600) }).thenThrows(domainError('not_cancellable', 409));
   });
 
@@ -123,6 +128,18 @@ describe('cancelling', () => {
     ]) {
       given(history).when({ type: 'Cancel', accountId: 'acct_1', now: at(10) }).thenThrows(domainError('not_cancellable', 409));
     }
+  });
+});
+
+describe('the cancel/dispatch race: both append at the revision they read, so exactly one wins', () => {
+  it('when the claim is appended first, the cancel re-decides and is refused', () => {
+    given([accepted]).when(claim(1)).then([claimed(1)]);
+    given([accepted, claimed(1)]).when({ type: 'Cancel', accountId: 'acct_1', now: at(1) }).thenThrows(domainError('not_cancellable', 409));
+  });
+
+  it('when the cancel is appended first, the claim re-decides and takes nothing', () => {
+    given([accepted]).when({ type: 'Cancel', accountId: 'acct_1', now: at(1) }).then([cancelled(1)]);
+    given([accepted, cancelled(1)]).when(claim(1)).thenNothingHappened();
   });
 });
 

@@ -63,16 +63,15 @@ describe('deleting an endpoint', () => {
 });
 
 describe('an endpoint that is missing, deleted or in another account', () => {
-  const commands = [update({ status: 'disabled' }), { type: 'Delete' as const, accountId, now: at(5) }];
-
-  it('cannot be updated or deleted: 404', () => {
-    for (const command of commands) {
-      given([]).when(command).thenThrows(domainError('not_found', 404));
-      given([created, deleted]).when(command).thenThrows(domainError('not_found', 404));
+  it("cannot be updated or deleted: 404, another account's endpoint being exactly as invisible as a missing one", () => {
+    const callers = [
+      { history: [], caller: accountId },
+      { history: [created, deleted], caller: accountId },
+      { history: [created], caller: 'acct_2' },
+    ];
+    for (const { history, caller } of callers) {
+      given(history).when({ ...update({ status: 'disabled' }), accountId: caller }).thenThrows(domainError('not_found', 404));
+      given(history).when({ type: 'Delete', accountId: caller, now: at(5) }).thenThrows(domainError('not_found', 404));
     }
-  });
-
-  it("another account's endpoint is exactly as invisible as a missing one", () => {
-    for (const command of commands) given([created]).when({ ...command, accountId: 'acct_2' }).thenThrows(domainError('not_found', 404));
   });
 });
