@@ -2,6 +2,7 @@
 // A claim row names its owner; a claim whose owner no longer holds the value (crash between claim
 // and append, or a later change) is stale and may be taken over after checking the owner's stream.
 import type pg from 'pg';
+import type { Migration } from './db/migrations.ts';
 
 export type OwnerStillHolds = (ownerId: string) => Promise<boolean>;
 
@@ -39,3 +40,21 @@ export async function release(pool: pg.Pool, scope: { accountId: string; kind: s
     scope.accountId, scope.kind, value, ownerId,
   ]);
 }
+
+/** The unique_claims table (src/schema.ts runs them). */
+export const UNIQUE_CLAIMS_MIGRATIONS: Migration[] = [
+  {
+    // first made by migration 3 together with idempotency_keys; a database where 3 ran has it already
+    id: 22,
+    name: 'unique claims',
+    sql: `
+      CREATE TABLE IF NOT EXISTS unique_claims (
+        account_id text NOT NULL,
+        kind text NOT NULL,
+        value text NOT NULL,
+        owner_id text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (account_id, kind, value)
+      );`,
+  },
+];

@@ -6,7 +6,7 @@ import { ALL_PROJECTIONS } from '../projections/index.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type Config, loadConfig } from './config.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
-import { migrate } from './db/migrations.ts';
+import { migrate } from './schema.ts';
 import { createPool } from './db/pool.ts';
 import type { EventStore } from './eventstore/port.ts';
 import { PostgresEventStore } from './eventstore/postgres.ts';

@@ -4,18 +4,16 @@
 // name, webhook_seal, is where it was first used; values sealed under it stay readable.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import { serviceSecret } from './secrets.ts';
 
 const cache = new WeakMap<pg.Pool, Promise<Buffer>>();
 
 async function sealKey(pool: pg.Pool): Promise<Buffer> {
   let key = cache.get(pool);
   if (!key) {
-    key = (async () => {
-      const candidate = randomBytes(32).toString('base64');
-      await pool.query('INSERT INTO service_secrets (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING', ['webhook_seal', candidate]);
-      const { rows } = await pool.query<{ value: string }>('SELECT value FROM service_secrets WHERE name = $1', ['webhook_seal']);
-      return Buffer.from(rows[0].value, 'base64');
-    })();
+    // base64 of 32 random bytes when this key was first made here; base64url from serviceSecret now:
+    // Node's base64 decoder reads both
+    key = serviceSecret(pool, 'webhook_seal').then((value) => Buffer.from(value, 'base64'));
     cache.set(pool, key);
     // a failed read (the database was down) must not be remembered: the next call tries again
     key.catch(() => {

@@ -3,6 +3,7 @@
 // deployment shares them and they survive restarts.
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import type { Migration } from './db/migrations.ts';
 
 /** The configured value, else the stored one (generated on first use; concurrent first uses agree). */
 export async function serviceSecret(pool: pg.Pool, name: string, configured?: string): Promise<string> {
@@ -12,3 +13,12 @@ export async function serviceSecret(pool: pg.Pool, name: string, configured?: st
   const { rows } = await pool.query<{ value: string }>('SELECT value FROM service_secrets WHERE name = $1', [name]);
   return rows[0].value;
 }
+
+/** The service_secrets table (src/schema.ts runs them). */
+export const SERVICE_SECRETS_MIGRATIONS: Migration[] = [
+  {
+    id: 4,
+    name: 'service secrets',
+    sql: `CREATE TABLE IF NOT EXISTS service_secrets (name text PRIMARY KEY, value text NOT NULL, created_at timestamptz NOT NULL DEFAULT now());`,
+  },
+];

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
-import { migrate } from '../../src/db/migrations.ts';
+import { migrate } from '../../src/schema.ts';
 import { createPool } from '../../src/db/pool.ts';
 
 export interface Cluster {

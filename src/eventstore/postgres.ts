@@ -26,6 +26,7 @@ import {
 } from './port.ts';
 import { isConnectionError, isRetryableConflict } from '../db/errors.ts';
 import { Wakeup } from './wakeup.ts';
+import type { Migration } from '../db/migrations.ts';
 
 export const EVENT_CHANNEL = 'engage_events';
 
@@ -322,11 +323,6 @@ export class PostgresEventStore implements EventStore {
     options: { log?: Logger } = {},
   ) {
     this.log = options.log;
-  }
-
-  static async migrate(client: pg.Pool | pg.PoolClient): Promise<void> {
-    await client.query(EVENTSTORE_SCHEMA);
-    await client.query(APPEND_FUNCTION);
   }
 
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision = 'any'): Promise<AppendResult> {
@@ -648,3 +644,13 @@ export function pollingSubscription(
     },
   };
 }
+
+/** The Postgres event store's tables and append function (src/schema.ts runs them). */
+export const EVENTSTORE_MIGRATIONS: Migration[] = [
+  { id: 1, name: 'event store', sql: EVENTSTORE_SCHEMA },
+  { id: 6, name: 'event store: notify after commit, not in the append transaction', sql: DROP_NOTIFY_TRIGGER },
+  { id: 8, name: 'event store: appends lock every stream before writing, idempotent by event id', sql: APPEND_FUNCTION },
+  { id: 10, name: 'event store: appends write in one statement after the locks when every stream fits', sql: APPEND_FUNCTION },
+  { id: 11, name: 'event store: locks only for any/stream_exists, conditional writes for exact revisions and new streams', sql: APPEND_FUNCTION },
+  { id: 12, name: 'event store: a stream that moves between judging and writing fails the append, to be judged again', sql: APPEND_FUNCTION },
+];

@@ -2,6 +2,7 @@
 // tables, its checkpoint and its health — and the locks that keep runners, rebuilds and swaps apart.
 import type pg from 'pg';
 import type { Position } from '../eventstore/port.ts';
+import type { Migration } from '../db/migrations.ts';
 
 export interface StateRow {
   name: string;
@@ -51,3 +52,31 @@ export async function lockGenerations(client: Queryable, name: string, generatio
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [GENERATION_LOCK_NAMESPACE, `${name}:${g}`]);
   }
 }
+
+/** The projection_state table (src/schema.ts runs them). */
+export const READ_MODEL_STATE_MIGRATIONS: Migration[] = [
+  {
+    id: 2,
+    name: 'projection checkpoints',
+    sql: `
+      CREATE TABLE IF NOT EXISTS projection_state (
+        name text NOT NULL,
+        generation int NOT NULL,
+        active boolean NOT NULL DEFAULT false,
+        version int NOT NULL,
+        commit_pos xid8 NOT NULL DEFAULT '0',
+        prepare_pos bigint NOT NULL DEFAULT 0,
+        status text NOT NULL DEFAULT 'running',
+        error text,
+        error_position text,
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (name, generation)
+      );`,
+  },
+  {
+    id: 9,
+    name: 'projection generations record their own tables and the event that failed',
+    sql: `ALTER TABLE projection_state ADD COLUMN IF NOT EXISTS tables text[];
+          ALTER TABLE projection_state ADD COLUMN IF NOT EXISTS error_event text;`,
+  },
+];

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool } from '../../src/db/pool.ts';
-import { migrate } from '../../src/db/migrations.ts';
+import { migrate } from '../../src/schema.ts';
 import { type ExpectedRevision, type NewEvent, WrongExpectedVersionError } from '../../src/eventstore/port.ts';
 import { PostgresEventStore, STREAM_LOCK_NAMESPACE } from '../../src/eventstore/postgres.ts';
 import { freshDatabase } from '../support/harness.ts';

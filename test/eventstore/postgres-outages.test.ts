@@ -7,7 +7,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool } from '../../src/db/pool.ts';
-import { migrate } from '../../src/db/migrations.ts';
+import { migrate } from '../../src/schema.ts';
 import type { RecordedEvent } from '../../src/eventstore/port.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
 import { freshDatabase } from '../support/harness.ts';

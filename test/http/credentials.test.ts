@@ -4,24 +4,16 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountStream } from '../../commands/account.ts';
 import { addUser, hashApiKey } from '../../src/accounts.ts';
-import { migrate } from '../../src/db/migrations.ts';
+import { migrate } from '../../src/schema.ts';
 import { newId } from '../../src/ids.ts';
 import { hashPassword } from '../../src/passwords.ts';
 import { runEngage } from '../support/processes.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
 
-type CallOpts = Parameters<TestServer['call']>[2];
-
 let server: TestServer;
 
-async function call(method: string, path: string, opts?: CallOpts) {
-  const res = await server.call(method, path, opts);
-  expect(res.status, `${method} ${path} → ${JSON.stringify(res.body)}`).toBeLessThan(500);
-  return res;
-}
-
 async function issueKey(key: string, body: { name?: string; scopes?: string[] | null }) {
-  const res = await call('POST', '/v1/account/api-keys', { key, body });
+  const res = await server.call('POST', '/v1/account/api-keys', { key, body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; key: string; scopes: string[] | null };
 }
@@ -30,13 +22,13 @@ async function sessionOf(accountId: string, role: 'owner' | 'admin' | 'member' |
   const email = `${role}-${randomBytes(4).toString('hex')}@example.com`;
   const added = await addUser(server.engage, accountId, { email, password: `${role} password`, role }, { actor: 'test' });
   await server.engage.runner.waitFor(['auth'], added.position, 10_000);
-  const res = await call('POST', '/v1/auth/login', { body: { email, password: `${role} password` } });
+  const res = await server.call('POST', '/v1/auth/login', { body: { email, password: `${role} password` } });
   expect(res.status).toBe(200);
   return { token: res.body.token as string, userId: added.user_id, email };
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ READ_YOUR_WRITES_TIMEOUT_MS: '15000' });
+  server = await startTestServer();
 });
 afterAll(async () => {
   await server?.close();
@@ -47,14 +39,14 @@ describe('a credential never mints more than it holds (finding 1)', () => {
     const acct = await server.newAccount();
     const settings = await issueKey(acct.key, { scopes: ['settings'] });
     for (const body of [{}, { scopes: null }, { name: 'sneaky' }]) {
-      const res = await call('POST', '/v1/account/api-keys', { key: settings.key, body });
+      const res = await server.call('POST', '/v1/account/api-keys', { key: settings.key, body });
       expect(res.status, JSON.stringify(body)).toBe(403);
       expect(res.body).toMatchObject({ error: 'insufficient_scope', missing_scopes: ['read', 'write'] });
     }
-    const more = await call('POST', '/v1/account/api-keys', { key: settings.key, body: { scopes: ['settings', 'write'] } });
+    const more = await server.call('POST', '/v1/account/api-keys', { key: settings.key, body: { scopes: ['settings', 'write'] } });
     expect(more.status).toBe(403);
     expect(more.body).toMatchObject({ error: 'insufficient_scope', required_scope: 'write', missing_scopes: ['write'] });
-    const listed = await call('GET', '/v1/account/api-keys', { key: acct.key });
+    const listed = await server.call('GET', '/v1/account/api-keys', { key: acct.key });
     expect(listed.body.data).toHaveLength(2);
   });
 
@@ -63,31 +55,31 @@ describe('a credential never mints more than it holds (finding 1)', () => {
     const rs = await issueKey(acct.key, { scopes: ['read', 'settings'] });
     expect((await issueKey(rs.key, { scopes: ['read'] })).scopes).toEqual(['read']);
     expect((await issueKey(rs.key, { scopes: ['settings', 'read'] })).scopes).toEqual(['settings', 'read']);
-    const w = await call('POST', '/v1/account/api-keys', { key: rs.key, body: { scopes: ['read', 'write'] } });
+    const w = await server.call('POST', '/v1/account/api-keys', { key: rs.key, body: { scopes: ['read', 'write'] } });
     expect(w.status).toBe(403);
     expect(w.body).toMatchObject({ error: 'insufficient_scope', missing_scopes: ['write'] });
   });
 
   it('refuses a scoped key rotating a key with more scopes than it holds, and keeps the scopes of a rotated key', async () => {
     const acct = await server.newAccount();
-    const me = await call('GET', '/v1/account/me', { key: acct.key });
+    const me = await server.call('GET', '/v1/account/me', { key: acct.key });
     const fullKeyId = me.body.credential.key_id as string;
     const settings = await issueKey(acct.key, { scopes: ['settings'] });
     const reader = await issueKey(acct.key, { scopes: ['read'] });
     for (const id of [fullKeyId, reader.id]) {
-      const res = await call('POST', `/v1/account/api-keys/${id}/rotate`, { key: settings.key });
+      const res = await server.call('POST', `/v1/account/api-keys/${id}/rotate`, { key: settings.key });
       expect(res.status, id).toBe(403);
       expect(res.body.error).toBe('insufficient_scope');
     }
     // the refused rotations set no expiry on the keys
-    const before = await call('GET', '/v1/account/api-keys', { key: acct.key });
+    const before = await server.call('GET', '/v1/account/api-keys', { key: acct.key });
     expect(before.body.data.every((k: { expires_at: string | null }) => k.expires_at === null)).toBe(true);
 
-    const own = await call('POST', `/v1/account/api-keys/${settings.id}/rotate`, { key: settings.key });
+    const own = await server.call('POST', `/v1/account/api-keys/${settings.id}/rotate`, { key: settings.key });
     expect(own.status).toBe(201);
-    const byFull = await call('POST', `/v1/account/api-keys/${reader.id}/rotate`, { key: acct.key });
+    const byFull = await server.call('POST', `/v1/account/api-keys/${reader.id}/rotate`, { key: acct.key });
     expect(byFull.status).toBe(201);
-    const listed = (await call('GET', '/v1/account/api-keys', { key: acct.key })).body.data as { id: string; scopes: string[] | null }[];
+    const listed = (await server.call('GET', '/v1/account/api-keys', { key: acct.key })).body.data as { id: string; scopes: string[] | null }[];
     expect(listed.find((k) => k.id === own.body.id)?.scopes).toEqual(['settings']);
     expect(listed.find((k) => k.id === byFull.body.id)?.scopes).toEqual(['read']);
   });
@@ -96,13 +88,13 @@ describe('a credential never mints more than it holds (finding 1)', () => {
     const acct = await server.newAccount();
     for (const role of ['owner', 'admin'] as const) {
       const { token } = await sessionOf(acct.accountId, role);
-      const res = await call('POST', '/v1/account/api-keys', { token, body: { name: role } });
+      const res = await server.call('POST', '/v1/account/api-keys', { token, body: { name: role } });
       expect(res.status, role).toBe(201);
       expect(res.body.scopes).toBeNull();
     }
     for (const role of ['member', 'viewer'] as const) {
       const { token } = await sessionOf(acct.accountId, role);
-      const res = await call('POST', '/v1/account/api-keys', { token, body: { scopes: ['read'] } });
+      const res = await server.call('POST', '/v1/account/api-keys', { token, body: { scopes: ['read'] } });
       expect(res.status, role).toBe(403);
       expect(res.body).toMatchObject({ error: 'forbidden', required_scope: 'settings' });
     }
@@ -113,7 +105,7 @@ describe('credential material stays out of events (finding 7)', () => {
   it('writes no password or key hash into the account stream, and keeps them in the credentials table', async () => {
     const acct = await server.newAccount();
     const extra = await issueKey(acct.key, { scopes: ['read'] });
-    const rotated = await call('POST', `/v1/account/api-keys/${extra.id}/rotate`, { key: acct.key });
+    const rotated = await server.call('POST', `/v1/account/api-keys/${extra.id}/rotate`, { key: acct.key });
     expect(rotated.status).toBe(201);
     const events = await server.engage.store.readStream(accountStream(acct.accountId));
     expect(events.map((e) => e.type)).toEqual(['AccountCreated', 'UserAdded', 'ApiKeyIssued', 'ApiKeyIssued', 'ApiKeyIssued', 'ApiKeyExpirySet']);
@@ -133,8 +125,8 @@ describe('credential material stays out of events (finding 7)', () => {
     expect(cols.map((c) => c.column_name)).not.toContain('password_hash');
     expect(cols.map((c) => c.column_name)).not.toContain('key_hash');
     // and both credentials work
-    expect((await call('GET', '/v1/account/me', { key: rotated.body.key })).status).toBe(200);
-    expect((await call('POST', '/v1/auth/login', { body: { email: acct.email, password: acct.password } })).status).toBe(200);
+    expect((await server.call('GET', '/v1/account/me', { key: rotated.body.key })).status).toBe(200);
+    expect((await server.call('POST', '/v1/auth/login', { body: { email: acct.email, password: acct.password } })).status).toBe(200);
   });
 
   it('authenticates only with both the event (read model row) and the credential row', async () => {
@@ -142,11 +134,11 @@ describe('credential material stays out of events (finding 7)', () => {
     // a credential row whose event was never appended (a crash between the two writes) is inert
     const orphan = `ek_live_${randomBytes(24).toString('base64url')}`;
     await server.engage.pool.query(`INSERT INTO credentials (kind, id, account_id, hash) VALUES ('api_key', $1, $2, $3)`, [newId('key'), acct.accountId, hashApiKey(orphan)]);
-    expect((await call('GET', '/v1/account/me', { key: orphan })).status).toBe(401);
+    expect((await server.call('GET', '/v1/account/me', { key: orphan })).status).toBe(401);
     // a key whose credential row is gone does not authenticate
     const k = await issueKey(acct.key, { scopes: ['read'] });
     await server.engage.pool.query(`DELETE FROM credentials WHERE kind = 'api_key' AND id = $1`, [k.id]);
-    expect((await call('GET', '/v1/account/me', { key: k.key })).status).toBe(401);
+    expect((await server.call('GET', '/v1/account/me', { key: k.key })).status).toBe(401);
   });
 
   it('copies the hashes of events written before the change into the credentials table, and the old events still project', async () => {
@@ -168,8 +160,8 @@ describe('credential material stays out of events (finding 7)', () => {
     await migrate(server.engage.pool);
     const { rows } = await server.engage.pool.query('SELECT kind, id FROM credentials WHERE id = ANY($1) ORDER BY kind', [[userId, keyId]]);
     expect(rows).toEqual([{ kind: 'api_key', id: keyId }, { kind: 'password', id: userId }]);
-    expect((await call('GET', '/v1/account/me', { key })).status).toBe(200);
-    expect((await call('POST', '/v1/auth/login', { body: { email, password: 'legacy password' } })).status).toBe(200);
+    expect((await server.call('GET', '/v1/account/me', { key })).status).toBe(200);
+    expect((await server.call('POST', '/v1/auth/login', { body: { email, password: 'legacy password' } })).status).toBe(200);
 
     // engage streams show redacts the hashes of those old events
     const shown = await runEngage(['streams', 'show', accountStream(acct.accountId), '--json'], server.databaseUrl);
@@ -188,10 +180,10 @@ describe('credential material stays out of events (finding 7)', () => {
     await new Promise((r) => setTimeout(r, 5_100)); // past the 5 s cache of authenticated keys
     const { rows: gens } = await server.engage.pool.query(`SELECT generation, version FROM projection_state WHERE name = 'auth' AND active`);
     expect(gens).toEqual([{ generation: 2, version: 2 }]);
-    expect((await call('GET', '/v1/account/me', { key })).status).toBe(200);
-    expect((await call('GET', '/v1/account/me', { key: acct.key })).status).toBe(200);
-    expect((await call('POST', '/v1/auth/login', { body: { email, password: 'legacy password' } })).status).toBe(200);
-    expect((await call('POST', '/v1/auth/login', { body: { email: acct.email, password: acct.password } })).status).toBe(200);
+    expect((await server.call('GET', '/v1/account/me', { key })).status).toBe(200);
+    expect((await server.call('GET', '/v1/account/me', { key: acct.key })).status).toBe(200);
+    expect((await server.call('POST', '/v1/auth/login', { body: { email, password: 'legacy password' } })).status).toBe(200);
+    expect((await server.call('POST', '/v1/auth/login', { body: { email: acct.email, password: acct.password } })).status).toBe(200);
   }, 120_000);
 });
 
@@ -205,21 +197,21 @@ describe('idempotent replays stay with their credential and keep no secret in cl
     const acct = await server.newAccount();
     const other = await issueKey(acct.key, { name: 'other' });
     const headers = { 'idempotency-key': 'same-key-for-both' };
-    const first = await call('POST', '/v1/account/api-keys', { key: acct.key, body: { name: 'minted' }, headers });
+    const first = await server.call('POST', '/v1/account/api-keys', { key: acct.key, body: { name: 'minted' }, headers });
     expect(first.status).toBe(201);
-    const replay = await call('POST', '/v1/account/api-keys', { key: acct.key, body: { name: 'minted' }, headers });
+    const replay = await server.call('POST', '/v1/account/api-keys', { key: acct.key, body: { name: 'minted' }, headers });
     expect(replay.status).toBe(201);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     // the client that made the request gets back the key it may never have received
     expect(replay.body).toEqual(first.body);
-    const byOther = await call('POST', '/v1/account/api-keys', { key: other.key, body: { name: 'minted' }, headers });
+    const byOther = await server.call('POST', '/v1/account/api-keys', { key: other.key, body: { name: 'minted' }, headers });
     expect(byOther.status).toBe(201);
     expect(byOther.headers.get('idempotent-replayed')).toBeNull();
     expect(byOther.body.id).not.toBe(first.body.id);
     expect(byOther.body.key).not.toBe(first.body.key);
     // a session of a user is a credential of its own too
     const { token } = await sessionOf(acct.accountId, 'owner');
-    const bySession = await call('POST', '/v1/account/api-keys', { token, body: { name: 'minted' }, headers });
+    const bySession = await server.call('POST', '/v1/account/api-keys', { token, body: { name: 'minted' }, headers });
     expect(bySession.status).toBe(201);
     expect(bySession.headers.get('idempotent-replayed')).toBeNull();
     expect([first.body.id, byOther.body.id]).not.toContain(bySession.body.id);
@@ -228,9 +220,9 @@ describe('idempotent replays stay with their credential and keep no secret in cl
   it('stores responses sealed: no ek_live_ key or whsec_ secret in the idempotency table, and replays still carry them', async () => {
     const acct = await server.newAccount();
     const headers = { 'idempotency-key': 'sealed-1' };
-    const minted = await call('POST', '/v1/account/api-keys', { key: acct.key, body: { name: 'k' }, headers });
+    const minted = await server.call('POST', '/v1/account/api-keys', { key: acct.key, body: { name: 'k' }, headers });
     expect(minted.status).toBe(201);
-    const endpoint = await call('POST', '/v1/webhook-endpoints', {
+    const endpoint = await server.call('POST', '/v1/webhook-endpoints', {
       key: acct.key,
       body: { url: 'https://hooks.example.com/engage', events: ['message.delivered'] },
       headers: { 'idempotency-key': 'sealed-2' },
@@ -244,7 +236,7 @@ describe('idempotent replays stay with their credential and keep no secret in cl
       expect(text).not.toContain(endpoint.body.secret);
       expect(text).not.toMatch(/ek_live_|whsec_/);
     }
-    const again = await call('POST', '/v1/webhook-endpoints', {
+    const again = await server.call('POST', '/v1/webhook-endpoints', {
       key: acct.key,
       body: { url: 'https://hooks.example.com/engage', events: ['message.delivered'] },
       headers: { 'idempotency-key': 'sealed-2' },

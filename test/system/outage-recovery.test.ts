@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxReport } from '../../src/channels/sandbox.ts';
-import { migrate } from '../../src/db/migrations.ts';
+import { migrate } from '../../src/schema.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { seal, unseal } from '../../src/seal.ts';
 import { ReportRecorder } from '../../src/workers/messaging.ts';

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { AppError, conflict } from '../../errors.ts';
 import { seal, unseal } from '../../seal.ts';
+import type { Migration } from '../../db/migrations.ts';
 
 const TTL = '24 hours';
 const PENDING_TIMEOUT = '2 minutes';
@@ -104,3 +105,37 @@ export function idempotencyPlugin(app: FastifyInstance, pool: pg.Pool): void {
     return payload;
   });
 }
+
+/** The idempotency_keys table (src/schema.ts runs them). */
+export const IDEMPOTENCY_MIGRATIONS: Migration[] = [
+  {
+    id: 3,
+    name: 'idempotency keys',
+    sql: `
+      CREATE TABLE IF NOT EXISTS idempotency_keys (
+        account_id text NOT NULL,
+        key text NOT NULL,
+        method text NOT NULL,
+        path text NOT NULL,
+        body_hash text NOT NULL,
+        status_code int,
+        response jsonb,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (account_id, key)
+      );
+      CREATE INDEX IF NOT EXISTS idempotency_keys_created ON idempotency_keys (created_at);`,
+  },
+  { id: 7, name: 'idempotent responses as JSON text', sql: `ALTER TABLE idempotency_keys ALTER COLUMN response TYPE text USING response::text;` },
+  {
+    // issue 8, finding 2: a stored response belongs to the credential that made the request and is
+    // kept sealed. Responses stored before were neither (some held a new key or signing secret in
+    // clear): they are dropped, so a retry of such a request within its 24 h runs again.
+    id: 21,
+    name: 'idempotency records scoped to their credential, responses sealed',
+    sql: `
+      DELETE FROM idempotency_keys;
+      ALTER TABLE idempotency_keys ADD COLUMN IF NOT EXISTS credential text NOT NULL DEFAULT '';
+      ALTER TABLE idempotency_keys DROP CONSTRAINT IF EXISTS idempotency_keys_pkey;
+      ALTER TABLE idempotency_keys ADD PRIMARY KEY (account_id, credential, key);`,
+  },
+];
