@@ -5,7 +5,7 @@ import { UNIQUE_CLAIMS_MIGRATIONS } from './claims.ts';
 import { CREDENTIALS_MIGRATIONS } from './credentials.ts';
 import { type Migration, runMigrations } from './db/migrations.ts';
 import { EVENTSTORE_MIGRATIONS } from './eventstore/postgres.ts';
-import { IDEMPOTENCY_MIGRATIONS } from './http/plugins/idempotency.ts';
+import { IDEMPOTENCY_MIGRATIONS } from './idempotency.ts';
 import { READ_MODEL_STATE_MIGRATIONS } from './read-models/state.ts';
 import { SERVICE_SECRETS_MIGRATIONS } from './secrets.ts';
 

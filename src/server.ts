@@ -10,9 +10,6 @@ import { serviceSecret } from './secrets.ts';
 import { startWorkers, type Workers } from './workers/index.ts';
 import { ensureProjection } from './read-models/generations.ts';
 
-/** The JWT secret and other service secrets (moved to secrets.ts; re-exported for existing imports). */
-export { serviceSecret };
-
 export interface Server {
   engage: Engage;
   app: FastifyInstance;

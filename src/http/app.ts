@@ -3,13 +3,13 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { Engage } from '../context.ts';
 import { newUlid } from '../ids.ts';
 import { type AnyRoute, openApiDocument, registerRoutes } from './route.ts';
-import { Authenticator, authPlugin, authorizePlugin } from './plugins/auth.ts';
+import type { AppDeps } from './deps.ts';
+import { authPlugin, authorizePlugin } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
-import { type CounterStore, MemoryCounters, rateLimitPlugin } from './plugins/rate-limit.ts';
+import { MemoryCounters, rateLimitPlugin } from './plugins/rate-limit.ts';
 import { accountRoutes } from './routes/account.ts';
 import { authRoutes } from './routes/auth.ts';
 import { contactRoutes } from './routes/contacts.ts';
@@ -19,14 +19,6 @@ import { webhookEndpointRoutes } from './routes/webhook-endpoints.ts';
 import { providerWebhookRoutes } from './routes/providers/index.ts';
 
 export const JSON_BODY_LIMIT = 10 * 1024 * 1024;
-
-export interface AppDeps {
-  engage: Engage;
-  authenticator: Authenticator;
-  counters?: CounterStore;
-  /** extra route groups (added by later areas) */
-  routes?: ((deps: AppDeps) => AnyRoute[])[];
-}
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -85,7 +77,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   idempotencyPlugin(app, engage.pool);
 
   const registry: AnyRoute[] = [];
-  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, messageRoutes, webhookEndpointRoutes, ...(deps.routes ?? [])];
+  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, messageRoutes, webhookEndpointRoutes];
   for (const group of groups) registerRoutes(app, group(deps), registry);
   // inbound provider callbacks: a child context with raw-body parsers (signatures), outside the OpenAPI document
   await app.register(providerWebhookRoutes(deps));

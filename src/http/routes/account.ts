@@ -1,29 +1,21 @@
 // GET /v1/account/me and API key management (list, issue, rotate with a 24-hour grace, revoke).
 import { z } from 'zod';
 import { accountDecider, accountStream, type Scope } from '../../../commands/account.ts';
+import { type ApiKeyRow, findAccount, findApiKey, listApiKeys, userProfile } from '../../../projections/auth.ts';
 import { issueApiKey, rotateApiKey } from '../../accounts.ts';
-import { handleCommand } from '../../decider.ts';
-import { AppError, notFound } from '../../errors.ts';
-import type { AppDeps } from '../app.ts';
-import { iso, metadataOf, settle } from '../common.ts';
+import { runCommand } from '../../decider.ts';
+import { AppError } from '../../errors.ts';
+import type { AppDeps } from '../deps.ts';
+import { found, iso, metadataOf } from '../common.ts';
 import { type AuthContext, hasCapability } from '../plugins/auth.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const ScopeList = z.array(z.enum(['read', 'write', 'settings'])).min(1).max(3);
 const KeyParams = z.object({ id: z.string().max(64) });
 
-interface KeyRow {
-  id: string;
-  prefix: string;
-  name: string | null;
-  scopes: string[] | null;
-  created_at: Date;
-  expires_at: Date | null;
-  revoked_at: Date | null;
-  replaces: string | null;
-}
-
 const ALL_SCOPES: Scope[] = ['read', 'write', 'settings'];
+/** The read model a write's response waits for. */
+const AUTH = ['auth'];
 
 /**
  * A credential never mints or rotates into more than it holds (issue 8, finding 1): the key to be
@@ -41,7 +33,7 @@ function requireWithinCaller(auth: AuthContext, scopes: Scope[] | null, action: 
   throw new AppError(403, 'forbidden', `your role cannot ${action} with ${wanted}: it lacks ${missing.join(', ')}`, fields);
 }
 
-const keyOut = (k: KeyRow) => ({
+const keyOut = (k: ApiKeyRow) => ({
   id: k.id,
   prefix: k.prefix,
   name: k.name,
@@ -53,11 +45,7 @@ const keyOut = (k: KeyRow) => ({
 });
 
 export function accountRoutes({ engage, authenticator }: AppDeps): AnyRoute[] {
-  async function ownKey(accountId: string, id: string) {
-    const { rows } = await engage.pool.query<KeyRow>('SELECT * FROM api_keys WHERE id = $1 AND account_id = $2', [id, accountId]);
-    if (!rows[0]) throw notFound('api key');
-    return rows[0];
-  }
+  const ownKey = async (accountId: string, id: string) => found(await findApiKey(engage.pool, accountId, id), 'api key');
   return [
     defineRoute({
       method: 'GET',
@@ -66,14 +54,8 @@ export function accountRoutes({ engage, authenticator }: AppDeps): AnyRoute[] {
       summary: 'The calling account and credential',
       tags: ['account'],
       async handler({ auth }) {
-        const { rows } = await engage.pool.query<{ id: string; name: string; created_at: Date }>('SELECT * FROM accounts WHERE id = $1', [auth.accountId]);
-        const account = rows[0];
-        if (!account) throw notFound('account');
-        let user: { id: string; email: string; role: string } | undefined;
-        if (auth.userId) {
-          const u = await engage.pool.query('SELECT id, email, role FROM users WHERE id = $1', [auth.userId]);
-          user = u.rows[0];
-        }
+        const account = found(await findAccount(engage.pool, auth.accountId), 'account');
+        const user = auth.userId ? await userProfile(engage.pool, auth.userId) : undefined;
         return {
           account: { id: account.id, name: account.name, created_at: iso(account.created_at) },
           credential:
@@ -92,8 +74,7 @@ export function accountRoutes({ engage, authenticator }: AppDeps): AnyRoute[] {
       summary: "List the account's API keys (never the secrets)",
       tags: ['account'],
       async handler({ auth }) {
-        const { rows } = await engage.pool.query<KeyRow>('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY id DESC', [auth.accountId]);
-        return { data: rows.map(keyOut), next_cursor: null };
+        return { data: (await listApiKeys(engage.pool, auth.accountId)).map(keyOut), next_cursor: null };
       },
     }),
     defineRoute({
@@ -106,8 +87,7 @@ export function accountRoutes({ engage, authenticator }: AppDeps): AnyRoute[] {
       body: z.strictObject({ name: z.string().min(1).max(100).optional(), scopes: ScopeList.nullable().optional() }),
       async handler({ body, auth, req, reply }) {
         requireWithinCaller(auth, body.scopes ?? null, 'create a key');
-        const issued = await issueApiKey(engage, auth.accountId, { name: body.name ?? null, scopes: body.scopes ?? null }, metadataOf(req));
-        await settle(engage, ['auth'], issued.position);
+        const issued = await runCommand(engage, metadataOf(req), AUTH, (metadata) => issueApiKey(engage, auth.accountId, { name: body.name ?? null, scopes: body.scopes ?? null }, metadata));
         reply.code(201);
         return { id: issued.key_id, key: issued.key, scopes: body.scopes ?? null, name: body.name ?? null };
       },
@@ -123,9 +103,8 @@ export function accountRoutes({ engage, authenticator }: AppDeps): AnyRoute[] {
       async handler({ params, auth, req, reply }) {
         const old = await ownKey(auth.accountId, params.id);
         // the new key keeps the old one's scopes (the decider copies them), so rotating is minting those scopes
-        requireWithinCaller(auth, old.scopes as Scope[] | null, 'rotate a key');
-        const rotated = await rotateApiKey(engage, auth.accountId, params.id, metadataOf(req));
-        await settle(engage, ['auth'], rotated.position);
+        requireWithinCaller(auth, old.scopes, 'rotate a key');
+        const rotated = await runCommand(engage, metadataOf(req), AUTH, (metadata) => rotateApiKey(engage, auth.accountId, params.id, metadata));
         authenticator.forget();
         reply.code(201);
         return { id: rotated.key_id, key: rotated.key, replaces: params.id, old_key_expires_at: rotated.old_key_expires_at };
@@ -141,14 +120,11 @@ export function accountRoutes({ engage, authenticator }: AppDeps): AnyRoute[] {
       params: KeyParams,
       async handler({ params, auth, req }) {
         await ownKey(auth.accountId, params.id);
-        const result = await handleCommand(
-          engage.store,
-          accountDecider,
-          accountStream(auth.accountId),
-          { type: 'RevokeApiKey', keyId: params.id, now: engage.clock.now() },
-          metadataOf(req),
-        );
-        await settle(engage, ['auth'], result.position);
+        await runCommand(engage, metadataOf(req), AUTH, {
+          decider: accountDecider,
+          streamId: accountStream(auth.accountId),
+          command: { type: 'RevokeApiKey', keyId: params.id, now: engage.clock.now() },
+        });
         authenticator.forget();
         return { id: params.id, revoked: true };
       },

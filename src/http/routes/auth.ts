@@ -1,9 +1,9 @@
 // POST /v1/auth/login: a dashboard session (JWT) for an email and password.
 import { z } from 'zod';
-import type { Role } from '../../../commands/account.ts';
+import { userWithPasswordHash } from '../../../projections/auth.ts';
 import { unauthorized } from '../../errors.ts';
 import { DUMMY_HASH, hashPassword, passwordNeedsRehash, verifyPassword } from '../../passwords.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { FAILED_LOGINS_PER_ACCOUNT, MemoryCounters, checkLimit, refusal } from '../plugins/rate-limit.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
@@ -37,13 +37,7 @@ export function authRoutes({ engage, authenticator, counters = new MemoryCounter
           const r = await checkLimit(counters, failKey, FAILED_LOGINS_PER_ACCOUNT, now);
           if (!r.allowed) throw refusal(reply, FAILED_LOGINS_PER_ACCOUNT, r.retryAfterS);
         }
-        const { rows } = await engage.pool.query<{ id: string; account_id: string; role: Role; password_hash: string }>(
-          // the hash is in the credentials table; a user needs both that row and its read model row (src/credentials.ts)
-          `SELECT u.id, u.account_id, u.role, c.hash AS password_hash FROM users u JOIN credentials c ON c.kind = 'password' AND c.id = u.id AND c.account_id = u.account_id
-            WHERE u.email = $1`,
-          [email],
-        );
-        const user = rows[0];
+        const user = await userWithPasswordHash(engage.pool, email);
         // verify against a dummy hash when there is no user, so both failures take the same time
         const ok = await verifyPassword(body.password, user?.password_hash ?? DUMMY_HASH);
         if (!user || !ok) throw unauthorized('invalid email or password');

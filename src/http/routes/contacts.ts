@@ -1,13 +1,14 @@
 // Contacts and custom field definitions: /v1/contacts and /v1/contacts/fields.
 import { z } from 'zod';
 import { customFieldsDecider, customFieldsStream, FIELD_TYPES } from '../../../commands/custom-fields.ts';
-import { createContact, deleteContact, updateContact, type ContactView } from '../../contacts/service.ts';
+import { findContact, listContacts } from '../../../projections/contacts.ts';
+import { listCustomFields } from '../../../projections/custom-fields.ts';
+import { contactOut, createContact, deleteContact, updateContact } from '../../contacts/service.ts';
 import { ContactCreateBody, ContactPatchBody, EmailSchema, PhoneSchema } from '../../contacts/validation.ts';
-import { handleCommand } from '../../decider.ts';
-import { notFound } from '../../errors.ts';
+import { runCommand } from '../../decider.ts';
 import { newId } from '../../ids.ts';
-import type { AppDeps } from '../app.ts';
-import { Filters, escapeLike, iso, metadataOf, pageById, pageQuery, settle } from '../common.ts';
+import type { AppDeps } from '../deps.ts';
+import { found, iso, metadataOf, pageById, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const IdParams = z.object({ id: z.string().max(64) });
@@ -27,39 +28,9 @@ const FieldBody = z.strictObject({
   options: z.array(z.string().trim().min(1).max(200)).min(1).max(500).optional(),
 });
 
-interface ContactRow {
-  id: string;
-  email: string | null;
-  phone: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  country: string | null;
-  language: string | null;
-  timezone: string | null;
-  external_id: string | null;
-  tags: string[];
-  custom_fields: Record<string, unknown>;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export const contactOut = (r: ContactRow): ContactView => ({
-  id: r.id,
-  email: r.email,
-  phone: r.phone,
-  first_name: r.first_name,
-  last_name: r.last_name,
-  country: r.country,
-  language: r.language,
-  timezone: r.timezone,
-  external_id: r.external_id,
-  tags: r.tags,
-  custom_fields: r.custom_fields,
-  created_at: iso(r.created_at)!,
-  updated_at: iso(r.updated_at)!,
-});
-
+/** The read models a write's response waits for. */
 const CONTACTS = ['contacts'];
+const CUSTOM_FIELDS = ['custom_fields'];
 
 export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
   return [
@@ -70,19 +41,8 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       summary: 'List contacts (filters: email, phone, tag, q), newest first',
       tags: ['contacts'],
       query: ContactListQuery,
-      async handler({ query, auth }) {
-        const f = new Filters(auth.accountId);
-        if (query.email) f.add((n) => `email = $${n}`, query.email);
-        if (query.phone) f.add((n) => `phone = $${n}`, query.phone);
-        if (query.tag) f.add((n) => `tags @> ARRAY[$${n}]::text[]`, query.tag);
-        if (query.q) {
-          f.add(
-            (n) => `(email ILIKE $${n} OR first_name ILIKE $${n} OR last_name ILIKE $${n} OR phone ILIKE $${n} OR external_id ILIKE $${n}
-                     OR (coalesce(first_name,'') || ' ' || coalesce(last_name,'')) ILIKE $${n})`,
-            `%${escapeLike(query.q)}%`,
-          );
-        }
-        return pageById<ContactRow, ContactView>(engage.pool, 'contacts', f, query, contactOut);
+      async handler({ query: { limit, cursor, ...filter }, auth }) {
+        return pageById({ limit, cursor }, (range) => listContacts(engage.pool, auth.accountId, filter, range), contactOut);
       },
     }),
     defineRoute({
@@ -94,8 +54,7 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       body: ContactCreateBody,
       responses: { 201: 'the created contact' },
       async handler({ body, auth, req, reply }) {
-        const { contact, position } = await createContact(engage, auth.accountId, body, metadataOf(req));
-        await settle(engage, CONTACTS, position);
+        const { contact } = await runCommand(engage, metadataOf(req), CONTACTS, (metadata) => createContact(engage, auth.accountId, body, metadata));
         reply.code(201);
         return contact;
       },
@@ -107,7 +66,7 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       summary: "List the account's custom field definitions",
       tags: ['contacts'],
       async handler({ auth }) {
-        const { rows } = await engage.pool.query('SELECT * FROM custom_fields WHERE account_id = $1 ORDER BY id', [auth.accountId]);
+        const rows = await listCustomFields(engage.pool, auth.accountId);
         return {
           data: rows.map((r) => ({ id: r.id, key: r.key, label: r.label, type: r.type, ...(r.options ? { options: r.options } : {}), created_at: iso(r.created_at) })),
           next_cursor: null,
@@ -123,14 +82,11 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       body: FieldBody,
       async handler({ body, auth, req, reply }) {
         const id = newId('field');
-        const result = await handleCommand(
-          engage.store,
-          customFieldsDecider,
-          customFieldsStream(auth.accountId),
-          { type: 'DefineField', accountId: auth.accountId, id, key: body.key, label: body.label ?? body.key, fieldType: body.type, options: body.options, now: engage.clock.now() },
-          metadataOf(req),
-        );
-        await settle(engage, ['custom_fields'], result.position);
+        const result = await runCommand(engage, metadataOf(req), CUSTOM_FIELDS, {
+          decider: customFieldsDecider,
+          streamId: customFieldsStream(auth.accountId),
+          command: { type: 'DefineField', accountId: auth.accountId, id, key: body.key, label: body.label ?? body.key, fieldType: body.type, options: body.options, now: engage.clock.now() },
+        });
         const def = result.state.byId.get(id)!;
         reply.code(201);
         return def;
@@ -144,14 +100,11 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: ['contacts'],
       params: IdParams,
       async handler({ params, auth, req }) {
-        const result = await handleCommand(
-          engage.store,
-          customFieldsDecider,
-          customFieldsStream(auth.accountId),
-          { type: 'DeleteField', accountId: auth.accountId, id: params.id, now: engage.clock.now() },
-          metadataOf(req),
-        );
-        await settle(engage, ['custom_fields'], result.position);
+        await runCommand(engage, metadataOf(req), CUSTOM_FIELDS, {
+          decider: customFieldsDecider,
+          streamId: customFieldsStream(auth.accountId),
+          command: { type: 'DeleteField', accountId: auth.accountId, id: params.id, now: engage.clock.now() },
+        });
         return { id: params.id, deleted: true };
       },
     }),
@@ -163,9 +116,7 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: ['contacts'],
       params: IdParams,
       async handler({ params, auth }) {
-        const { rows } = await engage.pool.query<ContactRow>('SELECT * FROM contacts WHERE id = $1 AND account_id = $2', [params.id, auth.accountId]);
-        if (!rows[0]) throw notFound('contact');
-        return contactOut(rows[0]);
+        return contactOut(found(await findContact(engage.pool, auth.accountId, params.id), 'contact'));
       },
     }),
     defineRoute({
@@ -177,8 +128,7 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       params: IdParams,
       body: ContactPatchBody,
       async handler({ params, body, auth, req }) {
-        const { contact, position } = await updateContact(engage, auth.accountId, params.id, body, metadataOf(req));
-        await settle(engage, CONTACTS, position);
+        const { contact } = await runCommand(engage, metadataOf(req), CONTACTS, (metadata) => updateContact(engage, auth.accountId, params.id, body, metadata));
         return contact;
       },
     }),
@@ -190,8 +140,7 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: ['contacts'],
       params: IdParams,
       async handler({ params, auth, req }) {
-        const position = await deleteContact(engage, auth.accountId, params.id, metadataOf(req));
-        await settle(engage, CONTACTS, position);
+        await runCommand(engage, metadataOf(req), CONTACTS, (metadata) => deleteContact(engage, auth.accountId, params.id, metadata));
         return { id: params.id, deleted: true };
       },
     }),

@@ -1,7 +1,7 @@
 // GET /health: database, event store and every projection's position and lag; 503 when a store is down.
 import { readerHold } from '../../eventstore/reader-hold.ts';
 import { readStatuses } from '../../read-models/status.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 /**

@@ -3,13 +3,16 @@ import { z } from 'zod';
 import { CHANNELS, PHONE_CHANNELS, type Channel } from '../../../commands/message.ts';
 import { AppError, validationError, notFound, type Issue } from '../../errors.ts';
 import { newId } from '../../ids.ts';
+import { contactsWithTag } from '../../../projections/contacts.ts';
+import { emailFieldsOf, findMessage, listMessages, type MessageRow } from '../../../projections/messages.ts';
+import { runCommand } from '../../decider.ts';
 import { acceptMessages, acceptedRecord, cancelMessage, contentOf, timelineOf } from '../../messages/service.ts';
 import { SendBody, SendFields, validateSend, normaliseRecipient, type ValidSend } from '../../messages/validation.ts';
-import type { MessageRow } from '../../../projections/messages.ts';
-import type { AppDeps } from '../app.ts';
-import { Filters, Timestamp, iso, metadataOf, pageById, pageQuery, settle } from '../common.ts';
+import type { AppDeps } from '../deps.ts';
+import { Timestamp, found, iso, metadataOf, pageById, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
+/** The read model a write's response waits for. */
 const MESSAGES = ['messages'];
 export const MAX_BULK = 10_000;
 const STATUSES = ['scheduled', 'queued', 'sent', 'delivered', 'failed', 'cancelled'] as const;
@@ -42,11 +45,7 @@ export const messageOut = (r: MessageRow) => ({
   channel: r.channel,
   to: r.to_address,
   message: r.message,
-  ...(r.htmlmessage !== null ? { htmlmessage: r.htmlmessage } : {}),
-  ...(r.subject !== null ? { subject: r.subject } : {}),
-  ...(r.reply_to !== null ? { reply_to: r.reply_to } : {}),
-  ...(r.from_name !== null ? { from_name: r.from_name } : {}),
-  ...(r.headers !== null ? { headers: r.headers } : {}),
+  ...emailFieldsOf(r),
   sender: r.sender,
   transactional: r.transactional,
   category: r.category,
@@ -97,18 +96,12 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
         validIndex.push(index);
       } else results[index] = { index, error: 'validation_error', message: describeIssues(v.issues) };
     });
-    const { accepted, position } = await acceptMessages(engage, accountId, valid, metadataOf(req), { bulkId: newId('message').replace('msg_', 'blk_') });
+    const bulkId = newId('message').replace('msg_', 'blk_');
+    const { accepted } = await runCommand(engage, metadataOf(req), MESSAGES, (metadata) => acceptMessages(engage, accountId, valid, metadata, { bulkId }));
     accepted.forEach((a, i) => {
       results[validIndex[i]] = { index: validIndex[i], id: a.id, status: a.status };
     });
-    await settle(engage, MESSAGES, position);
     return { accepted: accepted.length, failed: items.length - accepted.length, results };
-  }
-
-  async function findRow(accountId: string, id: string): Promise<MessageRow> {
-    const { rows } = await engage.pool.query<MessageRow>('SELECT * FROM messages WHERE id = $1 AND account_id = $2', [id, accountId]);
-    if (!rows[0]) throw notFound('message');
-    return rows[0];
   }
 
   return [
@@ -124,8 +117,7 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       async handler({ body, auth, req, reply }) {
         const v = validateSend(body, engage.clock.now(), sendOptions);
         if (!v.ok) throw validationError(describeIssues(v.issues), v.issues);
-        const { accepted, position } = await acceptMessages(engage, auth.accountId, [v.value], metadataOf(req));
-        await settle(engage, MESSAGES, position);
+        const { accepted } = await runCommand(engage, metadataOf(req), MESSAGES, (metadata) => acceptMessages(engage, auth.accountId, [v.value], metadata));
         reply.code(202);
         return acceptedRecord(accepted[0]);
       },
@@ -159,10 +151,7 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
         const checked = validateSend({ ...template, to: TEMPLATE_RECIPIENT[body.channel] }, engage.clock.now(), sendOptions);
         if (!checked.ok) throw validationError(describeIssues(checked.issues), checked.issues);
         const addressColumn = body.channel === 'email' ? 'email' : PHONE_CHANNELS.includes(body.channel) ? 'phone' : null;
-        const { rows } = await engage.pool.query<{ id: string; email: string | null; phone: string | null }>(
-          `SELECT id, email, phone FROM contacts WHERE account_id = $1 AND tags @> ARRAY[$2]::text[] ORDER BY id LIMIT ${MAX_BULK + 1}`,
-          [auth.accountId, tag],
-        );
+        const rows = await contactsWithTag(engage.pool, auth.accountId, tag, MAX_BULK + 1);
         if (rows.length > MAX_BULK) throw validationError(`more than ${MAX_BULK} contacts carry this tag; use bulk in pages`, [{ path: 'tag', message: 'too many contacts' }]);
         const skipped: { contact_id: string; reason: string }[] = [];
         const items: unknown[] = [];
@@ -188,18 +177,14 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       summary: 'Message history, newest first (filters: status, channel, to, from, until)',
       tags: ['messages'],
       query: HistoryQuery,
-      async handler({ query, auth }) {
-        const f = new Filters(auth.accountId);
-        if (query.status) f.add((n) => `status = $${n}`, query.status);
-        if (query.channel) f.add((n) => `channel = $${n}`, query.channel);
-        if (query.to) {
-          const channel = query.channel ?? (query.to.includes('@') ? 'email' : 'sms');
-          const norm = normaliseRecipient(channel, query.to);
-          f.add((n) => `to_address = $${n}`, norm.ok ? norm.to : query.to);
+      async handler({ query: { limit, cursor, to, ...filter }, auth }) {
+        let storedTo: string | undefined;
+        if (to) {
+          // recipients are stored normalised for their channel
+          const norm = normaliseRecipient(filter.channel ?? (to.includes('@') ? 'email' : 'sms'), to);
+          storedTo = norm.ok ? norm.to : to;
         }
-        if (query.from) f.add((n) => `created_at >= $${n}`, query.from);
-        if (query.until) f.add((n) => `created_at < $${n}`, query.until);
-        return pageById(engage.pool, 'messages', f, query, messageOut);
+        return pageById({ limit, cursor }, (range) => listMessages(engage.pool, auth.accountId, { ...filter, to: storedTo }, range), messageOut);
       },
     }),
     defineRoute({
@@ -211,7 +196,7 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       params: IdParams,
       async handler({ params, auth, req }) {
         rejectLiteralId(params.id, req);
-        return messageOut(await findRow(auth.accountId, params.id));
+        return messageOut(found(await findMessage(engage.pool, auth.accountId, params.id), 'message'));
       },
     }),
     defineRoute({
@@ -223,8 +208,7 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       params: IdParams,
       async handler({ params, auth, req }) {
         rejectLiteralId(params.id, req);
-        const result = await cancelMessage(engage, auth.accountId, params.id, metadataOf(req));
-        await settle(engage, MESSAGES, result.position);
+        const result = await runCommand(engage, metadataOf(req), MESSAGES, (metadata) => cancelMessage(engage, auth.accountId, params.id, metadata));
         return { id: params.id, status: result.state.status, cancelled_at: (result.events[0]?.data as { at?: string } | undefined)?.at ?? null };
       },
     }),
@@ -240,8 +224,7 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       async handler({ params, auth, req, reply }) {
         rejectLiteralId(params.id, req);
         const content = await contentOf(engage, auth.accountId, params.id);
-        const { accepted, position } = await acceptMessages(engage, auth.accountId, [{ content }], metadataOf(req), { resendOf: params.id });
-        await settle(engage, MESSAGES, position);
+        const { accepted } = await runCommand(engage, metadataOf(req), MESSAGES, (metadata) => acceptMessages(engage, auth.accountId, [{ content }], metadata, { resendOf: params.id }));
         reply.code(202);
         return { ...acceptedRecord(accepted[0]), resend_of: params.id };
       },

@@ -10,7 +10,7 @@ import { seal } from '../../seal.ts';
 import { checkWebhookUrl } from '../../webhooks/ssrf.ts';
 import { accountWebhookSecret, endpointSecret } from '../../webhooks/secrets.ts';
 import { DeliveryClient } from '../../webhooks/delivery.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { IdCursor, decodeCursor, iso, metadataOf, page, pageQuery, settle } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 

@@ -14,7 +14,7 @@
 // Reports become recordReports() calls: unknown messages and repeated reports change nothing and
 // still answer 200 {received: n}, so a provider never retries what we already know.
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { AppDeps } from '../../app.ts';
+import type { AppDeps } from '../../deps.ts';
 import { carrierRoutes } from './carrier.ts';
 import { CALLBACK_BODY_LIMIT, providerSecrets, type ProviderRoutes } from './common.ts';
 import { sandboxRoutes } from './sandbox.ts';
