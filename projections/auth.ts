@@ -1,9 +1,39 @@
-// Read model for authentication: accounts, dashboard users and API keys. No hashes: those live in
-// the credentials table (src/credentials.ts); authentication joins the two by id.
-import type { AccountEvent } from '../commands/account.ts';
+// Read model for authentication: accounts, dashboard users and API keys, and the typed queries that
+// read them. No hashes: those live in the credentials table (src/credentials.ts); authentication
+// joins the two by id.
+import type { AccountEvent, Role, Scope } from '../commands/account.ts';
 import { ACCOUNT_EVENT_TYPES } from '../commands/account.ts';
 import { adoptLegacyCredential } from '../src/credentials.ts';
-import type { Projection } from '../src/projection.ts';
+import type { Projection } from '../src/read-models/projection.ts';
+import type { Db } from './queries.ts';
+
+/** Rows of the auth read model as node-postgres returns them. */
+export interface AccountRow {
+  id: string;
+  name: string;
+  created_at: Date;
+  webhook_secret_sealed: string | null;
+}
+
+export interface UserRow {
+  id: string;
+  account_id: string;
+  email: string;
+  role: Role;
+  created_at: Date;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  account_id: string;
+  prefix: string;
+  name: string | null;
+  scopes: Scope[] | null;
+  created_at: Date;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  replaces: string | null;
+}
 
 export const authProjection: Projection = {
   name: 'auth',
@@ -61,3 +91,67 @@ export const authProjection: Projection = {
     }
   },
 };
+
+export async function findAccount(db: Db, id: string): Promise<AccountRow | undefined> {
+  const { rows } = await db.query<AccountRow>('SELECT * FROM accounts WHERE id = $1', [id]);
+  return rows[0];
+}
+
+/** Whether the read model has any account at all (first start). */
+export async function anyAccountExists(db: Db): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM accounts LIMIT 1');
+  return rows.length > 0;
+}
+
+/** The account's sealed per-message webhook secret, if it has one. */
+export async function accountWebhookSecretSealed(db: Db, accountId: string): Promise<string | null> {
+  const { rows } = await db.query<Pick<AccountRow, 'webhook_secret_sealed'>>('SELECT webhook_secret_sealed FROM accounts WHERE id = $1', [accountId]);
+  return rows[0]?.webhook_secret_sealed ?? null;
+}
+
+export async function userExists(db: Db, id: string): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM users WHERE id = $1', [id]);
+  return rows.length > 0;
+}
+
+/** A user as GET /v1/account/me shows it. */
+export async function userProfile(db: Db, id: string): Promise<Pick<UserRow, 'id' | 'email' | 'role'> | undefined> {
+  const { rows } = await db.query<Pick<UserRow, 'id' | 'email' | 'role'>>('SELECT id, email, role FROM users WHERE id = $1', [id]);
+  return rows[0];
+}
+
+/** The user with this email (lower case) and its password hash; a user needs both its row here and its credential. */
+export async function userWithPasswordHash(db: Db, email: string): Promise<(Pick<UserRow, 'id' | 'account_id' | 'role'> & { password_hash: string }) | undefined> {
+  const { rows } = await db.query<Pick<UserRow, 'id' | 'account_id' | 'role'> & { password_hash: string }>(
+    `SELECT u.id, u.account_id, u.role, c.hash AS password_hash FROM users u JOIN credentials c ON c.kind = 'password' AND c.id = u.id AND c.account_id = u.account_id
+      WHERE u.email = $1`,
+    [email],
+  );
+  return rows[0];
+}
+
+/** The key whose credential has this hash; a key needs both its row here and its credential. */
+export async function apiKeyByHash(db: Db, hash: string): Promise<Pick<ApiKeyRow, 'id' | 'account_id' | 'scopes' | 'expires_at' | 'revoked_at'> | undefined> {
+  const { rows } = await db.query<Pick<ApiKeyRow, 'id' | 'account_id' | 'scopes' | 'expires_at' | 'revoked_at'>>(
+    `SELECT k.id, k.account_id, k.scopes, k.expires_at, k.revoked_at FROM credentials c JOIN api_keys k ON k.id = c.id AND k.account_id = c.account_id
+      WHERE c.kind = 'api_key' AND c.hash = $1`,
+    [hash],
+  );
+  return rows[0];
+}
+
+export async function findApiKey(db: Db, accountId: string, id: string): Promise<ApiKeyRow | undefined> {
+  const { rows } = await db.query<ApiKeyRow>('SELECT * FROM api_keys WHERE id = $1 AND account_id = $2', [id, accountId]);
+  return rows[0];
+}
+
+/** The account's keys, newest first (revoked and expired ones included). */
+export async function listApiKeys(db: Db, accountId: string): Promise<ApiKeyRow[]> {
+  const { rows } = await db.query<ApiKeyRow>('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY id DESC', [accountId]);
+  return rows;
+}
+
+export async function accountOfApiKey(db: Db, keyId: string): Promise<string | undefined> {
+  const { rows } = await db.query<Pick<ApiKeyRow, 'account_id'>>('SELECT account_id FROM api_keys WHERE id = $1', [keyId]);
+  return rows[0]?.account_id;
+}

@@ -1,13 +1,50 @@
-// Read model of contacts: one row per live contact, with the indexes the list filters use.
+// Read model of contacts: one row per live contact, with the indexes the list filters use, and the
+// typed queries everyone else reads contacts with.
 import type { ContactEvent, ContactFields } from '../commands/contact.ts';
 import { CONTACT_EVENT_TYPES } from '../commands/contact.ts';
-import type { Projection } from '../src/projection.ts';
+import type { Projection } from '../src/read-models/projection.ts';
 import { applyDocuments, type Row } from './document.ts';
+import { type Db, Filters, type IdRange, type Recipient, escapeLike, listById } from './queries.ts';
+
+/** A row of the contacts read model as node-postgres returns it. */
+export interface ContactRow {
+  id: string;
+  account_id: string;
+  email: string | null;
+  phone: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  country: string | null;
+  language: string | null;
+  timezone: string | null;
+  external_id: string | null;
+  tags: string[];
+  custom_fields: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+  bounce_count: number;
+  last_bounced_at: Date | null;
+}
 
 export const CONTACT_COLUMNS = [
   'id', 'account_id', 'email', 'phone', 'first_name', 'last_name', 'country', 'language', 'timezone',
   'external_id', 'tags', 'custom_fields', 'created_at', 'updated_at', 'bounce_count', 'last_bounced_at',
-] as const;
+] as const satisfies readonly (keyof ContactRow)[];
+
+/** The standard fields as columns (absent is null, no tags is an empty list): the row and the API view share them. */
+export function standardColumns(f: ContactFields) {
+  return {
+    email: f.email ?? null,
+    phone: f.phone ?? null,
+    first_name: f.first_name ?? null,
+    last_name: f.last_name ?? null,
+    country: f.country ?? null,
+    language: f.language ?? null,
+    timezone: f.timezone ?? null,
+    external_id: f.external_id ?? null,
+    tags: f.tags ?? [],
+  };
+}
 
 export const contactsProjection: Projection = {
   name: 'contacts',
@@ -46,19 +83,10 @@ function evolveRow(row: Row | undefined, recorded: { type: string; data: unknown
   const e = recorded as ContactEvent;
   switch (e.type) {
     case 'ContactCreated': {
-      const f: ContactFields = e.data.fields;
       return {
         id: e.data.id,
         account_id: e.data.account_id,
-        email: f.email ?? null,
-        phone: f.phone ?? null,
-        first_name: f.first_name ?? null,
-        last_name: f.last_name ?? null,
-        country: f.country ?? null,
-        language: f.language ?? null,
-        timezone: f.timezone ?? null,
-        external_id: f.external_id ?? null,
-        tags: f.tags ?? [],
+        ...standardColumns(e.data.fields),
         custom_fields: e.data.custom_fields ?? {},
         created_at: e.data.created_at,
         updated_at: e.data.created_at,
@@ -84,4 +112,61 @@ function evolveRow(row: Row | undefined, recorded: { type: string; data: unknown
       return row && { ...row, bounce_count: Number(row.bounce_count ?? 0) + 1, last_bounced_at: e.data.at };
   }
   return row;
+}
+
+export async function findContact(db: Db, accountId: string, id: string): Promise<ContactRow | undefined> {
+  const { rows } = await db.query<ContactRow>('SELECT * FROM contacts WHERE id = $1 AND account_id = $2', [id, accountId]);
+  return rows[0];
+}
+
+/** The list filters of GET /v1/contacts; `q` matches names, email, phone and external id (case-insensitive). */
+export interface ContactFilter {
+  email?: string;
+  phone?: string;
+  tag?: string;
+  q?: string;
+}
+
+export function listContacts(db: Db, accountId: string, filter: ContactFilter, range: IdRange): Promise<ContactRow[]> {
+  const f = new Filters(accountId);
+  if (filter.email) f.add((n) => `email = $${n}`, filter.email);
+  if (filter.phone) f.add((n) => `phone = $${n}`, filter.phone);
+  if (filter.tag) f.add((n) => `tags @> ARRAY[$${n}]::text[]`, filter.tag);
+  if (filter.q) {
+    f.add(
+      (n) => `(email ILIKE $${n} OR first_name ILIKE $${n} OR last_name ILIKE $${n} OR phone ILIKE $${n} OR external_id ILIKE $${n}
+               OR (coalesce(first_name,'') || ' ' || coalesce(last_name,'')) ILIKE $${n})`,
+      `%${escapeLike(filter.q)}%`,
+    );
+  }
+  return listById<ContactRow>(db, 'contacts', f, range);
+}
+
+/** The account's contacts carrying `tag`, oldest id first, at most `limit`. */
+export async function contactsWithTag(db: Db, accountId: string, tag: string, limit: number): Promise<Pick<ContactRow, 'id' | 'email' | 'phone'>[]> {
+  const { rows } = await db.query<Pick<ContactRow, 'id' | 'email' | 'phone'>>(
+    'SELECT id, email, phone FROM contacts WHERE account_id = $1 AND tags @> ARRAY[$2]::text[] ORDER BY id LIMIT $3',
+    [accountId, tag, limit],
+  );
+  return rows;
+}
+
+/** The ids of the account's contacts with this email (lower case, as stored). */
+export async function contactIdsWithEmail(db: Db, accountId: string, email: string): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM contacts WHERE account_id = $1 AND email = $2', [accountId, email]);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The time zone of each recipient that is a contact's email or phone and has one (the lowest contact
+ * id wins when several match), for quiet hours.
+ */
+export async function recipientTimezones(db: Db, recipients: readonly Recipient[]): Promise<(Recipient & { timezone: string })[]> {
+  const { rows } = await db.query<Recipient & { timezone: string }>(
+    `SELECT DISTINCT ON (c.account_id, u.addr) c.account_id, u.addr AS address, c.timezone FROM contacts c
+     JOIN unnest($1::text[], $2::text[]) AS u(a, addr) ON c.account_id = u.a AND (c.email = u.addr OR c.phone = u.addr)
+     WHERE c.timezone IS NOT NULL ORDER BY c.account_id, u.addr, c.id`,
+    [recipients.map((r) => r.account_id), recipients.map((r) => r.address)],
+  );
+  return rows;
 }

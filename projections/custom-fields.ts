@@ -1,6 +1,18 @@
-// Read model of custom field definitions per account.
-import type { CustomFieldEvent } from '../commands/custom-fields.ts';
-import type { Projection } from '../src/projection.ts';
+// Read model of custom field definitions per account, and the query that lists them.
+import type { CustomFieldEvent, FieldType } from '../commands/custom-fields.ts';
+import type { Projection } from '../src/read-models/projection.ts';
+import type { Db } from './queries.ts';
+
+/** A row of the custom_fields read model as node-postgres returns it. */
+export interface CustomFieldRow {
+  id: string;
+  account_id: string;
+  key: string;
+  label: string;
+  type: FieldType;
+  options: string[] | null;
+  created_at: Date;
+}
 
 export const customFieldsProjection: Projection = {
   name: 'custom_fields',
@@ -33,3 +45,9 @@ export const customFieldsProjection: Projection = {
     }
   },
 };
+
+/** The account's field definitions, oldest first. */
+export async function listCustomFields(db: Db, accountId: string): Promise<CustomFieldRow[]> {
+  const { rows } = await db.query<CustomFieldRow>('SELECT * FROM custom_fields WHERE account_id = $1 ORDER BY id', [accountId]);
+  return rows;
+}

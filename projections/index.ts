@@ -1,5 +1,5 @@
 // Every read model the service keeps, in one list for the runner and the CLI.
-import type { Projection } from '../src/projection.ts';
+import type { Projection } from '../src/read-models/projection.ts';
 import { authProjection } from './auth.ts';
 import { contactsProjection } from './contacts.ts';
 import { customFieldsProjection } from './custom-fields.ts';

@@ -1,9 +1,11 @@
-// Read model of messages: history, lookups, and the work queues the scheduler and dispatcher poll.
-import type { MessageEvent } from '../commands/message.ts';
+// Read model of messages: history, lookups, and the work queues the scheduler and dispatcher poll,
+// each a typed query below (the workers write only by appending to the message streams).
+import type { MessageContent, MessageEvent } from '../commands/message.ts';
 import { MESSAGE_EVENT_TYPES, isMarketing, type Channel, type MessageStatus } from '../commands/message.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
-import type { Projection } from '../src/projection.ts';
+import type { Projection } from '../src/read-models/projection.ts';
 import { applyDocuments, type Row } from './document.ts';
+import { type Db, Filters, type IdRange, type Recipient, listById } from './queries.ts';
 
 /** A row of the messages read model as node-postgres returns it. */
 export interface MessageRow {
@@ -48,7 +50,32 @@ export const MESSAGE_COLUMNS = [
   'sender', 'transactional', 'category', 'marketing', 'webhook_url', 'scheduled_at', 'not_before', 'claimed_until', 'attempts',
   'provider', 'provider_message_id', 'reason', 'resend_of', 'bulk_id', 'revision', 'created_at', 'updated_at', 'queued_at',
   'sent_at', 'delivered_at', 'failed_at', 'cancelled_at',
-] as const;
+] as const satisfies readonly (keyof MessageRow)[];
+
+/** The email-only fields a message row has set (a null column is a field the message left out). */
+export function emailFieldsOf(r: Pick<MessageRow, 'htmlmessage' | 'subject' | 'reply_to' | 'from_name' | 'headers'>): Pick<MessageContent, 'htmlmessage' | 'subject' | 'reply_to' | 'from_name' | 'headers'> {
+  return {
+    ...(r.htmlmessage !== null ? { htmlmessage: r.htmlmessage } : {}),
+    ...(r.subject !== null ? { subject: r.subject } : {}),
+    ...(r.reply_to !== null ? { reply_to: r.reply_to } : {}),
+    ...(r.from_name !== null ? { from_name: r.from_name } : {}),
+    ...(r.headers !== null ? { headers: r.headers } : {}),
+  };
+}
+
+/** The message's content as its MessageAccepted event had it, from its row. */
+export function contentOfRow(r: DispatchRow): MessageContent {
+  return {
+    channel: r.channel,
+    to: r.to_address,
+    message: r.message,
+    transactional: r.transactional,
+    ...emailFieldsOf(r),
+    ...(r.sender !== null ? { sender: r.sender } : {}),
+    ...(r.category !== null ? { category: r.category } : {}),
+    ...(r.webhook_url !== null ? { webhook_url: r.webhook_url } : {}),
+  };
+}
 
 export const messagesProjection: Projection = {
   name: 'messages',
@@ -165,4 +192,91 @@ function evolveRow(row: Row | undefined, recorded: RecordedEvent): Row | undefin
       return { ...next, status: 'failed', claimed_until: null, not_before: null, reason: e.data.reason, failed_at: e.data.at, provider: e.data.provider ?? row.provider };
   }
   return next;
+}
+
+export async function findMessage(db: Db, accountId: string, id: string): Promise<MessageRow | undefined> {
+  const { rows } = await db.query<MessageRow>('SELECT * FROM messages WHERE id = $1 AND account_id = $2', [id, accountId]);
+  return rows[0];
+}
+
+/** The history filters of GET /v1/messages/history (`to` as stored: normalised for its channel). */
+export interface MessageFilter {
+  status?: MessageStatus;
+  channel?: Channel;
+  to?: string;
+  from?: string | Date;
+  until?: string | Date;
+}
+
+export function listMessages(db: Db, accountId: string, filter: MessageFilter, range: IdRange): Promise<MessageRow[]> {
+  const f = new Filters(accountId);
+  if (filter.status) f.add((n) => `status = $${n}`, filter.status);
+  if (filter.channel) f.add((n) => `channel = $${n}`, filter.channel);
+  if (filter.to) f.add((n) => `to_address = $${n}`, filter.to);
+  if (filter.from) f.add((n) => `created_at >= $${n}`, filter.from);
+  if (filter.until) f.add((n) => `created_at < $${n}`, filter.until);
+  return listById<MessageRow>(db, 'messages', f, range);
+}
+
+/** What a delivery report needs of the message it names: whose it is, to whom, and where its stream stands. */
+export type ReportTargetRow = Pick<MessageRow, 'id' | 'account_id' | 'to_address' | 'channel' | 'provider_message_id' | 'status' | 'revision'>;
+
+/** The messages named by our id or by the provider's. */
+export async function reportTargets(db: Db, ids: readonly string[], providerMessageIds: readonly string[]): Promise<ReportTargetRow[]> {
+  const { rows } = await db.query<ReportTargetRow>(
+    `SELECT id, account_id, to_address, channel, provider_message_id, status, revision::text FROM messages WHERE id = ANY($1::text[]) OR provider_message_id = ANY($2::text[])`,
+    [ids, providerMessageIds],
+  );
+  return rows;
+}
+
+/** The columns a dispatcher's claim needs: the message's content and its revision. */
+export type DispatchRow = Pick<
+  MessageRow,
+  | 'id' | 'account_id' | 'channel' | 'to_address' | 'message' | 'htmlmessage' | 'subject' | 'reply_to' | 'from_name' | 'headers'
+  | 'sender' | 'transactional' | 'category' | 'marketing' | 'webhook_url' | 'not_before' | 'claimed_until' | 'attempts' | 'reason' | 'revision'
+>;
+
+/** Queued messages due now and not under a live claim, oldest due first, leaving out `exceptIds` (a dispatcher's own in-flight ones). */
+export async function dueForDispatch(db: Db, limit: number, exceptIds: readonly string[]): Promise<DispatchRow[]> {
+  const { rows } = await db.query<DispatchRow>(
+    `SELECT id, account_id, channel, to_address, message, htmlmessage, subject, reply_to, from_name, headers, sender,
+            transactional, category, marketing, webhook_url, not_before, claimed_until, attempts, reason, revision::text
+     FROM messages
+     WHERE status = 'queued' AND (not_before IS NULL OR not_before <= now())
+       AND (claimed_until IS NULL OR claimed_until < now()) AND NOT (id = ANY($2::text[]))
+     ORDER BY not_before NULLS FIRST, id LIMIT $1`,
+    [limit, exceptIds],
+  );
+  return rows;
+}
+
+/** Scheduled messages whose time has come, earliest first. */
+export async function dueScheduled(db: Db, limit: number): Promise<(Pick<MessageRow, 'id' | 'account_id' | 'revision'> & { scheduled_at: Date })[]> {
+  const { rows } = await db.query<Pick<MessageRow, 'id' | 'account_id' | 'revision'> & { scheduled_at: Date }>(
+    `SELECT id, account_id, revision::text, scheduled_at FROM messages
+     WHERE status = 'scheduled' AND scheduled_at <= now() ORDER BY scheduled_at LIMIT $1`,
+    [limit],
+  );
+  return rows;
+}
+
+/** Messages the sandbox took before `sentBefore` and has not reported on, by id after `afterId`. */
+export async function sandboxSentBefore(db: Db, sentBefore: Date, afterId: string, limit: number): Promise<Pick<MessageRow, 'id' | 'channel' | 'to_address'>[]> {
+  const { rows } = await db.query<Pick<MessageRow, 'id' | 'channel' | 'to_address'>>(
+    `SELECT id, channel, to_address FROM messages WHERE status = 'sent' AND provider = 'sandbox' AND sent_at < $1 AND id > $2 ORDER BY id LIMIT $3`,
+    [sentBefore, afterId, limit],
+  );
+  return rows;
+}
+
+/** Per recipient, how many marketing messages were sent since `since` and when the oldest of them was. */
+export async function marketingSentSince(db: Db, recipients: readonly Recipient[], since: Date): Promise<{ account_id: string; to_address: string; n: number; oldest: Date }[]> {
+  const { rows } = await db.query<{ account_id: string; to_address: string; n: number; oldest: Date }>(
+    `SELECT m.account_id, m.to_address, count(*)::int AS n, min(m.sent_at) AS oldest FROM messages m
+     JOIN (SELECT DISTINCT a, addr FROM unnest($1::text[], $2::text[]) AS u(a, addr)) u ON m.account_id = u.a AND m.to_address = u.addr
+     WHERE m.marketing AND m.sent_at > $3 GROUP BY m.account_id, m.to_address`,
+    [recipients.map((r) => r.account_id), recipients.map((r) => r.address), since],
+  );
+  return rows;
 }

@@ -1,6 +1,17 @@
 // Read model of suppressed recipients per account, checked by the dispatcher before every send.
 import type { SuppressionEvent } from '../commands/suppression.ts';
-import type { Projection } from '../src/projection.ts';
+import type { Projection } from '../src/read-models/projection.ts';
+import type { Db, Recipient } from './queries.ts';
+
+/** A row of the suppressions read model as node-postgres returns it. */
+export interface SuppressionRow {
+  account_id: string;
+  address: string;
+  reason: string;
+  source: string;
+  message_id: string | null;
+  created_at: Date;
+}
 
 export const suppressionsProjection: Projection = {
   name: 'suppressions',
@@ -32,3 +43,13 @@ export const suppressionsProjection: Projection = {
     }
   },
 };
+
+/** Which of these recipients are suppressed, and why. */
+export async function suppressedAmong(db: Db, recipients: readonly Recipient[]): Promise<Pick<SuppressionRow, 'account_id' | 'address' | 'reason'>[]> {
+  const { rows } = await db.query<Pick<SuppressionRow, 'account_id' | 'address' | 'reason'>>(
+    `SELECT s.account_id, s.address, s.reason FROM suppressions s
+     JOIN unnest($1::text[], $2::text[]) AS u(a, addr) ON s.account_id = u.a AND s.address = u.addr`,
+    [recipients.map((r) => r.account_id), recipients.map((r) => r.address)],
+  );
+  return rows;
+}

@@ -2,54 +2,41 @@
 // target for every event that maps to a platform event or a per-message status, in the same
 // transaction as its checkpoint (so a crash neither loses nor doubles a delivery). It keeps the
 // endpoints and per-message hooks it needs itself, in log order. Not rebuildable: a replay would
-// deliver history again.
-import type { ContactEvent } from '../commands/contact.ts';
+// deliver history again. It owns webhook_deliveries and webhook_attempts: every statement on them
+// is a typed query below (the sender's claims and attempts, the API's lists and retries).
+import type pg from 'pg';
 import type { MessageEvent } from '../commands/message.ts';
-import type { SuppressionEvent } from '../commands/suppression.ts';
-import type { PlatformEvent, WebhookEndpointEvent } from '../commands/webhook-endpoint.ts';
+import type { WebhookEndpointEvent } from '../commands/webhook-endpoint.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import { newId } from '../src/ids.ts';
-import type { Projection } from '../src/projection.ts';
+import type { Projection, TableNamer } from '../src/read-models/projection.ts';
+import { type DeliveryDraft, deliveriesFor, type EndpointSubscription, type MessageHook } from '../src/webhooks/platform-events.ts';
 
-interface Endpoint {
+/** Anything that runs a query: the pool, or a client inside a transaction. */
+type Db = Pick<pg.Pool, 'query'>;
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
+
+/** A row of webhook_deliveries. */
+export interface WebhookDelivery extends Omit<DeliveryDraft, 'created_at'> {
   id: string;
-  account_id: string;
-  url: string;
-  events: string[];
-  status: string;
-}
-
-interface Hook {
-  message_id: string;
-  account_id: string;
-  webhook_url: string | null;
-  channel: string;
-  to_address: string;
-  provider_message_id: string | null;
-}
-
-export interface DeliveryRow {
-  id: string;
-  account_id: string;
-  endpoint_id: string | null;
-  target_url: string;
-  kind: 'endpoint' | 'message';
-  event_id: string;
-  event_type: string;
-  body: string;
-  created_at: string;
+  created_at: Date;
+  target_host: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: Date;
+  locked_until: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_latency_ms: number | null;
+  updated_at: Date;
+  delivered_at: Date | null;
+  target_key: string;
 }
 
 /** The scheduling key of a delivery's receiver: the URL's authority (host and port). */
 // hosts are case-insensitive: group deliveries by the lowercased authority
 const TARGET_HOST_SQL = (url: string) => `lower(coalesce(substring(${url} from '^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]+)'), ${url}))`;
-
-const PER_MESSAGE_STATUS: Partial<Record<MessageEvent['type'], string>> = {
-  MessageQueued: 'queued',
-  MessageSent: 'sent',
-  MessageDelivered: 'delivered',
-  MessageFailed: 'failed',
-};
 
 export const webhookOutboxProjection: Projection = {
   name: 'webhook_outbox',
@@ -97,152 +84,222 @@ export const webhookOutboxProjection: Projection = {
     CREATE INDEX ${t('webhook_deliveries')}_due ON ${t('webhook_deliveries')} (next_attempt_at) WHERE status = 'pending';
     CREATE INDEX ${t('webhook_deliveries')}_endpoint ON ${t('webhook_deliveries')} (endpoint_id, id DESC);`,
   async apply(tx, events, t) {
-    const accounts = [...new Set(events.map((e) => (e.data as { account_id?: string }).account_id).filter((a): a is string => !!a))];
-    const { rows: endpointRows } = await tx.query<Endpoint>(`SELECT id, account_id, url, events, status FROM ${t('webhook_endpoints')} WHERE account_id = ANY($1::text[])`, [accounts]);
-    const endpoints = new Map<string, Endpoint>(endpointRows.map((r) => [r.id, r]));
-    const messageIds = events.filter((e) => e.type.startsWith('Message')).map((e) => (e.data as { id: string }).id);
-    const { rows: hookRows } = messageIds.length
-      ? await tx.query<Hook>(`SELECT * FROM ${t('webhook_message_hooks')} WHERE message_id = ANY($1::text[])`, [messageIds])
-      : { rows: [] as Hook[] };
-    const hooks = new Map<string, Hook>(hookRows.map((h) => [h.message_id, h]));
-    const newHooks: Hook[] = [];
-    const deliveries: DeliveryRow[] = [];
-
-    const accountHasEndpoints = (accountId: string) => [...endpoints.values()].some((e) => e.account_id === accountId);
-    const toEndpoints = (accountId: string, type: PlatformEvent, data: unknown, recorded: RecordedEvent) => {
-      for (const ep of endpoints.values()) {
-        if (ep.account_id !== accountId || ep.status !== 'active') continue;
-        if (ep.events.length > 0 && !ep.events.includes(type)) continue;
-        const eventId = `evt_${recorded.id}`;
-        const createdAt = recorded.createdAt.toISOString();
-        deliveries.push({
-          id: newId('delivery'), account_id: accountId, endpoint_id: ep.id, target_url: ep.url, kind: 'endpoint', event_id: eventId, event_type: type,
-          body: JSON.stringify({ id: eventId, type, created_at: createdAt, account_id: accountId, data }), created_at: createdAt,
-        });
-      }
-    };
-
+    const { endpoints, hooks } = await loadReceivers(tx, events, t);
+    const newHooks: MessageHook[] = [];
+    const deliveries: DeliveryDraft[] = [];
     for (const recorded of events) {
-      const e = recorded as unknown as WebhookEndpointEvent | MessageEvent | ContactEvent | SuppressionEvent;
+      const e = recorded as unknown as WebhookEndpointEvent | MessageEvent;
+      // first what the event changes in the receivers the outbox keeps, then what it delivers to them
+      let hook: MessageHook | undefined;
       switch (e.type) {
-        case 'WebhookEndpointCreated': {
-          const d = e.data;
-          endpoints.set(d.id, { id: d.id, account_id: d.account_id, url: d.url, events: d.events, status: d.status });
-          await tx.query(
-            `INSERT INTO ${t('webhook_endpoints')} (id, account_id, url, events, status, secret_sealed, created_at, updated_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$7)
-             ON CONFLICT (id) DO NOTHING`,
-            [d.id, d.account_id, d.url, d.events, d.status, d.secret_sealed, d.created_at],
-          );
-          break;
-        }
-        case 'WebhookEndpointUpdated': {
-          const d = e.data;
-          const ep = endpoints.get(d.id);
-          if (ep) endpoints.set(d.id, { ...ep, url: d.url ?? ep.url, events: d.events ?? ep.events, status: d.status ?? ep.status });
-          await tx.query(
-            `UPDATE ${t('webhook_endpoints')} SET url = coalesce($2, url), events = coalesce($3, events), status = coalesce($4, status), updated_at = $5 WHERE id = $1`,
-            [d.id, d.url ?? null, d.events ?? null, d.status ?? null, d.updated_at],
-          );
-          if (d.url) {
-            // retries still to come go to the endpoint's new address (the sender also reads the
-            // endpoint's url when it sends; this keeps per-host scheduling on the right host)
-            await tx.query(
-              `UPDATE ${t('webhook_deliveries')} SET target_url = $2::text, target_host = ${TARGET_HOST_SQL('$2::text')} WHERE endpoint_id = $1 AND status = 'pending'`,
-              [d.id, d.url],
-            );
-          }
-          break;
-        }
+        case 'WebhookEndpointCreated':
+        case 'WebhookEndpointUpdated':
         case 'WebhookEndpointDeleted':
-          endpoints.delete(e.data.id);
-          await tx.query(`DELETE FROM ${t('webhook_endpoints')} WHERE id = $1`, [e.data.id]);
-          break;
+          await applyEndpointEvent(tx, e, endpoints, t);
+          continue;
         case 'MessageAccepted': {
           const d = e.data;
           // only messages somebody listens to are remembered
-          if (!d.webhook_url && !accountHasEndpoints(d.account_id)) break;
-          const hook: Hook = { message_id: d.id, account_id: d.account_id, webhook_url: d.webhook_url ?? null, channel: d.channel, to_address: d.to, provider_message_id: null };
+          if (!d.webhook_url && ![...endpoints.values()].some((ep) => ep.account_id === d.account_id)) break;
+          hook = { message_id: d.id, account_id: d.account_id, webhook_url: d.webhook_url ?? null, channel: d.channel, to_address: d.to, provider_message_id: null };
           hooks.set(d.id, hook);
           newHooks.push(hook);
-          if (d.status === 'queued') perMessage(hook, 'queued', {}, recorded);
           break;
         }
-        case 'MessageQueued':
         case 'MessageSent':
-        case 'MessageDelivered':
-        case 'MessageFailed': {
-          const hook = hooks.get(e.data.id);
+          hook = hooks.get(e.data.id);
           if (!hook) break;
-          const extra: Record<string, unknown> = {};
-          if (e.type === 'MessageSent') {
-            hook.provider_message_id = e.data.provider_message_id;
-            await tx.query(`UPDATE ${t('webhook_message_hooks')} SET provider_message_id = $2 WHERE message_id = $1`, [hook.message_id, hook.provider_message_id]);
-          }
-          if (e.type === 'MessageFailed') extra.reason = e.data.reason;
-          perMessage(hook, PER_MESSAGE_STATUS[e.type]!, extra, recorded);
-          if (e.type === 'MessageDelivered' || e.type === 'MessageFailed') {
-            toEndpoints(hook.account_id, e.type === 'MessageDelivered' ? 'message.delivered' : 'message.failed', messageData(hook, e.type === 'MessageDelivered' ? 'delivered' : 'failed', extra), recorded);
-          }
+          hook.provider_message_id = e.data.provider_message_id;
+          await tx.query(`UPDATE ${t('webhook_message_hooks')} SET provider_message_id = $2 WHERE message_id = $1`, [hook.message_id, hook.provider_message_id]);
           break;
-        }
-        case 'ContactCreated':
-          toEndpoints(e.data.account_id, 'contact.created', { id: e.data.id, ...e.data.fields, custom_fields: e.data.custom_fields, created_at: e.data.created_at }, recorded);
-          break;
-        case 'ContactUpdated':
-          toEndpoints(e.data.account_id, 'contact.updated', { id: e.data.id, changes: e.data.changes, custom_fields: e.data.custom_fields, updated_at: e.data.updated_at }, recorded);
-          break;
-        case 'ContactBounced':
-          toEndpoints(e.data.account_id, 'contact.bounced', { contact_id: e.data.id, email: e.data.email, reason: e.data.reason, message_id: e.data.message_id ?? null, bounced_at: e.data.at }, recorded);
-          break;
-        case 'RecipientSuppressed':
-          if (e.data.reason === 'unsubscribe' || e.data.reason === 'stop') {
-            toEndpoints(e.data.account_id, 'contact.unsubscribed', { address: e.data.address, reason: e.data.reason, source: e.data.source, unsubscribed_at: e.data.at }, recorded);
-          }
-          break;
+        default:
+          if (e.type.startsWith('Message')) hook = hooks.get(e.data.id);
       }
+      deliveries.push(...deliveriesFor(recorded, { endpoints: endpoints.values(), hook }));
     }
-
-    function messageData(hook: Hook, status: string, extra: Record<string, unknown>) {
-      return {
-        message_id: hook.message_id,
-        status,
-        channel: hook.channel,
-        to: hook.to_address,
-        ...extra,
-        ...(hook.provider_message_id ? { provider_message_id: hook.provider_message_id } : {}),
-      };
-    }
-
-    function perMessage(hook: Hook, status: string, extra: Record<string, unknown>, recorded: RecordedEvent) {
-      if (!hook.webhook_url) return;
-      const type = `message.${status}`;
-      const eventId = `evt_${recorded.id}`;
-      const createdAt = recorded.createdAt.toISOString();
-      deliveries.push({
-        id: newId('delivery'), account_id: hook.account_id, endpoint_id: null, target_url: hook.webhook_url, kind: 'message', event_id: eventId, event_type: type,
-        body: JSON.stringify({ id: eventId, type, created_at: createdAt, data: messageData(hook, status, extra) }), created_at: createdAt,
-      });
-    }
-
-    if (newHooks.length) {
-      await tx.query(
-        `INSERT INTO ${t('webhook_message_hooks')} (message_id, account_id, webhook_url, channel, to_address)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) ON CONFLICT DO NOTHING`,
-        [newHooks.map((h) => h.message_id), newHooks.map((h) => h.account_id), newHooks.map((h) => h.webhook_url), newHooks.map((h) => h.channel), newHooks.map((h) => h.to_address)],
-      );
-    }
-    if (deliveries.length) {
-      await tx.query(
-        `INSERT INTO ${t('webhook_deliveries')} (id, account_id, endpoint_id, target_url, target_host, kind, event_id, event_type, body, next_attempt_at, created_at, updated_at, target_key)
-         SELECT id, acct, ep, url, ${TARGET_HOST_SQL('url')}, kind, evt, typ, body, now(), created, now(), coalesce(ep, 'message')
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[])
-           AS u(id, acct, ep, url, kind, evt, typ, body, created)
-         ON CONFLICT (event_id, target_key) DO NOTHING`,
-        [
-          deliveries.map((d) => d.id), deliveries.map((d) => d.account_id), deliveries.map((d) => d.endpoint_id), deliveries.map((d) => d.target_url),
-          deliveries.map((d) => d.kind), deliveries.map((d) => d.event_id), deliveries.map((d) => d.event_type), deliveries.map((d) => d.body), deliveries.map((d) => d.created_at),
-        ],
-      );
-    }
+    await insertHooks(tx, newHooks, t);
+    await insertDeliveries(tx, deliveries, t);
   },
 };
+
+
+/** The endpoints of the batch's accounts and the hooks of its messages, as stored before the batch. */
+async function loadReceivers(tx: Db, events: readonly RecordedEvent[], t: TableNamer) {
+  const accounts = [...new Set(events.map((e) => (e.data as { account_id?: string }).account_id).filter((a): a is string => !!a))];
+  const { rows: endpointRows } = await tx.query<EndpointSubscription>(`SELECT id, account_id, url, events, status FROM ${t('webhook_endpoints')} WHERE account_id = ANY($1::text[])`, [accounts]);
+  const messageIds = events.filter((e) => e.type.startsWith('Message')).map((e) => (e.data as { id: string }).id);
+  const { rows: hookRows } = messageIds.length
+    ? await tx.query<MessageHook>(`SELECT * FROM ${t('webhook_message_hooks')} WHERE message_id = ANY($1::text[])`, [messageIds])
+    : { rows: [] as MessageHook[] };
+  return {
+    endpoints: new Map<string, EndpointSubscription>(endpointRows.map((r) => [r.id, r])),
+    hooks: new Map<string, MessageHook>(hookRows.map((h) => [h.message_id, h])),
+  };
+}
+
+async function applyEndpointEvent(tx: Db, e: WebhookEndpointEvent, endpoints: Map<string, EndpointSubscription>, t: TableNamer): Promise<void> {
+  switch (e.type) {
+    case 'WebhookEndpointCreated': {
+      const d = e.data;
+      endpoints.set(d.id, { id: d.id, account_id: d.account_id, url: d.url, events: d.events, status: d.status });
+      await tx.query(
+        `INSERT INTO ${t('webhook_endpoints')} (id, account_id, url, events, status, secret_sealed, created_at, updated_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$7)
+         ON CONFLICT (id) DO NOTHING`,
+        [d.id, d.account_id, d.url, d.events, d.status, d.secret_sealed, d.created_at],
+      );
+      return;
+    }
+    case 'WebhookEndpointUpdated': {
+      const d = e.data;
+      const ep = endpoints.get(d.id);
+      if (ep) endpoints.set(d.id, { ...ep, url: d.url ?? ep.url, events: d.events ?? ep.events, status: d.status ?? ep.status });
+      await tx.query(
+        `UPDATE ${t('webhook_endpoints')} SET url = coalesce($2, url), events = coalesce($3, events), status = coalesce($4, status), updated_at = $5 WHERE id = $1`,
+        [d.id, d.url ?? null, d.events ?? null, d.status ?? null, d.updated_at],
+      );
+      if (d.url) {
+        // retries still to come go to the endpoint's new address (the sender also reads the
+        // endpoint's url when it sends; this keeps per-host scheduling on the right host)
+        await tx.query(
+          `UPDATE ${t('webhook_deliveries')} SET target_url = $2::text, target_host = ${TARGET_HOST_SQL('$2::text')} WHERE endpoint_id = $1 AND status = 'pending'`,
+          [d.id, d.url],
+        );
+      }
+      return;
+    }
+    case 'WebhookEndpointDeleted':
+      endpoints.delete(e.data.id);
+      await tx.query(`DELETE FROM ${t('webhook_endpoints')} WHERE id = $1`, [e.data.id]);
+  }
+}
+
+async function insertHooks(tx: Db, hooks: readonly MessageHook[], t: TableNamer): Promise<void> {
+  if (!hooks.length) return;
+  await tx.query(
+    `INSERT INTO ${t('webhook_message_hooks')} (message_id, account_id, webhook_url, channel, to_address)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) ON CONFLICT DO NOTHING`,
+    [hooks.map((h) => h.message_id), hooks.map((h) => h.account_id), hooks.map((h) => h.webhook_url), hooks.map((h) => h.channel), hooks.map((h) => h.to_address)],
+  );
+}
+
+/** New deliveries, due now; an event already delivered to a target (a re-applied batch) is not added twice. */
+async function insertDeliveries(tx: Db, drafts: readonly DeliveryDraft[], t: TableNamer): Promise<void> {
+  if (!drafts.length) return;
+  await tx.query(
+    `INSERT INTO ${t('webhook_deliveries')} (id, account_id, endpoint_id, target_url, target_host, kind, event_id, event_type, body, next_attempt_at, created_at, updated_at, target_key)
+     SELECT id, acct, ep, url, ${TARGET_HOST_SQL('url')}, kind, evt, typ, body, now(), created, now(), coalesce(ep, 'message')
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[])
+       AS u(id, acct, ep, url, kind, evt, typ, body, created)
+     ON CONFLICT (event_id, target_key) DO NOTHING`,
+    [
+      drafts.map(() => newId('delivery')), drafts.map((d) => d.account_id), drafts.map((d) => d.endpoint_id), drafts.map((d) => d.target_url),
+      drafts.map((d) => d.kind), drafts.map((d) => d.event_id), drafts.map((d) => d.event_type), drafts.map((d) => d.body), drafts.map((d) => d.created_at),
+    ],
+  );
+}
+
+// ── The sender's and the API's queries (the tables' views, so always the live generation) ──
+
+/** A delivery a sender has leased for one attempt. */
+export type ClaimedDelivery = Pick<WebhookDelivery, 'id' | 'account_id' | 'endpoint_id' | 'target_url' | 'target_host' | 'kind' | 'event_id' | 'event_type' | 'body' | 'attempts'>;
+
+/**
+ * Leases up to `limit` deliveries due at `now` until `leaseUntil`: invisible to other claims
+ * meanwhile, so one attempt is made at a time. Rows another sender is claiming, and those to
+ * `skipHosts` (at their share of concurrent attempts), are left alone.
+ */
+export async function claimDueDeliveries(db: Db, claim: { now: Date; limit: number; leaseUntil: Date; skipHosts: readonly string[] }): Promise<ClaimedDelivery[]> {
+  const { rows } = await db.query<ClaimedDelivery>(
+    `UPDATE webhook_deliveries d SET locked_until = $3
+     WHERE d.id IN (
+       SELECT id FROM webhook_deliveries
+       WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < $1)
+         AND NOT (target_host = ANY($4::text[]))
+       ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+     RETURNING d.id, d.account_id, d.endpoint_id, d.target_url, d.target_host, d.kind, d.event_id, d.event_type, d.body, d.attempts`,
+    [claim.now, claim.limit, claim.leaseUntil, claim.skipHosts],
+  );
+  return rows;
+}
+
+/** Ends a lease with no attempt made: the delivery is due again at once, for a later round. */
+export async function releaseDelivery(db: Db, deliveryId: string): Promise<void> {
+  await db.query('UPDATE webhook_deliveries SET locked_until = NULL WHERE id = $1', [deliveryId]);
+}
+
+/** One attempt made (or a delivery given up on): the delivery's new state and the attempt's row. */
+export interface DeliveryAttempt {
+  deliveryId: string;
+  /** 1 for the first attempt */
+  attempt: number;
+  status: DeliveryStatus;
+  nextAttemptAt: Date;
+  at: Date;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+}
+
+/** Records an attempt and ends its lease; recording the same attempt twice changes nothing more. */
+export async function recordDeliveryAttempt(db: Db, a: DeliveryAttempt): Promise<void> {
+  // the row and its attempt in one statement (one transaction, one round trip): a WITH update runs
+  // to completion whether or not the INSERT reads it
+  await db.query(
+    `WITH d AS (
+       UPDATE webhook_deliveries SET status = $2, attempts = $3, next_attempt_at = $4, locked_until = NULL, last_status_code = $5,
+         last_error = $6, last_latency_ms = $7, updated_at = $8, delivered_at = CASE WHEN $2 = 'delivered' THEN $8 ELSE delivered_at END
+       WHERE id = $1)
+     INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, latency_ms, error) VALUES ($1, $3, $8, $5, $7, $6) ON CONFLICT DO NOTHING`,
+    [a.deliveryId, a.status, a.attempt, a.nextAttemptAt, a.statusCode, a.error, a.latencyMs, a.at],
+  );
+}
+
+/** An endpoint's deliveries, newest first: at most `limit` with ids below `before`, of one status if given. */
+export async function listEndpointDeliveries(
+  db: Db,
+  q: { endpointId: string; accountId: string; before?: string; status?: DeliveryStatus; limit: number },
+): Promise<WebhookDelivery[]> {
+  const { rows } = await db.query<WebhookDelivery>(
+    `SELECT * FROM webhook_deliveries WHERE endpoint_id = $1 AND account_id = $2 AND ($3::text IS NULL OR id < $3) AND ($4::text IS NULL OR status = $4)
+     ORDER BY id DESC LIMIT $5`,
+    [q.endpointId, q.accountId, q.before ?? null, q.status ?? null, q.limit],
+  );
+  return rows;
+}
+
+export type RetryNowOutcome =
+  | { retried: WebhookDelivery }
+  /** no such delivery of this endpoint and account; one that already succeeded; one an attempt holds right now */
+  | { refused: 'not_found' | 'delivered' | 'in_flight'; status?: DeliveryStatus };
+
+/** Makes a delivery due now (POST …/retry): one that failed or waits for its next retry. */
+export async function retryDeliveryNow(db: Db, r: { deliveryId: string; endpointId: string; accountId: string; now: Date }): Promise<RetryNowOutcome> {
+  // an attempt in flight holds a lease (locked_until): re-arming it would send it twice at once
+  const { rows } = await db.query<WebhookDelivery>(
+    `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $4, locked_until = NULL, updated_at = $4
+     WHERE id = $1 AND endpoint_id = $2 AND account_id = $3 AND status <> 'delivered' AND (locked_until IS NULL OR locked_until < $4) RETURNING *`,
+    [r.deliveryId, r.endpointId, r.accountId, r.now],
+  );
+  if (rows[0]) return { retried: rows[0] };
+  const { rows: found } = await db.query<{ status: DeliveryStatus }>('SELECT status FROM webhook_deliveries WHERE id = $1 AND endpoint_id = $2 AND account_id = $3', [
+    r.deliveryId,
+    r.endpointId,
+    r.accountId,
+  ]);
+  if (!found[0]) return { refused: 'not_found' };
+  return { refused: found[0].status === 'delivered' ? 'delivered' : 'in_flight', status: found[0].status };
+}
+
+/** What a sender needs of the endpoints it delivers to: where, with which secret, and whether still active. */
+export interface SendingEndpoint {
+  id: string;
+  secret_sealed: string;
+  status: string;
+  url: string;
+}
+
+/** The endpoints with these ids, as of now (deleted ones are absent), in one read. */
+export async function sendingEndpoints(db: Db, ids: readonly string[]): Promise<Map<string, SendingEndpoint>> {
+  const { rows } = await db.query<SendingEndpoint>('SELECT id, secret_sealed, status, url FROM webhook_endpoints WHERE id = ANY($1::text[])', [ids]);
+  return new Map(rows.map((e) => [e.id, e]));
+}

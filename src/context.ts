@@ -10,7 +10,7 @@ import { migrate } from './schema.ts';
 import { createPool } from './db/pool.ts';
 import type { EventStore } from './eventstore/port.ts';
 import { PostgresEventStore } from './eventstore/postgres.ts';
-import type { Projection } from './projection.ts';
+import type { Projection } from './read-models/projection.ts';
 import { ProjectionRunner } from './read-models/runner.ts';
 
 export interface Engage {

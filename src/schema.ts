@@ -7,7 +7,7 @@ import { type Migration, runMigrations } from './db/migrations.ts';
 import { EVENTSTORE_MIGRATIONS } from './eventstore/postgres.ts';
 import { IDEMPOTENCY_MIGRATIONS } from './idempotency.ts';
 import { READ_MODEL_STATE_MIGRATIONS } from './read-models/state.ts';
-import { SERVICE_SECRETS_MIGRATIONS } from './secrets.ts';
+import { SERVICE_SECRETS_MIGRATIONS } from './service-secrets.ts';
 
 /** webhook_attempts: moves to its owner module in src/webhooks next. */
 const WEBHOOK_ATTEMPTS_MIGRATIONS: Migration[] = [

@@ -4,7 +4,7 @@
 // name, webhook_seal, is where it was first used; values sealed under it stay readable.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { serviceSecret } from './secrets.ts';
+import { serviceSecret } from './service-secrets.ts';
 
 const cache = new WeakMap<pg.Pool, Promise<Buffer>>();
 

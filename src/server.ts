@@ -6,7 +6,7 @@ import { type Engage, type OpenOptions, openEngage } from './context.ts';
 import { buildApp } from './http/app.ts';
 import { Authenticator } from './http/plugins/auth.ts';
 import { createCounterStore } from './http/plugins/rate-limit.ts';
-import { serviceSecret } from './secrets.ts';
+import { serviceSecret } from './service-secrets.ts';
 import { startWorkers, type Workers } from './workers/index.ts';
 import { ensureProjection } from './read-models/generations.ts';
 

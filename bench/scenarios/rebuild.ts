@@ -7,7 +7,7 @@ import { contactsProjection } from '../../projections/contacts.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
 import type { Position } from '../../src/eventstore/port.ts';
 import type pg from 'pg';
-import { tableNamer } from '../../src/projection.ts';
+import { tableNamer } from '../../src/read-models/projection.ts';
 import { ensureProjection, requestRebuild } from '../../src/read-models/generations.ts';
 import { ProjectionRunner } from '../../src/read-models/runner.ts';
 import { freshDatabase } from '../lib/db.ts';

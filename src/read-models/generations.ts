@@ -4,7 +4,7 @@
 import type pg from 'pg';
 import { withTransaction } from '../db/pool.ts';
 import type { Position } from '../eventstore/port.ts';
-import { type Projection, tableNamer } from '../projection.ts';
+import { type Projection, tableNamer } from './projection.ts';
 import { type StateRow, lockGenerations, lockProjection, readState } from './state.ts';
 
 /**

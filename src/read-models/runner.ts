@@ -16,7 +16,7 @@ import { isConnectionError, isTransientError } from '../db/errors.ts';
 import type { EventStore, Position, RecordedEvent } from '../eventstore/port.ts';
 import { comparePositions, positionToString } from '../eventstore/port.ts';
 import type { Wakeup } from '../eventstore/wakeup.ts';
-import { type Projection, type TableNamer, tableNamer } from '../projection.ts';
+import { type Projection, type TableNamer, tableNamer } from './projection.ts';
 import { ensureProjection, removeGeneration, replaceViews } from './generations.ts';
 import { STATE_COLUMNS, type StateRow, lockGenerations, lockProjection, readState, rowPosition } from './state.ts';
 

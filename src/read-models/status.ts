@@ -2,7 +2,7 @@
 import type pg from 'pg';
 import type { EventStore } from '../eventstore/port.ts';
 import { positionToString } from '../eventstore/port.ts';
-import type { Projection } from '../projection.ts';
+import type { Projection } from './projection.ts';
 import { STATE_COLUMNS, type StateRow, rowPosition } from './state.ts';
 
 export interface ProjectionStatus {

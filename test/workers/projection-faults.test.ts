@@ -10,12 +10,12 @@ import { createPool } from '../../src/db/pool.ts';
 import { migrate } from '../../src/schema.ts';
 import { type NewEvent, type Position, type RecordedEvent, comparePositions } from '../../src/eventstore/port.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
-import type { Projection } from '../../src/projection.ts';
+import type { Projection } from '../../src/read-models/projection.ts';
 import { type RunnerOptions, ProjectionRunner } from '../../src/read-models/runner.ts';
 import { readStatuses } from '../../src/read-models/status.ts';
 import { freshDatabase } from '../support/harness.ts';
-import { eventually } from '../support/processes.ts';
 import { startPrivatePostgres, type PrivatePostgres } from '../support/private-postgres.ts';
+import { eventually } from '../support/waits.ts';
 
 const silent = pino({ level: 'silent' });
 let url: string;

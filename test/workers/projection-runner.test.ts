@@ -8,7 +8,7 @@ import { createPool } from '../../src/db/pool.ts';
 import { migrate } from '../../src/schema.ts';
 import { type NewEvent, type Position, type RecordedEvent, comparePositions, positionToString } from '../../src/eventstore/port.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
-import type { Projection } from '../../src/projection.ts';
+import type { Projection } from '../../src/read-models/projection.ts';
 import { resetCheckpoint } from '../../src/read-models/generations.ts';
 import { ProjectionRunner } from '../../src/read-models/runner.ts';
 import { freshDatabase, startTestServer, type TestServer } from '../support/harness.ts';

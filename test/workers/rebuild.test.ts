@@ -10,11 +10,13 @@ import { type Engage, openEngage } from '../../src/context.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { type NewEvent, type Position, comparePositions, positionToString } from '../../src/eventstore/port.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
-import type { Projection } from '../../src/projection.ts';
+import type { Projection } from '../../src/read-models/projection.ts';
 import { requestRebuild } from '../../src/read-models/generations.ts';
 import { ProjectionRunner } from '../../src/read-models/runner.ts';
 import { freshDatabase, startTestServer, testConfig, type TestServer } from '../support/harness.ts';
-import { callJson, eventually, killAllEngageProcesses, runEngage, startEngage } from '../support/processes.ts';
+import { requestJson } from '../support/http.ts';
+import { killAllEngageProcesses, runEngage, startEngage } from '../support/processes.ts';
+import { eventually } from '../support/waits.ts';
 import { seedContacts, type Seeded } from './seed.ts';
 
 const silent = pino({ level: 'silent' });
@@ -235,7 +237,7 @@ describe('a service killed mid-rebuild (SIGKILL) and restarted', () => {
       const [s] = await contactsState(engage.pool);
       return s && comparePositions(pos(s), seeded.last) >= 0 ? true : undefined;
     }, 300_000);
-    const page = await callJson(first.url!, 'GET', '/v1/contacts?limit=500', { key });
+    const page = await requestJson(first.url!, 'GET', '/v1/contacts?limit=500', { key });
     expect(page.status).toBe(200);
     expect(page.body.data).toHaveLength(500);
     const before = await contactsSnapshot(engage.pool);
@@ -281,8 +283,8 @@ describe('a service killed mid-rebuild (SIGKILL) and restarted', () => {
     // equal to what the events say, and to the generation built incrementally before the crash
     expect(await contactsAsExpected(engage.pool)).toEqual(expectedRows(seeded));
     expect(await contactsSnapshot(engage.pool)).toEqual(before);
-    expect((await callJson(second.url!, 'GET', '/v1/contacts?limit=500', { key })).body).toEqual(page.body);
-    const health = await callJson(second.url!, 'GET', '/health');
+    expect((await requestJson(second.url!, 'GET', '/v1/contacts?limit=500', { key })).body).toEqual(page.body);
+    const health = await requestJson(second.url!, 'GET', '/health');
     expect(health.body.status).toBe('ok');
     expect(health.body.projections.find((p: { name: string }) => p.name === 'contacts')).toMatchObject({
       status: 'running',

@@ -9,7 +9,7 @@ import { AppError, validationError } from '../../../errors.ts';
 import type { EventMetadata } from '../../../eventstore/port.ts';
 import { isId } from '../../../ids.ts';
 import { recordReports } from '../../../messages/reports.ts';
-import { serviceSecret } from '../../../secrets.ts';
+import { serviceSecret } from '../../../service-secrets.ts';
 import { toIssues } from '../../route.ts';
 
 /** Provider callbacks are small; a WhatsApp batch of statuses stays far below this. */

@@ -1,7 +1,7 @@
 // What a read model is: named, versioned tables per generation, the event types it handles,
 // and an apply of a batch inside the runner's transaction.
 import type pg from 'pg';
-import type { RecordedEvent } from './eventstore/port.ts';
+import type { RecordedEvent } from '../eventstore/port.ts';
 
 /** Maps a base table name to this generation's physical table (e.g. contacts → contacts_g3). */
 export type TableNamer = (base: string) => string;
