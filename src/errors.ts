@@ -1,4 +1,4 @@
-// One error type for every 4xx the API returns; its body is the flat shape of DECISIONS.md.
+// One error type for every 4xx the API returns; its body is the flat shape of README "API conventions".
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,

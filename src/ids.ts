@@ -1,4 +1,4 @@
-// Prefixed ULIDs, the public ids of every resource (DECISIONS.md: wire conventions).
+// Prefixed ULIDs, the public ids of every resource (README "API conventions").
 import { randomFillSync } from 'node:crypto';
 import { monotonicFactory, ulid } from 'ulid';
 

@@ -1,4 +1,4 @@
-// Standard contact field validation and normalisation (DECISIONS.md: contacts).
+// Standard contact field validation and normalisation (README "API conventions": contacts).
 import { getCountries, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { z } from 'zod';
 

@@ -1,4 +1,4 @@
-// Every failure leaves as the flat error body of DECISIONS.md; a 5xx never carries a stack trace.
+// Every failure leaves as the flat error body (README "API conventions"); a 5xx never carries a stack trace.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
 import { isConnectionError } from '../../db/errors.ts';

@@ -20,7 +20,7 @@ const AUTH = ['auth'];
 /**
  * A credential never mints or rotates into more than it holds (issue 8, finding 1): the key to be
  * issued may carry only scopes the caller has (a key's own scopes; a session's role capabilities,
- * DECISIONS.md "Auth"). No scope list means every scope, so only a caller with every scope gets one.
+ * README "API conventions"). No scope list means every scope, so only a caller with every scope gets one.
  */
 function requireWithinCaller(auth: AuthContext, scopes: Scope[] | null, action: string): void {
   const missing = (scopes ?? ALL_SCOPES).filter((s) => !hasCapability(auth, s));

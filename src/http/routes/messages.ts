@@ -65,7 +65,7 @@ export const messageOut = (r: MessageRow) => ({
   cancelled_at: iso(r.cancelled_at),
 });
 
-/** SPEC.md section 4 routing rule: these literal segments are routes of their own and never an :id. */
+/** Routing rule (README "API conventions"): these literal segments are routes of their own and never an :id. */
 const LITERAL_SEGMENTS = new Set(['history', 'bulk', 'send', 'send-by-tag']);
 
 /** For /v1/messages/:id…: a literal segment in the :id place is an unknown route (the same 404 as any), not a message lookup. */
