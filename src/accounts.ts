@@ -1,6 +1,7 @@
 // Account, user and API key operations shared by the HTTP routes, the CLI and first start.
 import { createHash, randomBytes } from 'node:crypto';
-import { accountDecider, accountStream, type Role, type Scope } from '../commands/account.ts';
+import { accountDecider, accountStream, type AccountCommand, type Role, type Scope } from '../commands/account.ts';
+import { accountOfApiKey, userExists } from '../projections/auth.ts';
 import { claim, release } from './claims.ts';
 import type { Engage } from './context.ts';
 import { handleCommand } from './decider.ts';
@@ -41,8 +42,7 @@ export async function createAccount(
   const userId = newId('user');
   const email = input.email.trim().toLowerCase();
   const holder = await claim(engage.pool, USER_EMAIL, email, userId, async (owner) => {
-    const { rows } = await engage.pool.query('SELECT 1 FROM users WHERE id = $1', [owner]);
-    if (rows.length > 0) return true;
+    if (await userExists(engage.pool, owner)) return true;
     // not in the read model (yet): the owner's account may still be being created, or not projected
     // yet; only a claim older than that is stale, else concurrent sign-ups could share one email
     const fresh = await engage.pool.query(
@@ -56,17 +56,7 @@ export async function createAccount(
     const now = engage.clock.now();
     const meta = { ...metadata, accountId };
     await handleCommand(engage.store, accountDecider, accountStream(accountId), { type: 'CreateAccount', accountId, name: input.name, now }, meta);
-    // the credential row first, then the event (src/credentials.ts says why). A failed append leaves
-    // the row in place: an append can fail after it committed (the reply was lost), and deleting the
-    // row then would lock the user out for good; an orphan row is inert.
-    await storeCredential(engage.pool, 'password', userId, accountId, await hashPassword(input.password));
-    await handleCommand(
-      engage.store,
-      accountDecider,
-      accountStream(accountId),
-      { type: 'AddUser', userId, email, role: 'owner' as Role, now },
-      { ...meta, actor: metadata.actor ?? userId },
-    );
+    await appendUser(engage, accountId, { userId, email, password: input.password, role: 'owner', now }, { ...meta, actor: metadata.actor ?? userId });
     const issued = await issueApiKey(engage, accountId, { name: 'default', scopes: null }, meta);
     return { account_id: accountId, user_id: userId, api_key: issued.key, key_id: issued.key_id, position: issued.position };
   } catch (err) {
@@ -84,25 +74,52 @@ export async function addUser(
 ): Promise<{ user_id: string; position: Position }> {
   const userId = newId('user');
   const email = input.email.trim().toLowerCase();
-  const holder = await claim(engage.pool, USER_EMAIL, email, userId, async (owner) => {
-    const { rows } = await engage.pool.query('SELECT 1 FROM users WHERE id = $1', [owner]);
-    return rows.length > 0;
-  });
+  const holder = await claim(engage.pool, USER_EMAIL, email, userId, (owner) => userExists(engage.pool, owner));
   if (holder) throw conflict('a user with this email already exists');
   try {
-    await storeCredential(engage.pool, 'password', userId, accountId, await hashPassword(input.password));
-    const result = await handleCommand(
-      engage.store,
-      accountDecider,
-      accountStream(accountId),
-      { type: 'AddUser', userId, email, role: input.role, now: engage.clock.now() },
-      { ...metadata, accountId },
-    );
-    return { user_id: userId, position: result.position! };
+    const position = await appendUser(engage, accountId, { userId, email, password: input.password, role: input.role }, { ...metadata, accountId });
+    return { user_id: userId, position };
   } catch (err) {
     await release(engage.pool, USER_EMAIL, email, userId);
     throw err;
   }
+}
+
+/**
+ * Stores a user's password credential, then appends the user (src/credentials.ts says why in that
+ * order). A failed append leaves the row in place: an append can fail after it committed (the reply
+ * was lost), and deleting the row then would lock the user out for good; an orphan row is inert.
+ */
+async function appendUser(
+  engage: Engage,
+  accountId: string,
+  /** `now` defaults to the time of the append */
+  user: { userId: string; email: string; password: string; role: Role; now?: Date },
+  metadata: EventMetadata,
+): Promise<Position> {
+  await storeCredential(engage.pool, 'password', user.userId, accountId, await hashPassword(user.password));
+  const result = await handleCommand(
+    engage.store,
+    accountDecider,
+    accountStream(accountId),
+    { type: 'AddUser', userId: user.userId, email: user.email, role: user.role, now: user.now ?? engage.clock.now() },
+    metadata,
+  );
+  return result.position!;
+}
+
+/** Stores a new key's credential, then appends the command that issues it (as appendUser, credential first). */
+async function appendNewKey(
+  engage: Engage,
+  accountId: string,
+  command: (key: { keyId: string; prefix: string; now: Date }) => AccountCommand,
+  metadata: EventMetadata,
+) {
+  const { key, hash, prefix } = generateApiKey();
+  const keyId = newId('key');
+  await storeCredential(engage.pool, 'api_key', keyId, accountId, hash);
+  const result = await handleCommand(engage.store, accountDecider, accountStream(accountId), command({ keyId, prefix, now: engage.clock.now() }), { ...metadata, accountId });
+  return { key, key_id: keyId, result };
 }
 
 export async function issueApiKey(
@@ -111,17 +128,8 @@ export async function issueApiKey(
   input: { name: string | null; scopes: Scope[] | null },
   metadata: EventMetadata,
 ): Promise<{ key: string; key_id: string; position: Position }> {
-  const { key, hash, prefix } = generateApiKey();
-  const keyId = newId('key');
-  await storeCredential(engage.pool, 'api_key', keyId, accountId, hash);
-  const result = await handleCommand(
-    engage.store,
-    accountDecider,
-    accountStream(accountId),
-    { type: 'IssueApiKey', keyId, prefix, name: input.name, scopes: input.scopes, now: engage.clock.now() },
-    { ...metadata, accountId },
-  );
-  return { key, key_id: keyId, position: result.position! };
+  const { key, key_id, result } = await appendNewKey(engage, accountId, (k) => ({ type: 'IssueApiKey', ...k, name: input.name, scopes: input.scopes }), metadata);
+  return { key, key_id, position: result.position! };
 }
 
 /** Issues a replacement key; the old one keeps working for the grace window. */
@@ -131,23 +139,13 @@ export async function rotateApiKey(
   oldKeyId: string,
   metadata: EventMetadata,
 ): Promise<{ key: string; key_id: string; old_key_expires_at: string; position: Position }> {
-  const { key, hash, prefix } = generateApiKey();
-  const keyId = newId('key');
-  await storeCredential(engage.pool, 'api_key', keyId, accountId, hash);
-  const result = await handleCommand(
-    engage.store,
-    accountDecider,
-    accountStream(accountId),
-    { type: 'RotateApiKey', oldKeyId, keyId, prefix, graceMs: KEY_ROTATION_GRACE_MS, now: engage.clock.now() },
-    { ...metadata, accountId },
-  );
+  const { key, key_id, result } = await appendNewKey(engage, accountId, (k) => ({ type: 'RotateApiKey', oldKeyId, ...k, graceMs: KEY_ROTATION_GRACE_MS }), metadata);
   const expiry = result.events.find((e) => e.type === 'ApiKeyExpirySet');
   if (!expiry || expiry.type !== 'ApiKeyExpirySet') throw notFound('api key');
-  return { key, key_id: keyId, old_key_expires_at: expiry.data.expires_at, position: result.position! };
+  return { key, key_id, old_key_expires_at: expiry.data.expires_at, position: result.position! };
 }
 
-/** The account a key belongs to, from the event store (for the CLI, which may run with no read model caught up). */
+/** The account a key belongs to, from the auth read model. */
 export async function accountOfKey(engage: Engage, keyId: string): Promise<string | undefined> {
-  const { rows } = await engage.pool.query<{ account_id: string }>('SELECT account_id FROM api_keys WHERE id = $1', [keyId]);
-  return rows[0]?.account_id;
+  return accountOfApiKey(engage.pool, keyId);
 }

@@ -1,5 +1,15 @@
 // Deciders and the generic command handler: load a stream, fold it, decide, append at the
-// revision read, and retry a bounded number of times when another writer got there first.
+// revision read, and retry a bounded number of times when another writer got there first; and
+// runCommand, the one way a caller writes and then waits to read its own write.
+//
+// Every stream is written through handleCommand except on two fast paths, which decide with the
+// same deciders but append many streams per statement:
+// - bulk accept: src/messages/service.ts acceptMessages appends new message streams (expected
+//   no_stream) in chunks of thousands, for send, bulk, send-by-tag and resend;
+// - batched transitions: src/messages/outcomes.ts applyTransitions appends message events at the
+//   revisions the read model showed, and falls back to handleCommand per stream on a conflict
+//   (the scheduler, the dispatcher, delivery reports).
+import type { Engage } from './context.ts';
 import type { EventMetadata, EventStore, ExpectedRevision, NewEvent, Position } from './eventstore/port.ts';
 import { WrongExpectedVersionError } from './eventstore/port.ts';
 
@@ -59,5 +69,55 @@ export async function handleCommand<Command, State, Event extends StoredEventLik
       if (err instanceof WrongExpectedVersionError && attempt < maxAttempts) continue;
       throw err;
     }
+  }
+}
+
+/** What running a command and waiting for its read models takes of a running engage. */
+export type CommandContext = Pick<Engage, 'store' | 'runner' | 'config' | 'log'>;
+
+/** A command for the generic handler: the decider, its stream, and the command (or one built from the stream's state). */
+export interface StreamCommand<Command, State, Event extends StoredEventLike> {
+  decider: Decider<Command, State, Event>;
+  streamId: string;
+  command: Command | ((state: State) => Command);
+}
+
+/** A write through a service (which appends through handleCommand or a fast path) that says where it wrote. */
+export type ServiceWrite<R extends { position?: Position }> = (metadata: EventMetadata) => Promise<R>;
+
+/**
+ * Runs a command — a decider on its stream, or a service's write — with `metadata`, then waits until
+ * the read models named in `readModels` include what it appended, so the caller's next read sees it.
+ */
+export async function runCommand<Command, State, Event extends StoredEventLike>(
+  ctx: CommandContext,
+  metadata: EventMetadata,
+  readModels: readonly string[],
+  write: StreamCommand<Command, State, Event>,
+): Promise<CommandResult<State, Event>>;
+export async function runCommand<R extends { position?: Position }>(ctx: CommandContext, metadata: EventMetadata, readModels: readonly string[], write: ServiceWrite<R>): Promise<R>;
+export async function runCommand(
+  ctx: CommandContext,
+  metadata: EventMetadata,
+  readModels: readonly string[],
+  write: StreamCommand<unknown, unknown, StoredEventLike> | ServiceWrite<{ position?: Position }>,
+): Promise<{ position?: Position }> {
+  const result =
+    typeof write === 'function' ? await write(metadata) : await handleCommand(ctx.store, write.decider, write.streamId, write.command, metadata);
+  await waitForReadModels(ctx, readModels, result.position);
+  return result;
+}
+
+/**
+ * Waits (bounded by READ_YOUR_WRITES_TIMEOUT_MS) until the named read models include `position`.
+ * The write is stored either way: a wait that fails (the database went away after the append) only
+ * makes the write visible late, and must not turn a stored write into an error the client retries.
+ */
+export async function waitForReadModels(ctx: CommandContext, readModels: readonly string[], position: Position | undefined): Promise<void> {
+  if (!position) return;
+  try {
+    await ctx.runner.waitFor(readModels, position, ctx.config.READ_YOUR_WRITES_TIMEOUT_MS);
+  } catch (err) {
+    ctx.log.warn({ err: { code: (err as { code?: string }).code, message: (err as Error).message } }, 'read-your-writes wait failed; the write is stored');
   }
 }

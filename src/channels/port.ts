@@ -15,6 +15,16 @@ export interface OutboundMessage {
   sender?: string | null;
 }
 
+/**
+ * Email headers a transport sets itself (addressing, identity, structure, authentication, list
+ * handling): a message may not set them, and a transport never passes them on.
+ */
+export const RESERVED_HEADERS = [
+  'from', 'to', 'cc', 'bcc', 'subject', 'reply-to', 'sender', 'return-path', 'message-id', 'date', 'mime-version',
+  'content-type', 'content-transfer-encoding', 'dkim-signature', 'received', 'authentication-results', 'list-unsubscribe',
+  'list-unsubscribe-post',
+];
+
 export type SendOutcome =
   /** the provider took the message; its id lets later delivery reports find it */
   | { kind: 'accepted'; providerMessageId: string }

@@ -29,8 +29,7 @@ import { readFileSync } from 'node:fs';
 import nodemailer, { type NodemailerError, type SendMailOptions, type SMTPPoolSentMessageInfo, type Transporter } from 'nodemailer';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
-import { RESERVED_HEADERS } from '../messages/validation.ts';
-import type { ChannelProvider, OutboundMessage, SendOutcome } from './port.ts';
+import { type ChannelProvider, type OutboundMessage, RESERVED_HEADERS, type SendOutcome } from './port.ts';
 
 /** A DKIM signing key of one domain. */
 export interface DkimKey {

@@ -1,7 +1,8 @@
 // Contact commands with their cross-aggregate rule: email and phone are unique per account,
 // held by claims that are taken before the append and released if it fails.
-import { contactDecider, contactStream, type ContactFields, type ContactState } from '../../commands/contact.ts';
+import { contactDecider, contactStream, type ContactCommand, type ContactFields, type ContactState } from '../../commands/contact.ts';
 import { customFieldsDecider, customFieldsStream, type FieldDefinition } from '../../commands/custom-fields.ts';
+import { type ContactRow, standardColumns } from '../../projections/contacts.ts';
 import { claim, release } from '../claims.ts';
 import type { Engage } from '../context.ts';
 import { fold, handleCommand } from '../decider.ts';
@@ -11,38 +12,31 @@ import { newId } from '../ids.ts';
 
 const UNIQUE = ['email', 'phone'] as const;
 
-export interface ContactView {
-  id: string;
-  email: string | null;
-  phone: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  country: string | null;
-  language: string | null;
-  timezone: string | null;
-  external_id: string | null;
-  tags: string[];
-  custom_fields: Record<string, unknown>;
+/** A contact as the API shows it. */
+export type ContactView = Omit<ContactRow, 'account_id' | 'created_at' | 'updated_at' | 'bounce_count' | 'last_bounced_at'> & {
   created_at: string;
   updated_at: string;
-}
+};
 
+/** The view of a contact from its stream's state (what a command returns before the read model has it). */
 export function contactView(id: string, s: { fields: ContactFields; custom: Record<string, unknown>; createdAt?: string; updatedAt?: string }): ContactView {
-  const f = s.fields;
   return {
     id,
-    email: f.email ?? null,
-    phone: f.phone ?? null,
-    first_name: f.first_name ?? null,
-    last_name: f.last_name ?? null,
-    country: f.country ?? null,
-    language: f.language ?? null,
-    timezone: f.timezone ?? null,
-    external_id: f.external_id ?? null,
-    tags: f.tags ?? [],
+    ...standardColumns(s.fields),
     custom_fields: s.custom,
     created_at: s.createdAt ?? '',
     updated_at: s.updatedAt ?? s.createdAt ?? '',
+  };
+}
+
+/** The view of a contact from its read model row. */
+export function contactOut(r: ContactRow): ContactView {
+  return {
+    id: r.id,
+    ...standardColumns(r),
+    custom_fields: r.custom_fields,
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
   };
 }
 
@@ -98,6 +92,30 @@ async function claimUnique(engage: Engage, accountId: string, contactId: string,
   return undo;
 }
 
+/**
+ * Appends a contact command while holding claims on the unique values it sets; the claims are given
+ * back when the write (or `afterAppend`) fails. The command is built once the claims are held.
+ */
+async function appendHoldingClaims(
+  engage: Engage,
+  accountId: string,
+  id: string,
+  values: ContactFields,
+  command: () => ContactCommand,
+  metadata: EventMetadata,
+  afterAppend: (state: ContactState) => Promise<void> = async () => {},
+): Promise<{ contact: ContactView; position?: Position }> {
+  const undo = await claimUnique(engage, accountId, id, values);
+  try {
+    const result = await handleCommand(engage.store, contactDecider, contactStream(id), command(), metadata);
+    await afterAppend(result.state);
+    return { contact: contactView(id, result.state), position: result.position };
+  } catch (err) {
+    await undo();
+    throw err;
+  }
+}
+
 export async function createContact(
   engage: Engage,
   accountId: string,
@@ -107,20 +125,8 @@ export async function createContact(
   const id = newId('contact');
   const { custom_fields = {}, ...fields } = input;
   const definitions = await loadDefinitions(engage, accountId);
-  const undo = await claimUnique(engage, accountId, id, fields);
-  try {
-    const result = await handleCommand(
-      engage.store,
-      contactDecider,
-      contactStream(id),
-      { type: 'CreateContact', accountId, id, fields, custom: custom_fields, definitions, now: engage.clock.now() },
-      metadata,
-    );
-    return { contact: contactView(id, result.state), position: result.position };
-  } catch (err) {
-    await undo();
-    throw err;
-  }
+  const create = (): ContactCommand => ({ type: 'CreateContact', accountId, id, fields, custom: custom_fields, definitions, now: engage.clock.now() });
+  return appendHoldingClaims(engage, accountId, id, fields, create, metadata);
 }
 
 export async function updateContact(
@@ -135,36 +141,23 @@ export async function updateContact(
   const newValues: ContactFields = {};
   for (const f of UNIQUE) if (typeof changes[f] === 'string' && changes[f] !== before.fields[f]) newValues[f] = changes[f];
   const definitions = await loadDefinitions(engage, accountId);
+  const update = (): ContactCommand => ({ type: 'UpdateContact', accountId, changes, custom: custom_fields, definitions, now: engage.clock.now() });
   // not-found checks first, so a missing contact never takes a claim
-  if (before.status !== 'active' || before.accountId !== accountId) {
-    await handleCommand(engage.store, contactDecider, contactStream(id), { type: 'UpdateContact', accountId, changes, custom: custom_fields, definitions, now: engage.clock.now() }, metadata);
-  }
-  const undo = await claimUnique(engage, accountId, id, newValues);
-  try {
-    const result = await handleCommand(
-      engage.store,
-      contactDecider,
-      contactStream(id),
-      { type: 'UpdateContact', accountId, changes, custom: custom_fields, definitions, now: engage.clock.now() },
-      metadata,
-    );
+  if (before.status !== 'active' || before.accountId !== accountId) await handleCommand(engage.store, contactDecider, contactStream(id), update(), metadata);
+  return appendHoldingClaims(engage, accountId, id, newValues, update, metadata, async (after) => {
     // release the values this contact no longer holds
     for (const f of UNIQUE) {
       const old = before.fields[f];
-      if (typeof old === 'string' && result.state.fields[f] !== old) await release(engage.pool, claimScope(accountId, f), old, id);
+      if (typeof old === 'string' && after.fields[f] !== old) await release(engage.pool, claimScope(accountId, f), old, id);
     }
-    return { contact: contactView(id, result.state), position: result.position };
-  } catch (err) {
-    await undo();
-    throw err;
-  }
+  });
 }
 
-export async function deleteContact(engage: Engage, accountId: string, id: string, metadata: EventMetadata): Promise<Position | undefined> {
+export async function deleteContact(engage: Engage, accountId: string, id: string, metadata: EventMetadata): Promise<{ position?: Position }> {
   const result = await handleCommand(engage.store, contactDecider, contactStream(id), { type: 'DeleteContact', accountId, now: engage.clock.now() }, metadata);
   for (const f of UNIQUE) {
     const v = result.state.fields[f];
     if (typeof v === 'string') await release(engage.pool, claimScope(accountId, f), v, id);
   }
-  return result.position;
+  return { position: result.position };
 }

@@ -1,10 +1,10 @@
-// Small pieces every route area uses: event metadata from a request, read-your-writes waits,
-// cursor pagination.
+// Small pieces every route area uses: event metadata from a request, cursor pagination over the
+// read models' id-ordered lists.
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Engage } from '../context.ts';
-import { validationError } from '../errors.ts';
-import type { EventMetadata, Position } from '../eventstore/port.ts';
+import type { IdRange } from '../../projections/queries.ts';
+import { notFound, validationError } from '../errors.ts';
+import type { EventMetadata } from '../eventstore/port.ts';
 
 export function metadataOf(req: FastifyRequest): EventMetadata {
   const correlation = req.headers['x-correlation-id'];
@@ -17,19 +17,8 @@ export function metadataOf(req: FastifyRequest): EventMetadata {
   };
 }
 
-/**
- * Waits until the named read models include `position`, so the caller's next read sees its write.
- * The write is stored either way: a wait that fails (the database went away after the append) only
- * makes the write visible late, and must not turn a stored write into an error the client retries.
- */
-export async function settle(engage: Engage, projections: readonly string[], position: Position | undefined): Promise<void> {
-  if (!position) return;
-  try {
-    await engage.runner.waitFor(projections, position, engage.config.READ_YOUR_WRITES_TIMEOUT_MS);
-  } catch (err) {
-    engage.log.warn({ err: { code: (err as { code?: string }).code, message: (err as Error).message } }, 'read-your-writes wait failed; the write is stored');
-  }
-}
+/** The read-your-writes wait, for routes not yet on runCommand (src/decider.ts), which waits itself. */
+export { waitForReadModels as settle } from '../decider.ts';
 
 /** Every timestamp a route accepts (query filters, body fields): README "Timestamps". */
 export { Timestamp } from '../timestamps.ts';
@@ -96,43 +85,17 @@ export function page<R, O>(rows: R[], limit: number, toOut: (r: R) => O, cursorO
   return { data, next_cursor: more ? encodeCursor(cursorOf(rows[limit - 1])) : null };
 }
 
-export function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** The row a lookup found, or the API's 404 naming `what`. */
+export function found<R>(row: R | undefined, what: string): R {
+  if (row === undefined) throw notFound(what);
+  return row;
 }
 
 export const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
 
-/** Parameterised WHERE clauses of a list query, scoped to one account. */
-export class Filters {
-  readonly where: string[] = ['account_id = $1'];
-  readonly params: unknown[];
-
-  constructor(accountId: string) {
-    this.params = [accountId];
-  }
-
-  /** Adds a condition on one new parameter; `sql` gets that parameter's number. */
-  add(sql: (n: number) => string, value: unknown): this {
-    this.params.push(value);
-    this.where.push(sql(this.params.length));
-    return this;
-  }
-}
-
-/** One page of a read-model table, newest id first, with the id cursor of this API. */
-export async function pageById<R extends { id: string }, O>(
-  pool: import('pg').Pool,
-  table: string,
-  filters: Filters,
-  query: { limit: number; cursor?: string },
-  toOut: (r: R) => O,
-) {
+/** One page of a list ordered by id, newest first, with the id cursor of this API. */
+export async function pageById<R extends { id: string }, O>(query: { limit: number; cursor?: string }, list: (range: IdRange) => Promise<R[]>, toOut: (r: R) => O) {
   const after = decodeCursor(query.cursor, IdCursor);
-  if (after) filters.add((n) => `id < $${n}`, after.id);
-  const params = [...filters.params, query.limit + 1];
-  const { rows } = await pool.query<R & import('pg').QueryResultRow>(
-    `SELECT * FROM ${table} WHERE ${filters.where.join(' AND ')} ORDER BY id DESC LIMIT $${params.length}`,
-    params,
-  );
+  const rows = await list({ limit: query.limit + 1, ...(after ? { before: after.id } : {}) });
   return page(rows, query.limit, toOut, (r) => ({ id: r.id }));
 }

@@ -3,7 +3,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z, type ZodType } from 'zod';
 import type { Scope } from '../../commands/account.ts';
-import { validationError, type Issue } from '../errors.ts';
+import { validationError } from '../errors.ts';
+import { toIssues } from '../validation.ts';
 import { findUnstorable } from './common.ts';
 import type { AuthContext } from './plugins/auth.ts';
 
@@ -43,19 +44,8 @@ declare module 'fastify' {
   }
 }
 
-/** zod issues → the validation_error body's issues; unknown keys get one issue each, naming the field. */
-export function toIssues(error: z.ZodError, prefix?: string): Issue[] {
-  const issues: Issue[] = [];
-  for (const i of error.issues) {
-    const base = [prefix, ...i.path.map(String)].filter(Boolean).join('.');
-    if (i.code === 'unrecognized_keys') {
-      for (const k of i.keys) issues.push({ path: base ? `${base}.${k}` : k, message: 'unknown field' });
-    } else {
-      issues.push({ path: base || '(body)', message: i.message });
-    }
-  }
-  return issues;
-}
+// (re-exported for the routes that still import it from here)
+export { toIssues };
 
 export function parseWith<T>(schema: ZodType<T>, value: unknown, where: 'body' | 'query' | 'params'): T {
   const r = schema.safeParse(value);

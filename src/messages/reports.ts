@@ -1,8 +1,10 @@
 // Delivery reports from providers (sandbox timers, carrier callbacks, email feedback) become
 // message events; an email bounce is also a contact bounce signal, a complaint a suppression.
 import { contactDecider, contactStream, type ContactCommand, type ContactEvent, type ContactState } from '../../commands/contact.ts';
-import { messageDecider, type MessageCommand, type MessageStatus } from '../../commands/message.ts';
+import { messageDecider, type MessageCommand } from '../../commands/message.ts';
 import { suppressionDecider, suppressionStream } from '../../commands/suppression.ts';
+import { contactIdsWithEmail } from '../../projections/contacts.ts';
+import { reportTargets } from '../../projections/messages.ts';
 import type { DeliveryReport } from '../channels/port.ts';
 import type { Engage } from '../context.ts';
 import { type Decider, handleCommand } from '../decider.ts';
@@ -44,10 +46,7 @@ export async function recordReports(engage: Engage, reports: readonly DeliveryRe
   if (reports.length === 0) return 0;
   const ids = reports.map((r) => r.messageId).filter((x): x is string => !!x);
   const providerIds = reports.filter((r) => !r.messageId && r.providerMessageId).map((r) => r.providerMessageId!);
-  const { rows } = await engage.pool.query<Target & { provider_message_id: string | null; status: MessageStatus; revision: string }>(
-    `SELECT id, account_id, to_address, channel, provider_message_id, status, revision::text FROM messages WHERE id = ANY($1::text[]) OR provider_message_id = ANY($2::text[])`,
-    [ids, providerIds],
-  );
+  const rows = await reportTargets(engage.pool, ids, providerIds);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const byProviderId = new Map(rows.filter((r) => r.provider_message_id).map((r) => [r.provider_message_id!, r]));
   const now = engage.clock.now();
@@ -107,9 +106,8 @@ async function recordFeedback(engage: Engage, report: DeliveryReport, target: Ta
     return;
   }
   // a bounce is a signal on the contact with that email, if there is one
-  const { rows } = await engage.pool.query<{ id: string }>('SELECT id FROM contacts WHERE account_id = $1 AND email = $2', [accountId, address]);
-  for (const c of rows) {
-    await handleCommand(engage.store, bounceOncePerMessage, contactStream(c.id), {
+  for (const contactId of await contactIdsWithEmail(engage.pool, accountId, address)) {
+    await handleCommand(engage.store, bounceOncePerMessage, contactStream(contactId), {
       type: 'RecordBounce', accountId, email: address, reason: report.reason ?? 'bounced', messageId: target.id, now,
     }, meta).catch((err: unknown) => {
       // the contact was deleted (or is not this account's) since the read model said otherwise

@@ -2,17 +2,13 @@
 // email-only fields, reserved headers, `to` per channel, scheduling and webhook URLs.
 import { z } from 'zod';
 import { CHANNELS, PHONE_CHANNELS, type Channel, type MessageContent } from '../../commands/message.ts';
+import { RESERVED_HEADERS } from '../channels/port.ts';
 import { normalisePhone } from '../contacts/validation.ts';
 import type { Issue } from '../errors.ts';
-import { toIssues } from '../http/route.ts';
 import { Timestamp } from '../timestamps.ts';
+import { toIssues } from '../validation.ts';
 import { checkWebhookUrl } from '../webhooks/ssrf.ts';
 
-export const RESERVED_HEADERS = [
-  'from', 'to', 'cc', 'bcc', 'subject', 'reply-to', 'sender', 'return-path', 'message-id', 'date', 'mime-version',
-  'content-type', 'content-transfer-encoding', 'dkim-signature', 'received', 'authentication-results', 'list-unsubscribe',
-  'list-unsubscribe-post',
-];
 const HEADER_NAME = /^[A-Za-z0-9-]{1,64}$/;
 const PUSH_TOKEN = /^[A-Za-z0-9:_.\-]{8,4096}$/;
 const EMAIL_ONLY = ['htmlmessage', 'subject', 'reply_to', 'from_name', 'headers'] as const;

@@ -1,0 +1,48 @@
+// What the read models' typed queries share: the connection they run on, and account-scoped lists
+// ordered newest id first (the order the API's id cursor pages through).
+import type pg from 'pg';
+
+/** Anything that runs a query: the pool, or a client inside a transaction. */
+export type Db = Pick<pg.Pool, 'query'>;
+
+/** A slice of a list ordered by id, newest first: at most `limit` rows with ids below `before`. */
+export interface IdRange {
+  limit: number;
+  before?: string;
+}
+
+/** Parameterised WHERE clauses of a list query, scoped to one account. */
+export class Filters {
+  readonly where: string[] = ['account_id = $1'];
+  readonly params: unknown[];
+
+  constructor(accountId: string) {
+    this.params = [accountId];
+  }
+
+  /** Adds a condition on one new parameter; `sql` gets that parameter's number. */
+  add(sql: (n: number) => string, value: unknown): this {
+    this.params.push(value);
+    this.where.push(sql(this.params.length));
+    return this;
+  }
+}
+
+/** The rows of `table` matching `filters` within `range`, newest id first. */
+export async function listById<R extends pg.QueryResultRow>(db: Db, table: string, filters: Filters, range: IdRange): Promise<R[]> {
+  if (range.before !== undefined) filters.add((n) => `id < $${n}`, range.before);
+  const params = [...filters.params, range.limit];
+  const { rows } = await db.query<R>(`SELECT * FROM ${table} WHERE ${filters.where.join(' AND ')} ORDER BY id DESC LIMIT $${params.length}`, params);
+  return rows;
+}
+
+/** `s` as a literal inside a LIKE pattern. */
+export function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** One recipient of one account: the key suppressions, timezones and caps are looked up by. */
+export interface Recipient {
+  account_id: string;
+  address: string;
+}
