@@ -1,7 +1,7 @@
 // Platform-event webhook endpoints (stream webhookendpoint-<id>). The signing secret travels
 // sealed; it is shown in clear once, in the response that creates the endpoint.
 import type { Decider } from '../src/decider.ts';
-import { notFound } from '../src/errors.ts';
+import { conflict, notFound } from '../src/errors.ts';
 
 export const PLATFORM_EVENTS = [
   'contact.created',
@@ -52,6 +52,7 @@ export const webhookEndpointDecider: Decider<WebhookEndpointCommand, WebhookEndp
   decide(c, state) {
     const at = c.now.toISOString();
     if (c.type === 'Create') {
+      if (state.exists) throw conflict('webhook endpoint already exists');
       return [{ type: 'WebhookEndpointCreated', data: { id: c.id, account_id: c.accountId, url: c.url, events: c.events, secret_sealed: c.secretSealed, status: 'active', created_at: at } }];
     }
     if (!state.exists || state.deleted || state.accountId !== c.accountId) throw notFound('webhook endpoint');

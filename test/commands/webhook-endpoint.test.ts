@@ -26,6 +26,12 @@ describe('creating an endpoint', () => {
       .when({ type: 'Create', id: 'we_1', accountId, url: 'https://hooks.example.com/a', events: ['message.delivered'], secretSealed: 'sealed-1', now: at(0) })
       .then([created]);
   });
+
+  it('an endpoint is created once: its stream already holding one is a 409, deleted or not', () => {
+    const create = { type: 'Create' as const, id: 'we_1', accountId, url: 'https://hooks.example.com/a', events: ['message.delivered' as const], secretSealed: 'sealed-2', now: at(2) };
+    given([created]).when(create).thenThrows(domainError('conflict', 409));
+    given([created, deleted]).when(create).thenThrows(domainError('conflict', 409));
+  });
 });
 
 describe('updating an endpoint', () => {
