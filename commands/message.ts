@@ -151,7 +151,10 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
         if ((state.status === 'scheduled' || state.status === 'queued') && !state.claimed) {
           return [{ type: 'MessageCancelled', data: { ...base, at: command.now.toISOString(), previous_status: state.status } }];
         }
-        throw new AppError(409, 'not_cancellable', `message is ${state.status} and already picked up for dispatch`, { status: state.status });
+        // a claimed message stays uncancellable until a deferral or hold gives it back, even past its
+        // lease: the provider call may still be running
+        const why = state.status === 'scheduled' || state.status === 'queued' ? 'already picked up for dispatch' : 'past the point of cancelling';
+        throw new AppError(409, 'not_cancellable', `message is ${state.status} and ${why}`, { status: state.status });
       }
       case 'Claim': {
         if (state.status !== 'queued') return [];
