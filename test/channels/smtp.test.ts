@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboundMessage } from '../../src/channels/port.ts';
 import { dkimKeysFromConfig, parseDkimKeys, redactSmtpUrl, SmtpProvider } from '../../src/channels/smtp.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
+import { until } from '../support/waits.ts';
 
 // ---------------------------------------------------------------------------------------------
 // a local SMTP server that records what it receives and answers by recipient local part
@@ -93,15 +94,6 @@ async function startSmtp(extra: Partial<SMTPServerOptions> & { dataReply?: strin
     sessions,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-async function until<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 function rsaKeys(): { privateKey: string; publicKey: KeyObject; dnsValue: string } {

@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngage } from '../../src/context.ts';
 import { comparePositions, parsePosition, positionToString } from '../../src/eventstore/port.ts';
 import { freshDatabase, startTestServer, testConfig } from '../support/harness.ts';
-import { callJson, type CliResult, type EngageProcess, eventually, killAllEngageProcesses, runEngage, startEngage } from '../support/processes.ts';
+import { requestJson } from '../support/http.ts';
+import { type CliResult, type EngageProcess, killAllEngageProcesses, runEngage, startEngage } from '../support/processes.ts';
+import { eventually } from '../support/waits.ts';
 
 const NO_STACK = /^\s+at\s/m;
 
@@ -27,7 +29,7 @@ describe('the engage CLI beside a running `engage serve`', () => {
   /** the API accepts the key once the service has projected it */
   const whenKeyWorks = (key: string) =>
     eventually(`the key ${key.slice(0, 12)}… to work`, async () => {
-      const res = await callJson(serve.url!, 'GET', '/v1/account/me', { key });
+      const res = await requestJson(serve.url!, 'GET', '/v1/account/me', { key });
       return res.status === 200 ? res.body : undefined;
     });
 
@@ -57,7 +59,7 @@ describe('the engage CLI beside a running `engage serve`', () => {
     const me = await whenKeyWorks(account.api_key);
     expect(me).toMatchObject({ account: { id: account.account_id, name: 'Acme' }, credential: { type: 'api_key', key_id: account.key_id, scopes: null } });
     // the owner can log in with the password given
-    const login = await callJson(serve.url!, 'POST', '/v1/auth/login', { body: { email: 'ops@acme.example', password: 'correct horse battery' } });
+    const login = await requestJson(serve.url!, 'POST', '/v1/auth/login', { body: { email: 'ops@acme.example', password: 'correct horse battery' } });
     expect(login.status).toBe(200);
   });
 
@@ -79,8 +81,8 @@ describe('the engage CLI beside a running `engage serve`', () => {
     expect(issued).toEqual({ key_id: expect.stringMatching(/^key_/), api_key: expect.stringMatching(/^ek_live_/), scopes: ['read'] });
     const me = await whenKeyWorks(issued.api_key);
     expect(me.credential).toEqual({ type: 'api_key', key_id: issued.key_id, scopes: ['read'] });
-    expect((await callJson(serve.url!, 'GET', '/v1/contacts', { key: issued.api_key })).status).toBe(200);
-    const write = await callJson(serve.url!, 'POST', '/v1/contacts', { key: issued.api_key, body: { email: 'nope@example.com' } });
+    expect((await requestJson(serve.url!, 'GET', '/v1/contacts', { key: issued.api_key })).status).toBe(200);
+    const write = await requestJson(serve.url!, 'POST', '/v1/contacts', { key: issued.api_key, body: { email: 'nope@example.com' } });
     expect(write.status).toBe(403);
     expect(write.body.error).toBe('insufficient_scope');
   });
@@ -103,7 +105,7 @@ describe('the engage CLI beside a running `engage serve`', () => {
     expect(expires).toBeLessThanOrEqual(Date.now() + 24 * 3600_000 + 1000);
     const me = await whenKeyWorks(rotated.api_key);
     expect(me.credential.key_id).toBe(rotated.key_id);
-    expect((await callJson(serve.url!, 'GET', '/v1/account/me', { key: account.api_key })).status).toBe(200);
+    expect((await requestJson(serve.url!, 'GET', '/v1/account/me', { key: account.api_key })).status).toBe(200);
 
     const plain = await engage('keys', 'rotate', '--key', rotated.key_id);
     expect(plain.code).toBe(0);
@@ -112,11 +114,11 @@ describe('the engage CLI beside a running `engage serve`', () => {
 
   it('streams show lists every event of a stream with revision, position, time, type, actor and data', async () => {
     const key = account.api_key;
-    const created = await callJson(serve.url!, 'POST', '/v1/contacts', { key, body: { email: 'audit@example.com', first_name: 'Ann' } });
+    const created = await requestJson(serve.url!, 'POST', '/v1/contacts', { key, body: { email: 'audit@example.com', first_name: 'Ann' } });
     expect(created.status).toBe(201);
     const id = created.body.id;
-    expect((await callJson(serve.url!, 'PATCH', `/v1/contacts/${id}`, { key, body: { first_name: 'Bea', tags: ['vip'] } })).status).toBe(200);
-    expect((await callJson(serve.url!, 'DELETE', `/v1/contacts/${id}`, { key })).status).toBe(200);
+    expect((await requestJson(serve.url!, 'PATCH', `/v1/contacts/${id}`, { key, body: { first_name: 'Bea', tags: ['vip'] } })).status).toBe(200);
+    expect((await requestJson(serve.url!, 'DELETE', `/v1/contacts/${id}`, { key })).status).toBe(200);
 
     const r = await engage('streams', 'show', `contact-${id}`, '--json');
     expect(r.stderr).toBe('');
@@ -136,7 +138,7 @@ describe('the engage CLI beside a running `engage serve`', () => {
       expect(e.request_id).toEqual(expect.any(String));
     }
     // the actor is the (rotated) key that made the calls
-    const me = await callJson(serve.url!, 'GET', '/v1/account/me', { key });
+    const me = await requestJson(serve.url!, 'GET', '/v1/account/me', { key });
     expect(new Set(events.map((e: { actor: string }) => e.actor))).toEqual(new Set([me.body.credential.key_id]));
     expect(events[0].data).toMatchObject({ id, account_id: account.account_id, fields: { email: 'audit@example.com', first_name: 'Ann' } });
     expect(events[1].data).toMatchObject({ id, changes: { first_name: 'Bea', tags: ['vip'] } });
@@ -177,12 +179,12 @@ describe('the engage CLI beside a running `engage serve`', () => {
     const key = account.api_key;
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const c = await callJson(serve.url!, 'POST', '/v1/contacts', { key, body: { email: `replay${i}@example.com`, tags: ['replay'] } });
+      const c = await requestJson(serve.url!, 'POST', '/v1/contacts', { key, body: { email: `replay${i}@example.com`, tags: ['replay'] } });
       expect(c.status).toBe(201);
       ids.push(c.body.id);
     }
-    await callJson(serve.url!, 'PATCH', `/v1/contacts/${ids[1]}`, { key, body: { last_name: 'Changed' } });
-    await callJson(serve.url!, 'DELETE', `/v1/contacts/${ids[2]}`, { key });
+    await requestJson(serve.url!, 'PATCH', `/v1/contacts/${ids[1]}`, { key, body: { last_name: 'Changed' } });
+    await requestJson(serve.url!, 'DELETE', `/v1/contacts/${ids[2]}`, { key });
     const snapshot = async () => (await pool.query(`SELECT row_to_json(c)::text AS r FROM contacts c ORDER BY id`)).rows.map((r) => r.r);
     const state = async () =>
       (await pool.query(`SELECT generation, commit_pos::text || '/' || prepare_pos AS position, status FROM projection_state WHERE name = 'contacts'`)).rows;
@@ -201,7 +203,7 @@ describe('the engage CLI beside a running `engage serve`', () => {
     expect(await snapshot()).toEqual(before);
     expect(await state()).toEqual(stateBefore);
     // the service keeps working on the replayed read model
-    const listed = await callJson(serve.url!, 'GET', '/v1/contacts?tag=replay', { key });
+    const listed = await requestJson(serve.url!, 'GET', '/v1/contacts?tag=replay', { key });
     expect(listed.body.data.map((c: { id: string }) => c.id).sort()).toEqual([ids[0], ids[1], ids[3], ids[4]].sort());
   });
 

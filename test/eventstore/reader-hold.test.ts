@@ -5,7 +5,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/harness.ts';
 import { startPrivatePostgres, type PrivatePostgres } from '../support/private-postgres.ts';
-import { eventually, runEngage } from '../support/processes.ts';
+import { runEngage } from '../support/processes.ts';
+import { eventually } from '../support/waits.ts';
 
 let cluster: PrivatePostgres;
 let server: TestServer;

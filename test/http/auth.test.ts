@@ -3,75 +3,52 @@
 // SPEC.md section 5, DECISIONS.md "Auth".
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addUser, createAccount } from '../../src/accounts.ts';
-import { startTestServer, type TestServer } from '../support/harness.ts';
-
-type CallOpts = Parameters<TestServer['call']>[2];
+import { testServerForSuite } from '../support/harness.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const KEY_RE = /^ek_live_[A-Za-z0-9_-]{20,}$/;
 const KEY_ID_RE = /^key_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-let server: TestServer;
-
-// Writes wait for their read models before answering (read-your-writes). The default wait is 2 s;
-// on a loaded test machine give it longer, so the assertions below are about semantics, not speed.
-const SERVER_ENV = { READ_YOUR_WRITES_TIMEOUT_MS: '15000' };
-
-/** Every call: never a 5xx, and every 4xx carries the flat error body. */
-async function call(method: string, path: string, opts?: CallOpts) {
-  const res = await server.call(method, path, opts);
-  expect(res.status, `${method} ${path} → ${JSON.stringify(res.body)}`).toBeLessThan(500);
-  if (res.status >= 400) {
-    expect(typeof res.body?.error, `error code of ${method} ${path}`).toBe('string');
-    expect(typeof res.body?.message, `message of ${method} ${path}`).toBe('string');
-  }
-  return res;
-}
 
 async function login(email: string, password: string) {
-  return call('POST', '/v1/auth/login', { body: { email, password } });
+  return server.call('POST', '/v1/auth/login', { body: { email, password } });
 }
 
 async function issueKey(ownerKey: string, body: { name?: string; scopes?: string[] | null }) {
-  const res = await call('POST', '/v1/account/api-keys', { key: ownerKey, body });
+  const res = await server.call('POST', '/v1/account/api-keys', { key: ownerKey, body });
   expect(res.status).toBe(201);
   return res.body as { id: string; key: string; scopes: string[] | null; name: string | null };
 }
 
-beforeAll(async () => {
-  server = await startTestServer(SERVER_ENV);
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = testServerForSuite();
 
 describe('API key authentication (X-API-Key)', () => {
   it('rejects a request without credentials with 401 unauthorized', async () => {
-    const res = await call('GET', '/v1/contacts');
+    const res = await server.call('GET', '/v1/contacts');
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ error: 'unauthorized' });
     expect(res.body.message.length).toBeGreaterThan(0);
   });
 
   it('rejects an unknown API key with 401 unauthorized', async () => {
-    const res = await call('GET', '/v1/account/me', { key: `ek_live_${randomBytes(24).toString('base64url')}` });
+    const res = await server.call('GET', '/v1/account/me', { key: `ek_live_${randomBytes(24).toString('base64url')}` });
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('unauthorized');
   });
 
   it('rejects a garbage API key and an empty one', async () => {
-    const garbage = await call('GET', '/v1/account/me', { headers: { 'x-api-key': "' OR 1=1 --" } });
+    const garbage = await server.call('GET', '/v1/account/me', { headers: { 'x-api-key': "' OR 1=1 --" } });
     expect(garbage.status).toBe(401);
-    const empty = await call('GET', '/v1/account/me', { headers: { 'x-api-key': '' } });
+    const empty = await server.call('GET', '/v1/account/me', { headers: { 'x-api-key': '' } });
     expect(empty.status).toBe(401);
     expect(empty.body.error).toBe('unauthorized');
   });
 
   it('accepts a valid key and identifies the account and the key', async () => {
     const acct = await server.newAccount('Key Co');
-    const res = await call('GET', '/v1/account/me', { key: acct.key });
+    const res = await server.call('GET', '/v1/account/me', { key: acct.key });
     expect(res.status).toBe(200);
     expect(res.body.account).toMatchObject({ id: acct.accountId, name: 'Key Co' });
     expect(res.body.credential).toMatchObject({ type: 'api_key', scopes: null });
@@ -81,8 +58,8 @@ describe('API key authentication (X-API-Key)', () => {
   it("does not let one account's key see another account", async () => {
     const a = await server.newAccount('A');
     const b = await server.newAccount('B');
-    const meA = await call('GET', '/v1/account/me', { key: a.key });
-    const meB = await call('GET', '/v1/account/me', { key: b.key });
+    const meA = await server.call('GET', '/v1/account/me', { key: a.key });
+    const meB = await server.call('GET', '/v1/account/me', { key: b.key });
     expect(meA.body.account.id).toBe(a.accountId);
     expect(meB.body.account.id).toBe(b.accountId);
   });
@@ -124,18 +101,18 @@ describe('dashboard sessions: POST /v1/auth/login', () => {
   });
 
   it('rejects a login body with missing or unknown fields with 400', async () => {
-    const missing = await call('POST', '/v1/auth/login', { body: { email: 'a@example.com' } });
+    const missing = await server.call('POST', '/v1/auth/login', { body: { email: 'a@example.com' } });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe('validation_error');
     expect(missing.body.issues.map((i: { path: string }) => i.path)).toContain('password');
-    const unknown = await call('POST', '/v1/auth/login', { body: { email: 'a@example.com', password: 'x', remember: true } });
+    const unknown = await server.call('POST', '/v1/auth/login', { body: { email: 'a@example.com', password: 'x', remember: true } });
     expect(unknown.status).toBe(400);
     expect(unknown.body.issues.map((i: { path: string }) => i.path)).toContain('remember');
   });
 
   it('needs no credentials itself', async () => {
     const acct = await server.newAccount();
-    const res = await call('POST', '/v1/auth/login', { body: { email: acct.email, password: acct.password }, headers: {} });
+    const res = await server.call('POST', '/v1/auth/login', { body: { email: acct.email, password: acct.password }, headers: {} });
     expect(res.status).toBe(200);
   });
 });
@@ -170,8 +147,8 @@ describe('Bearer JWT on key-or-login routes', () => {
   it('GET /v1/account/me works with both an API key and a Bearer JWT of the same account', async () => {
     const acct = await server.newAccount('Both Ways');
     const { token } = (await login(acct.email, acct.password)).body;
-    const viaKey = await call('GET', '/v1/account/me', { key: acct.key });
-    const viaToken = await call('GET', '/v1/account/me', { token });
+    const viaKey = await server.call('GET', '/v1/account/me', { key: acct.key });
+    const viaToken = await server.call('GET', '/v1/account/me', { token });
     expect(viaKey.status).toBe(200);
     expect(viaToken.status).toBe(200);
     expect(viaToken.body.account).toEqual(viaKey.body.account);
@@ -182,19 +159,19 @@ describe('Bearer JWT on key-or-login routes', () => {
   it('lets a session create, read, update and delete contacts', async () => {
     const acct = await server.newAccount();
     const { token } = (await login(acct.email, acct.password)).body;
-    const created = await call('POST', '/v1/contacts', { token, body: { email: 'session@example.com' } });
+    const created = await server.call('POST', '/v1/contacts', { token, body: { email: 'session@example.com' } });
     expect(created.status).toBe(201);
-    expect((await call('GET', `/v1/contacts/${created.body.id}`, { token })).status).toBe(200);
-    expect((await call('PATCH', `/v1/contacts/${created.body.id}`, { token, body: { first_name: 'S' } })).body.first_name).toBe('S');
-    expect((await call('DELETE', `/v1/contacts/${created.body.id}`, { token })).status).toBe(200);
+    expect((await server.call('GET', `/v1/contacts/${created.body.id}`, { token })).status).toBe(200);
+    expect((await server.call('PATCH', `/v1/contacts/${created.body.id}`, { token, body: { first_name: 'S' } })).body.first_name).toBe('S');
+    expect((await server.call('DELETE', `/v1/contacts/${created.body.id}`, { token })).status).toBe(200);
     // and the session's writes are visible to the account's API key
-    expect((await call('GET', `/v1/contacts/${created.body.id}`, { key: acct.key })).status).toBe(404);
+    expect((await server.call('GET', `/v1/contacts/${created.body.id}`, { key: acct.key })).status).toBe(404);
   });
 
   it('accepts the scheme name in any case', async () => {
     const acct = await server.newAccount();
     const { token } = (await login(acct.email, acct.password)).body;
-    const res = await call('GET', '/v1/account/me', { headers: { authorization: `bearer ${token}` } });
+    const res = await server.call('GET', '/v1/account/me', { headers: { authorization: `bearer ${token}` } });
     expect(res.status).toBe(200);
   });
 
@@ -223,18 +200,18 @@ describe('Bearer JWT on key-or-login routes', () => {
       .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
       .sign(new TextEncoder().encode(rows[0].value));
     for (const bad of ['not-a-jwt', forged, foreign, unsigned, expired]) {
-      const res = await call('GET', '/v1/account/me', { token: bad });
+      const res = await server.call('GET', '/v1/account/me', { token: bad });
       expect(res.status, bad).toBe(401);
       expect(res.body.error).toBe('unauthorized');
     }
     // the genuine token still works, so the rejections above are about the token alone
-    expect((await call('GET', '/v1/account/me', { token })).status).toBe(200);
+    expect((await server.call('GET', '/v1/account/me', { token })).status).toBe(200);
   });
 
   it('rejects an Authorization header that is not Bearer', async () => {
     const acct = await server.newAccount();
     const basic = Buffer.from(`${acct.email}:${acct.password}`).toString('base64');
-    const res = await call('GET', '/v1/account/me', { headers: { authorization: `Basic ${basic}` } });
+    const res = await server.call('GET', '/v1/account/me', { headers: { authorization: `Basic ${basic}` } });
     expect(res.status).toBe(401);
     expect(res.body.error).toBe('unauthorized');
   });
@@ -243,11 +220,11 @@ describe('Bearer JWT on key-or-login routes', () => {
     const acct = await server.newAccount();
     const { token } = (await login(acct.email, acct.password)).body;
     const body = { tag: 'nobody-has-this-tag', channel: 'sms', message: 'hello' };
-    const viaToken = await call('POST', '/v1/messages/send-by-tag', { token, body });
+    const viaToken = await server.call('POST', '/v1/messages/send-by-tag', { token, body });
     expect(viaToken.status).toBe(401);
     expect(viaToken.body.error).toBe('unauthorized');
     expect(viaToken.body.message).toMatch(/API key/i);
-    const viaKey = await call('POST', '/v1/messages/send-by-tag', { key: acct.key, body });
+    const viaKey = await server.call('POST', '/v1/messages/send-by-tag', { key: acct.key, body });
     expect(viaKey.status).not.toBe(401);
     expect(viaKey.status).not.toBe(403);
   });
@@ -263,11 +240,11 @@ describe('dashboard roles', () => {
     const added = await addUser(server.engage, acct.accountId, { email, password: 'viewer password', role: 'viewer' }, { actor: 'test' });
     await server.engage.runner.waitFor(['auth'], added.position, 5000);
     const { token } = (await login(email, 'viewer password')).body;
-    expect((await call('GET', '/v1/contacts', { token })).status).toBe(200);
-    const write = await call('POST', '/v1/contacts', { token, body: { email: 'v@example.com' } });
+    expect((await server.call('GET', '/v1/contacts', { token })).status).toBe(200);
+    const write = await server.call('POST', '/v1/contacts', { token, body: { email: 'v@example.com' } });
     expect(write.status).toBe(403);
     expect(write.body).toMatchObject({ error: 'forbidden', required_scope: 'write' });
-    const keys = await call('GET', '/v1/account/api-keys', { token });
+    const keys = await server.call('GET', '/v1/account/api-keys', { token });
     expect(keys.status).toBe(403);
     expect(keys.body.required_scope).toBe('settings');
   });
@@ -275,8 +252,8 @@ describe('dashboard roles', () => {
   it('gives the owner full access, key management included', async () => {
     const acct = await server.newAccount();
     const { token } = (await login(acct.email, acct.password)).body;
-    expect((await call('GET', '/v1/account/api-keys', { token })).status).toBe(200);
-    const issued = await call('POST', '/v1/account/api-keys', { token, body: { name: 'from the dashboard' } });
+    expect((await server.call('GET', '/v1/account/api-keys', { token })).status).toBe(200);
+    const issued = await server.call('POST', '/v1/account/api-keys', { token, body: { name: 'from the dashboard' } });
     expect(issued.status).toBe(201);
     expect(issued.body.key).toMatch(KEY_RE);
   });
@@ -285,19 +262,19 @@ describe('dashboard roles', () => {
 describe('API key scopes', () => {
   it('lets a read-only key list and read contacts', async () => {
     const acct = await server.newAccount();
-    const c = await call('POST', '/v1/contacts', { key: acct.key, body: { email: 'ro@example.com' } });
+    const c = await server.call('POST', '/v1/contacts', { key: acct.key, body: { email: 'ro@example.com' } });
     const ro = await issueKey(acct.key, { name: 'read only', scopes: ['read'] });
     expect(ro.scopes).toEqual(['read']);
-    const list = await call('GET', '/v1/contacts', { key: ro.key });
+    const list = await server.call('GET', '/v1/contacts', { key: ro.key });
     expect(list.status).toBe(200);
     expect(list.body.data.map((x: { id: string }) => x.id)).toEqual([c.body.id]);
-    expect((await call('GET', `/v1/contacts/${c.body.id}`, { key: ro.key })).status).toBe(200);
-    expect((await call('GET', '/v1/contacts/fields', { key: ro.key })).status).toBe(200);
+    expect((await server.call('GET', `/v1/contacts/${c.body.id}`, { key: ro.key })).status).toBe(200);
+    expect((await server.call('GET', '/v1/contacts/fields', { key: ro.key })).status).toBe(200);
   });
 
   it('answers a read-only key 403 insufficient_scope naming write on every contact mutation, and changes nothing', async () => {
     const acct = await server.newAccount();
-    const c = await call('POST', '/v1/contacts', { key: acct.key, body: { email: 'keep@example.com', first_name: 'Keep' } });
+    const c = await server.call('POST', '/v1/contacts', { key: acct.key, body: { email: 'keep@example.com', first_name: 'Keep' } });
     const ro = await issueKey(acct.key, { scopes: ['read'] });
     const attempts: [string, string, unknown][] = [
       ['POST', '/v1/contacts', { email: 'new@example.com' }],
@@ -306,22 +283,22 @@ describe('API key scopes', () => {
       ['POST', '/v1/contacts/fields', { key: 'plan', type: 'text' }],
     ];
     for (const [method, path, body] of attempts) {
-      const res = await call(method, path, { key: ro.key, body });
+      const res = await server.call(method, path, { key: ro.key, body });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.body).toEqual({ error: 'insufficient_scope', message: res.body.message, required_scope: 'write' });
     }
-    const after = await call('GET', `/v1/contacts/${c.body.id}`, { key: acct.key });
+    const after = await server.call('GET', `/v1/contacts/${c.body.id}`, { key: acct.key });
     expect(after.body.first_name).toBe('Keep');
-    const list = await call('GET', '/v1/contacts', { key: acct.key });
+    const list = await server.call('GET', '/v1/contacts', { key: acct.key });
     expect(list.body.data).toHaveLength(1);
-    expect((await call('GET', '/v1/contacts/fields', { key: acct.key })).body.data).toEqual([]);
+    expect((await server.call('GET', '/v1/contacts/fields', { key: acct.key })).body.data).toEqual([]);
   });
 
   it('lets a read+write key mutate contacts but not manage keys', async () => {
     const acct = await server.newAccount();
     const rw = await issueKey(acct.key, { scopes: ['read', 'write'] });
-    expect((await call('POST', '/v1/contacts', { key: rw.key, body: { email: 'rw@example.com' } })).status).toBe(201);
-    const keys = await call('GET', '/v1/account/api-keys', { key: rw.key });
+    expect((await server.call('POST', '/v1/contacts', { key: rw.key, body: { email: 'rw@example.com' } })).status).toBe(201);
+    const keys = await server.call('GET', '/v1/account/api-keys', { key: rw.key });
     expect(keys.status).toBe(403);
     expect(keys.body).toMatchObject({ error: 'insufficient_scope', required_scope: 'settings' });
   });
@@ -329,8 +306,8 @@ describe('API key scopes', () => {
   it('lets a write-only key mutate but not read', async () => {
     const acct = await server.newAccount();
     const wo = await issueKey(acct.key, { scopes: ['write'] });
-    expect((await call('POST', '/v1/contacts', { key: wo.key, body: { email: 'wo@example.com' } })).status).toBe(201);
-    const read = await call('GET', '/v1/contacts', { key: wo.key });
+    expect((await server.call('POST', '/v1/contacts', { key: wo.key, body: { email: 'wo@example.com' } })).status).toBe(201);
+    const read = await server.call('GET', '/v1/contacts', { key: wo.key });
     expect(read.status).toBe(403);
     expect(read.body).toMatchObject({ error: 'insufficient_scope', required_scope: 'read' });
   });
@@ -339,12 +316,12 @@ describe('API key scopes', () => {
     const acct = await server.newAccount();
     const full = await issueKey(acct.key, { name: 'full' });
     expect(full.scopes).toBeNull();
-    const c = await call('POST', '/v1/contacts', { key: full.key, body: { email: 'full@example.com' } });
+    const c = await server.call('POST', '/v1/contacts', { key: full.key, body: { email: 'full@example.com' } });
     expect(c.status).toBe(201);
-    expect((await call('PATCH', `/v1/contacts/${c.body.id}`, { key: full.key, body: { last_name: 'F' } })).status).toBe(200);
-    expect((await call('DELETE', `/v1/contacts/${c.body.id}`, { key: full.key })).status).toBe(200);
-    expect((await call('GET', '/v1/account/api-keys', { key: full.key })).status).toBe(200);
-    expect((await call('POST', '/v1/account/api-keys', { key: full.key, body: { scopes: ['read'] } })).status).toBe(201);
+    expect((await server.call('PATCH', `/v1/contacts/${c.body.id}`, { key: full.key, body: { last_name: 'F' } })).status).toBe(200);
+    expect((await server.call('DELETE', `/v1/contacts/${c.body.id}`, { key: full.key })).status).toBe(200);
+    expect((await server.call('GET', '/v1/account/api-keys', { key: full.key })).status).toBe(200);
+    expect((await server.call('POST', '/v1/account/api-keys', { key: full.key, body: { scopes: ['read'] } })).status).toBe(201);
   });
 
   it('requires the settings scope for every API key management route', async () => {
@@ -357,14 +334,14 @@ describe('API key scopes', () => {
       ['POST', `/v1/account/api-keys/${target.id}/rotate`],
       ['DELETE', `/v1/account/api-keys/${target.id}`],
     ] as const) {
-      const res = await call(method, path, { key: rw.key, body: method === 'POST' && !path.endsWith('rotate') ? {} : undefined });
+      const res = await server.call(method, path, { key: rw.key, body: method === 'POST' && !path.endsWith('rotate') ? {} : undefined });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.body).toMatchObject({ error: 'insufficient_scope', required_scope: 'settings' });
     }
     // the target key was neither rotated nor revoked
-    expect((await call('GET', '/v1/account/me', { key: target.key })).status).toBe(200);
+    expect((await server.call('GET', '/v1/account/me', { key: target.key })).status).toBe(200);
     const settings = await issueKey(acct.key, { scopes: ['settings'] });
-    const listed = await call('GET', '/v1/account/api-keys', { key: settings.key });
+    const listed = await server.call('GET', '/v1/account/api-keys', { key: settings.key });
     expect(listed.status).toBe(200);
     const t = listed.body.data.find((k: { id: string }) => k.id === target.id);
     expect(t).toMatchObject({ expires_at: null, revoked_at: null });
@@ -373,11 +350,11 @@ describe('API key scopes', () => {
   it('validates the scope list when issuing a key', async () => {
     const acct = await server.newAccount();
     for (const scopes of [['admin'], [], 'read', ['read', 'nope']]) {
-      const res = await call('POST', '/v1/account/api-keys', { key: acct.key, body: { scopes } });
+      const res = await server.call('POST', '/v1/account/api-keys', { key: acct.key, body: { scopes } });
       expect(res.status, JSON.stringify(scopes)).toBe(400);
       expect(res.body.error).toBe('validation_error');
     }
-    const unknown = await call('POST', '/v1/account/api-keys', { key: acct.key, body: { scopes: ['read'], account_id: 'acct_x' } });
+    const unknown = await server.call('POST', '/v1/account/api-keys', { key: acct.key, body: { scopes: ['read'], account_id: 'acct_x' } });
     expect(unknown.status).toBe(400);
     expect(unknown.body.issues.map((i: { path: string }) => i.path)).toContain('account_id');
   });
@@ -390,7 +367,7 @@ describe('API key management', () => {
     expect(issued.key).toMatch(KEY_RE);
     expect(issued.id).toMatch(KEY_ID_RE);
     expect(issued.name).toBe('ci');
-    const list = await call('GET', '/v1/account/api-keys', { key: acct.key });
+    const list = await server.call('GET', '/v1/account/api-keys', { key: acct.key });
     expect(list.status).toBe(200);
     expect(list.body.next_cursor).toBeNull();
     expect(list.body.data.map((k: { id: string }) => k.id)).toContain(issued.id);
@@ -407,7 +384,7 @@ describe('API key management', () => {
     const a = await server.newAccount();
     const b = await server.newAccount();
     const bKey = await issueKey(b.key, { name: 'b only' });
-    const list = await call('GET', '/v1/account/api-keys', { key: a.key });
+    const list = await server.call('GET', '/v1/account/api-keys', { key: a.key });
     expect(list.body.data.map((k: { id: string }) => k.id)).not.toContain(bKey.id);
     expect(list.body.data).toHaveLength(1);
   });
@@ -416,7 +393,7 @@ describe('API key management', () => {
     const acct = await server.newAccount();
     const old = await issueKey(acct.key, { name: 'rotating', scopes: ['read', 'write'] });
     const before = Date.now();
-    const rotated = await call('POST', `/v1/account/api-keys/${old.id}/rotate`, { key: acct.key });
+    const rotated = await server.call('POST', `/v1/account/api-keys/${old.id}/rotate`, { key: acct.key });
     const after = Date.now();
     expect(rotated.status).toBe(201);
     expect(rotated.body.key).toMatch(KEY_RE);
@@ -429,8 +406,8 @@ describe('API key management', () => {
     expect(expiresAt).toBeLessThanOrEqual(after + DAY_MS);
 
     // both keys work during the grace window, each identified as itself
-    const viaOld = await call('GET', '/v1/account/me', { key: old.key });
-    const viaNew = await call('GET', '/v1/account/me', { key: rotated.body.key });
+    const viaOld = await server.call('GET', '/v1/account/me', { key: old.key });
+    const viaNew = await server.call('GET', '/v1/account/me', { key: rotated.body.key });
     expect(viaOld.status).toBe(200);
     expect(viaNew.status).toBe(200);
     expect(viaOld.body.credential.key_id).toBe(old.id);
@@ -438,7 +415,7 @@ describe('API key management', () => {
     expect(viaNew.body.account.id).toBe(acct.accountId);
 
     // the listing records the expiry on the old key and the lineage on the new one
-    const list = await call('GET', '/v1/account/api-keys', { key: acct.key });
+    const list = await server.call('GET', '/v1/account/api-keys', { key: acct.key });
     const oldRow = list.body.data.find((k: { id: string }) => k.id === old.id);
     const newRow = list.body.data.find((k: { id: string }) => k.id === rotated.body.id);
     expect(oldRow.expires_at).toBe(rotated.body.old_key_expires_at);
@@ -449,20 +426,20 @@ describe('API key management', () => {
   it('carries the scopes over to the replacement key', async () => {
     const acct = await server.newAccount();
     const ro = await issueKey(acct.key, { scopes: ['read'] });
-    const rotated = await call('POST', `/v1/account/api-keys/${ro.id}/rotate`, { key: acct.key });
-    const res = await call('POST', '/v1/contacts', { key: rotated.body.key, body: { email: 'x@example.com' } });
+    const rotated = await server.call('POST', `/v1/account/api-keys/${ro.id}/rotate`, { key: acct.key });
+    const res = await server.call('POST', '/v1/contacts', { key: rotated.body.key, body: { email: 'x@example.com' } });
     expect(res.status).toBe(403);
     expect(res.body.required_scope).toBe('write');
-    expect((await call('GET', '/v1/contacts', { key: rotated.body.key })).status).toBe(200);
+    expect((await server.call('GET', '/v1/contacts', { key: rotated.body.key })).status).toBe(200);
   });
 
   it('does not extend the grace window when the old key is rotated again', async () => {
     const acct = await server.newAccount();
     const old = await issueKey(acct.key, {});
-    const first = await call('POST', `/v1/account/api-keys/${old.id}/rotate`, { key: acct.key });
-    const second = await call('POST', `/v1/account/api-keys/${old.id}/rotate`, { key: acct.key });
+    const first = await server.call('POST', `/v1/account/api-keys/${old.id}/rotate`, { key: acct.key });
+    const second = await server.call('POST', `/v1/account/api-keys/${old.id}/rotate`, { key: acct.key });
     expect(second.status).toBe(201);
-    const list = await call('GET', '/v1/account/api-keys', { key: acct.key });
+    const list = await server.call('GET', '/v1/account/api-keys', { key: acct.key });
     expect(list.body.data.find((k: { id: string }) => k.id === old.id).expires_at).toBe(first.body.old_key_expires_at);
     expect(second.body.old_key_expires_at).toBe(first.body.old_key_expires_at);
   });
@@ -470,27 +447,27 @@ describe('API key management', () => {
   it('revokes a key at once: 401 afterwards, while the other keys keep working', async () => {
     const acct = await server.newAccount();
     const doomed = await issueKey(acct.key, { name: 'doomed' });
-    expect((await call('GET', '/v1/account/me', { key: doomed.key })).status).toBe(200);
-    const revoked = await call('DELETE', `/v1/account/api-keys/${doomed.id}`, { key: acct.key });
+    expect((await server.call('GET', '/v1/account/me', { key: doomed.key })).status).toBe(200);
+    const revoked = await server.call('DELETE', `/v1/account/api-keys/${doomed.id}`, { key: acct.key });
     expect(revoked.status).toBe(200);
     expect(revoked.body).toEqual({ id: doomed.id, revoked: true });
-    const after = await call('GET', '/v1/account/me', { key: doomed.key });
+    const after = await server.call('GET', '/v1/account/me', { key: doomed.key });
     expect(after.status).toBe(401);
     expect(after.body.error).toBe('unauthorized');
-    expect((await call('GET', '/v1/account/me', { key: acct.key })).status).toBe(200);
-    const list = await call('GET', '/v1/account/api-keys', { key: acct.key });
+    expect((await server.call('GET', '/v1/account/me', { key: acct.key })).status).toBe(200);
+    const list = await server.call('GET', '/v1/account/api-keys', { key: acct.key });
     expect(list.body.data.find((k: { id: string }) => k.id === doomed.id).revoked_at).not.toBeNull();
   });
 
   it('revokes the old key of a rotation before its grace window ends, leaving the new key working', async () => {
     const acct = await server.newAccount();
     const old = await issueKey(acct.key, {});
-    const rotated = await call('POST', `/v1/account/api-keys/${old.id}/rotate`, { key: acct.key });
-    expect((await call('DELETE', `/v1/account/api-keys/${old.id}`, { key: acct.key })).status).toBe(200);
-    expect((await call('GET', '/v1/account/me', { key: old.key })).status).toBe(401);
-    expect((await call('GET', '/v1/account/me', { key: rotated.body.key })).status).toBe(200);
+    const rotated = await server.call('POST', `/v1/account/api-keys/${old.id}/rotate`, { key: acct.key });
+    expect((await server.call('DELETE', `/v1/account/api-keys/${old.id}`, { key: acct.key })).status).toBe(200);
+    expect((await server.call('GET', '/v1/account/me', { key: old.key })).status).toBe(401);
+    expect((await server.call('GET', '/v1/account/me', { key: rotated.body.key })).status).toBe(200);
     // a revoked key cannot be rotated
-    expect((await call('POST', `/v1/account/api-keys/${old.id}/rotate`, { key: acct.key })).status).toBe(404);
+    expect((await server.call('POST', `/v1/account/api-keys/${old.id}/rotate`, { key: acct.key })).status).toBe(404);
   });
 
   it("answers 404 for an unknown key id and for another account's key, and leaves that key alone", async () => {
@@ -498,21 +475,21 @@ describe('API key management', () => {
     const b = await server.newAccount();
     const bKey = await issueKey(b.key, {});
     for (const id of [bKey.id, 'key_01ARZ3NDEKTSV4RRFFQ69G5FAV']) {
-      const rot = await call('POST', `/v1/account/api-keys/${id}/rotate`, { key: a.key });
+      const rot = await server.call('POST', `/v1/account/api-keys/${id}/rotate`, { key: a.key });
       expect(rot.status).toBe(404);
       expect(rot.body.error).toBe('not_found');
-      const del = await call('DELETE', `/v1/account/api-keys/${id}`, { key: a.key });
+      const del = await server.call('DELETE', `/v1/account/api-keys/${id}`, { key: a.key });
       expect(del.status).toBe(404);
     }
-    expect((await call('GET', '/v1/account/me', { key: bKey.key })).status).toBe(200);
-    const bList = await call('GET', '/v1/account/api-keys', { key: b.key });
+    expect((await server.call('GET', '/v1/account/me', { key: bKey.key })).status).toBe(200);
+    const bList = await server.call('GET', '/v1/account/api-keys', { key: b.key });
     expect(bList.body.data.find((k: { id: string }) => k.id === bKey.id)).toMatchObject({ expires_at: null, revoked_at: null });
   });
 
   it('lets a key revoke itself', async () => {
     const acct = await server.newAccount();
     const self = await issueKey(acct.key, { scopes: ['settings'] });
-    expect((await call('DELETE', `/v1/account/api-keys/${self.id}`, { key: self.key })).status).toBe(200);
-    expect((await call('GET', '/v1/account/api-keys', { key: self.key })).status).toBe(401);
+    expect((await server.call('DELETE', `/v1/account/api-keys/${self.id}`, { key: self.key })).status).toBe(200);
+    expect((await server.call('GET', '/v1/account/api-keys', { key: self.key })).status).toBe(401);
   });
 });

@@ -1,39 +1,22 @@
 // Contacts over HTTP (SPEC.md section 4, DECISIONS.md "Contacts" and wire conventions): create with
 // normalisation, per-account uniqueness of email and phone, PATCH semantics, deletion, tenant
 // isolation, list filters, cursor pagination and the /v1/contacts/fields routing rule.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/harness.ts';
-
-type CallOpts = Parameters<TestServer['call']>[2];
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testServerForSuite } from '../support/harness.ts';
 
 const CONTACT_ID_RE = /^ct_[0-9A-HJKMNP-TV-Z]{26}$/;
 const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MISSING_ID = 'ct_01ARZ3NDEKTSV4RRFFQ69G5FAV';
 
-let server: TestServer;
-
-// Writes wait for their read models before answering (read-your-writes). The default wait is 2 s;
-// on a loaded test machine give it longer, so the assertions below are about semantics, not speed.
-const SERVER_ENV = { READ_YOUR_WRITES_TIMEOUT_MS: '15000' };
-
-async function call(method: string, path: string, opts?: CallOpts) {
-  const res = await server.call(method, path, opts);
-  expect(res.status, `${method} ${path} → ${JSON.stringify(res.body)}`).toBeLessThan(500);
-  if (res.status >= 400) {
-    expect(typeof res.body?.error).toBe('string');
-    expect(typeof res.body?.message).toBe('string');
-  }
-  return res;
-}
 
 async function create(key: string, body: Record<string, unknown>) {
-  const res = await call('POST', '/v1/contacts', { key, body });
+  const res = await server.call('POST', '/v1/contacts', { key, body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }
 
 async function list(key: string, query = '') {
-  const res = await call('GET', `/v1/contacts${query ? `?${query}` : ''}`, { key });
+  const res = await server.call('GET', `/v1/contacts${query ? `?${query}` : ''}`, { key });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { data: any[]; next_cursor: string | null };
 }
@@ -42,17 +25,12 @@ const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
 const issuePaths = (body: { issues?: { path: string }[] }) => (body.issues ?? []).map((i) => i.path);
 
 async function defineField(key: string, body: Record<string, unknown>) {
-  const res = await call('POST', '/v1/contacts/fields', { key, body });
+  const res = await server.call('POST', '/v1/contacts/fields', { key, body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }
 
-beforeAll(async () => {
-  server = await startTestServer(SERVER_ENV);
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = testServerForSuite();
 
 describe('POST /v1/contacts', () => {
   it('creates a contact (201) with every standard field, normalised', async () => {
@@ -86,7 +64,7 @@ describe('POST /v1/contacts', () => {
     });
     expect(Date.parse(c.created_at)).toBeGreaterThanOrEqual(before - 1000);
     // GET returns exactly what POST returned
-    const got = await call('GET', `/v1/contacts/${c.id}`, { key });
+    const got = await server.call('GET', `/v1/contacts/${c.id}`, { key });
     expect(got.status).toBe(200);
     expect(got.body).toEqual(c);
   });
@@ -110,7 +88,7 @@ describe('POST /v1/contacts', () => {
 
   it('needs at least one of email, phone or external_id', async () => {
     const { key } = await server.newAccount();
-    const res = await call('POST', '/v1/contacts', { key, body: { first_name: 'Nobody' } });
+    const res = await server.call('POST', '/v1/contacts', { key, body: { first_name: 'Nobody' } });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('validation_error');
     expect((await list(key)).data).toHaveLength(0);
@@ -132,7 +110,7 @@ describe('POST /v1/contacts', () => {
       [{ email: `${'x'.repeat(250)}@example.com` }, 'email'],
     ];
     for (const [body, path] of cases) {
-      const res = await call('POST', '/v1/contacts', { key, body });
+      const res = await server.call('POST', '/v1/contacts', { key, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error).toBe('validation_error');
       expect(issuePaths(res.body), JSON.stringify(body)).toContain(path);
@@ -143,7 +121,7 @@ describe('POST /v1/contacts', () => {
   it('answers a duplicate email in the same account with 409 naming the field, whatever its case', async () => {
     const { key } = await server.newAccount();
     const first = await create(key, { email: 'dup@example.com' });
-    const res = await call('POST', '/v1/contacts', { key, body: { email: ' DUP@Example.com', first_name: 'Second' } });
+    const res = await server.call('POST', '/v1/contacts', { key, body: { email: ' DUP@Example.com', first_name: 'Second' } });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ error: 'conflict', field: 'email', contact_id: first.id });
     expect(res.body.message).toContain('email');
@@ -153,16 +131,16 @@ describe('POST /v1/contacts', () => {
   it('answers a duplicate phone in the same account with 409 naming the field, whatever its format', async () => {
     const { key } = await server.newAccount();
     const first = await create(key, { phone: '+16502530000' });
-    const res = await call('POST', '/v1/contacts', { key, body: { phone: '+1 (650) 253-0000' } });
+    const res = await server.call('POST', '/v1/contacts', { key, body: { phone: '+1 (650) 253-0000' } });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ error: 'conflict', field: 'phone' });
     expect(res.body.message).toContain('phone');
     // a new email with the taken phone is refused as a whole: the new email stays free
-    const mixed = await call('POST', '/v1/contacts', { key, body: { email: 'fresh@example.com', phone: '+16502530000' } });
+    const mixed = await server.call('POST', '/v1/contacts', { key, body: { email: 'fresh@example.com', phone: '+16502530000' } });
     expect(mixed.status).toBe(409);
     expect(mixed.body.field).toBe('phone');
     expect(ids((await list(key)).data)).toEqual([first.id]);
-    expect((await call('POST', '/v1/contacts', { key, body: { email: 'fresh@example.com' } })).status).toBe(201);
+    expect((await server.call('POST', '/v1/contacts', { key, body: { email: 'fresh@example.com' } })).status).toBe(201);
   });
 
   it('allows the same email and phone in another account', async () => {
@@ -185,7 +163,7 @@ describe('POST /v1/contacts', () => {
   it('creates exactly one contact when two requests race for the same email', async () => {
     const { key } = await server.newAccount();
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => call('POST', '/v1/contacts', { key, body: { email: 'race@example.com', first_name: `R${i}` } })),
+      Array.from({ length: 6 }, (_, i) => server.call('POST', '/v1/contacts', { key, body: { email: 'race@example.com', first_name: `R${i}` } })),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(5);
@@ -198,7 +176,7 @@ describe('PATCH /v1/contacts/:id', () => {
     const { key } = await server.newAccount();
     const contacts = [];
     for (let i = 0; i < 5; i++) contacts.push(await create(key, { external_id: `racer-${i}` }));
-    const results = await Promise.all(contacts.map((c) => call('PATCH', `/v1/contacts/${c.id}`, { key, body: { email: 'prize@example.com' } })));
+    const results = await Promise.all(contacts.map((c) => server.call('PATCH', `/v1/contacts/${c.id}`, { key, body: { email: 'prize@example.com' } })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(4);
     expect((await list(key, 'email=prize@example.com')).data).toHaveLength(1);
@@ -207,26 +185,26 @@ describe('PATCH /v1/contacts/:id', () => {
   it('changes only the fields given', async () => {
     const { key } = await server.newAccount();
     const c = await create(key, { email: 'p@example.com', first_name: 'Pat', last_name: 'Old', tags: ['a'] });
-    const res = await call('PATCH', `/v1/contacts/${c.id}`, { key, body: { last_name: 'New', country: 'fr' } });
+    const res = await server.call('PATCH', `/v1/contacts/${c.id}`, { key, body: { last_name: 'New', country: 'fr' } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: c.id, email: 'p@example.com', first_name: 'Pat', last_name: 'New', country: 'FR', tags: ['a'] });
     expect(res.body.created_at).toBe(c.created_at);
     expect(Date.parse(res.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(c.updated_at));
-    expect((await call('GET', `/v1/contacts/${c.id}`, { key })).body).toEqual(res.body);
+    expect((await server.call('GET', `/v1/contacts/${c.id}`, { key })).body).toEqual(res.body);
   });
 
   it('clears a standard field with null and replaces tags', async () => {
     const { key } = await server.newAccount();
     const c = await create(key, { email: 'n@example.com', first_name: 'Nel', tags: ['a', 'b'] });
-    const res = await call('PATCH', `/v1/contacts/${c.id}`, { key, body: { first_name: null, tags: ['c'] } });
+    const res = await server.call('PATCH', `/v1/contacts/${c.id}`, { key, body: { first_name: null, tags: ['c'] } });
     expect(res.body).toMatchObject({ first_name: null, tags: ['c'] });
-    expect((await call('GET', `/v1/contacts/${c.id}`, { key })).body).toMatchObject({ first_name: null, tags: ['c'] });
+    expect((await server.call('GET', `/v1/contacts/${c.id}`, { key })).body).toMatchObject({ first_name: null, tags: ['c'] });
   });
 
   it('normalises patched values like created ones', async () => {
     const { key } = await server.newAccount();
     const c = await create(key, { external_id: 'norm' });
-    const res = await call('PATCH', `/v1/contacts/${c.id}`, { key, body: { email: 'MiXeD@Example.ORG', phone: '+33 1 42 68 53 00', country: 'de' } });
+    const res = await server.call('PATCH', `/v1/contacts/${c.id}`, { key, body: { email: 'MiXeD@Example.ORG', phone: '+33 1 42 68 53 00', country: 'de' } });
     expect(res.body).toMatchObject({ email: 'mixed@example.org', phone: '+33142685300', country: 'DE' });
   });
 
@@ -238,13 +216,13 @@ describe('PATCH /v1/contacts/:id', () => {
     const c = await create(key, { email: 'cf@example.com', custom_fields: { plan: 'pro', score: 1 } });
     expect(c.custom_fields).toEqual({ plan: 'pro', score: 1 });
 
-    const merged = await call('PATCH', `/v1/contacts/${c.id}`, { key, body: { custom_fields: { score: 2, beta: true } } });
+    const merged = await server.call('PATCH', `/v1/contacts/${c.id}`, { key, body: { custom_fields: { score: 2, beta: true } } });
     expect(merged.status).toBe(200);
     expect(merged.body.custom_fields).toEqual({ plan: 'pro', score: 2, beta: true });
 
-    const removed = await call('PATCH', `/v1/contacts/${c.id}`, { key, body: { custom_fields: { plan: null } } });
+    const removed = await server.call('PATCH', `/v1/contacts/${c.id}`, { key, body: { custom_fields: { plan: null } } });
     expect(removed.body.custom_fields).toEqual({ score: 2, beta: true });
-    expect((await call('GET', `/v1/contacts/${c.id}`, { key })).body.custom_fields).toEqual({ score: 2, beta: true });
+    expect((await server.call('GET', `/v1/contacts/${c.id}`, { key })).body.custom_fields).toEqual({ score: 2, beta: true });
     // and the list shows the same values
     expect((await list(key)).data[0].custom_fields).toEqual({ score: 2, beta: true });
   });
@@ -253,29 +231,29 @@ describe('PATCH /v1/contacts/:id', () => {
     const { key } = await server.newAccount();
     const a = await create(key, { email: 'a@example.com', first_name: 'A' });
     const b = await create(key, { email: 'b@example.com', first_name: 'B' });
-    const res = await call('PATCH', `/v1/contacts/${b.id}`, { key, body: { email: 'A@example.com', first_name: 'Changed' } });
+    const res = await server.call('PATCH', `/v1/contacts/${b.id}`, { key, body: { email: 'A@example.com', first_name: 'Changed' } });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ error: 'conflict', field: 'email' });
-    expect((await call('GET', `/v1/contacts/${b.id}`, { key })).body).toEqual(b);
-    expect((await call('GET', `/v1/contacts/${a.id}`, { key })).body).toEqual(a);
+    expect((await server.call('GET', `/v1/contacts/${b.id}`, { key })).body).toEqual(b);
+    expect((await server.call('GET', `/v1/contacts/${a.id}`, { key })).body).toEqual(a);
     // b still holds its own email: nobody else may take it
-    expect((await call('POST', '/v1/contacts', { key, body: { email: 'b@example.com' } })).status).toBe(409);
+    expect((await server.call('POST', '/v1/contacts', { key, body: { email: 'b@example.com' } })).status).toBe(409);
   });
 
   it('answers a phone already held by another contact with 409', async () => {
     const { key } = await server.newAccount();
     await create(key, { phone: '+14155550123' });
     const b = await create(key, { phone: '+16502530001' });
-    const res = await call('PATCH', `/v1/contacts/${b.id}`, { key, body: { phone: '+1 415 555 0123' } });
+    const res = await server.call('PATCH', `/v1/contacts/${b.id}`, { key, body: { phone: '+1 415 555 0123' } });
     expect(res.status).toBe(409);
     expect(res.body.field).toBe('phone');
-    expect((await call('GET', `/v1/contacts/${b.id}`, { key })).body.phone).toBe('+16502530001');
+    expect((await server.call('GET', `/v1/contacts/${b.id}`, { key })).body.phone).toBe('+16502530001');
   });
 
   it('lets a contact keep (re-send) its own email and phone', async () => {
     const { key } = await server.newAccount();
     const c = await create(key, { email: 'own@example.com', phone: '+16502530000' });
-    const res = await call('PATCH', `/v1/contacts/${c.id}`, { key, body: { email: 'OWN@example.com', phone: '+1 650 253 0000', first_name: 'Same' } });
+    const res = await server.call('PATCH', `/v1/contacts/${c.id}`, { key, body: { email: 'OWN@example.com', phone: '+1 650 253 0000', first_name: 'Same' } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ email: 'own@example.com', phone: '+16502530000', first_name: 'Same' });
   });
@@ -283,17 +261,17 @@ describe('PATCH /v1/contacts/:id', () => {
   it('frees the old email and phone after a change', async () => {
     const { key } = await server.newAccount();
     const c = await create(key, { email: 'old@example.com', phone: '+442079460958' });
-    await call('PATCH', `/v1/contacts/${c.id}`, { key, body: { email: 'new@example.com', phone: '+442079460959' } });
+    await server.call('PATCH', `/v1/contacts/${c.id}`, { key, body: { email: 'new@example.com', phone: '+442079460959' } });
     const reuse = await create(key, { email: 'old@example.com', phone: '+442079460958' });
     expect(reuse.id).not.toBe(c.id);
     // and the new values are held
-    expect((await call('POST', '/v1/contacts', { key, body: { email: 'new@example.com' } })).status).toBe(409);
+    expect((await server.call('POST', '/v1/contacts', { key, body: { email: 'new@example.com' } })).status).toBe(409);
   });
 
   it('frees an email set to null', async () => {
     const { key } = await server.newAccount();
     const c = await create(key, { email: 'gone@example.com', external_id: 'keep-me' });
-    expect((await call('PATCH', `/v1/contacts/${c.id}`, { key, body: { email: null } })).body.email).toBeNull();
+    expect((await server.call('PATCH', `/v1/contacts/${c.id}`, { key, body: { email: null } })).body.email).toBeNull();
     expect((await create(key, { email: 'gone@example.com' })).id).not.toBe(c.id);
   });
 
@@ -301,18 +279,18 @@ describe('PATCH /v1/contacts/:id', () => {
     const { key } = await server.newAccount();
     const c = await create(key, { email: 'v@example.com' });
     for (const body of [{ email: 'nope' }, { country: 'ZZ' }, { id: 'ct_other' }, { created_at: '2020-01-01T00:00:00.000Z' }, { tags: 'vip' }]) {
-      const res = await call('PATCH', `/v1/contacts/${c.id}`, { key, body });
+      const res = await server.call('PATCH', `/v1/contacts/${c.id}`, { key, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
-    expect((await call('GET', `/v1/contacts/${c.id}`, { key })).body).toEqual(c);
+    expect((await server.call('GET', `/v1/contacts/${c.id}`, { key })).body).toEqual(c);
   });
 
   it('answers 404 for a missing id and takes no claim for it', async () => {
     const { key } = await server.newAccount();
-    const res = await call('PATCH', `/v1/contacts/${MISSING_ID}`, { key, body: { email: 'claim@example.com' } });
+    const res = await server.call('PATCH', `/v1/contacts/${MISSING_ID}`, { key, body: { email: 'claim@example.com' } });
     expect(res.status).toBe(404);
     expect(res.body.error).toBe('not_found');
-    expect((await call('POST', '/v1/contacts', { key, body: { email: 'claim@example.com' } })).status).toBe(201);
+    expect((await server.call('POST', '/v1/contacts', { key, body: { email: 'claim@example.com' } })).status).toBe(201);
   });
 });
 
@@ -321,21 +299,21 @@ describe('DELETE /v1/contacts/:id', () => {
     const { key } = await server.newAccount();
     const keep = await create(key, { email: 'keep@example.com' });
     const c = await create(key, { email: 'del@example.com' });
-    const del = await call('DELETE', `/v1/contacts/${c.id}`, { key });
+    const del = await server.call('DELETE', `/v1/contacts/${c.id}`, { key });
     expect(del.status).toBe(200);
     expect(del.body).toEqual({ id: c.id, deleted: true });
-    const get = await call('GET', `/v1/contacts/${c.id}`, { key });
+    const get = await server.call('GET', `/v1/contacts/${c.id}`, { key });
     expect(get.status).toBe(404);
     expect(get.body.error).toBe('not_found');
-    expect((await call('PATCH', `/v1/contacts/${c.id}`, { key, body: { first_name: 'Zombie' } })).status).toBe(404);
-    expect((await call('DELETE', `/v1/contacts/${c.id}`, { key })).status).toBe(404);
+    expect((await server.call('PATCH', `/v1/contacts/${c.id}`, { key, body: { first_name: 'Zombie' } })).status).toBe(404);
+    expect((await server.call('DELETE', `/v1/contacts/${c.id}`, { key })).status).toBe(404);
     expect(ids((await list(key)).data)).toEqual([keep.id]);
   });
 
   it('frees the email and phone of the deleted contact', async () => {
     const { key } = await server.newAccount();
     const c = await create(key, { email: 'reuse@example.com', phone: '+4930901820' });
-    await call('DELETE', `/v1/contacts/${c.id}`, { key });
+    await server.call('DELETE', `/v1/contacts/${c.id}`, { key });
     const again = await create(key, { email: 'reuse@example.com', phone: '+49 30 901820' });
     expect(again.id).not.toBe(c.id);
     expect(ids((await list(key, 'email=reuse@example.com')).data)).toEqual([again.id]);
@@ -348,23 +326,23 @@ describe("another account's contact", () => {
     const stranger = await server.newAccount();
     const c = await create(owner.key, { email: 'private@example.com', first_name: 'Private' });
     for (const [method, body] of [['GET', undefined], ['PATCH', { first_name: 'Hacked' }], ['DELETE', undefined]] as const) {
-      const foreign = await call(method, `/v1/contacts/${c.id}`, { key: stranger.key, body });
-      const missing = await call(method, `/v1/contacts/${MISSING_ID}`, { key: stranger.key, body });
+      const foreign = await server.call(method, `/v1/contacts/${c.id}`, { key: stranger.key, body });
+      const missing = await server.call(method, `/v1/contacts/${MISSING_ID}`, { key: stranger.key, body });
       expect(foreign.status, method).toBe(404);
       expect(foreign.body, method).toEqual(missing.body);
       expect(foreign.body.error).toBe('not_found');
       expect(JSON.stringify(foreign.body)).not.toContain(c.id);
     }
-    expect((await call('GET', `/v1/contacts/${c.id}`, { key: owner.key })).body).toEqual(c);
+    expect((await server.call('GET', `/v1/contacts/${c.id}`, { key: owner.key })).body).toEqual(c);
     expect((await list(stranger.key)).data).toEqual([]);
     expect((await list(stranger.key, 'email=private@example.com')).data).toEqual([]);
   });
 
   it('answers a malformed id with the same 404', async () => {
     const { key } = await server.newAccount();
-    const missing = await call('GET', `/v1/contacts/${MISSING_ID}`, { key });
+    const missing = await server.call('GET', `/v1/contacts/${MISSING_ID}`, { key });
     for (const id of ['nope', 'ct_', '12345', encodeURIComponent("ct_' OR '1'='1")]) {
-      const res = await call('GET', `/v1/contacts/${id}`, { key });
+      const res = await server.call('GET', `/v1/contacts/${id}`, { key });
       expect(res.status, id).toBe(404);
       expect(res.body).toEqual(missing.body);
     }
@@ -426,7 +404,7 @@ describe('GET /v1/contacts filters', () => {
 
   it('rejects invalid filter values and unknown parameters with 400', async () => {
     for (const q of ['email=not-an-email', 'phone=123', 'tag=', 'q=', 'limit=abc', 'sort=name', 'account_id=acct_x']) {
-      const res = await call('GET', `/v1/contacts?${q}`, { key });
+      const res = await server.call('GET', `/v1/contacts?${q}`, { key });
       expect(res.status, q).toBe(400);
       expect(res.body.error).toBe('validation_error');
     }
@@ -472,7 +450,7 @@ describe('GET /v1/contacts cursor pagination', () => {
     const p2 = await list(key, `limit=2&cursor=${encodeURIComponent(p1.next_cursor!)}`);
     expect(ids(p2.data)).not.toContain(added.id);
     expect(ids(p2.data)).not.toContain(p1.data[0].id);
-    await call('DELETE', `/v1/contacts/${added.id}`, { key });
+    await server.call('DELETE', `/v1/contacts/${added.id}`, { key });
   });
 
   it('defaults to 50 and accepts 500', async () => {
@@ -483,7 +461,7 @@ describe('GET /v1/contacts cursor pagination', () => {
 
   it('rejects limit=0, limit=501, negative and fractional limits with 400 naming limit', async () => {
     for (const l of ['0', '501', '-1', '2.5']) {
-      const res = await call('GET', `/v1/contacts?limit=${l}`, { key });
+      const res = await server.call('GET', `/v1/contacts?limit=${l}`, { key });
       expect(res.status, l).toBe(400);
       expect(res.body.error).toBe('validation_error');
       expect(issuePaths(res.body)).toContain('limit');
@@ -493,7 +471,7 @@ describe('GET /v1/contacts cursor pagination', () => {
   it('rejects a cursor it did not issue with 400 naming cursor', async () => {
     const forged = Buffer.from(JSON.stringify({ nope: 1 })).toString('base64url');
     for (const cursor of ['garbage', '!!!', '%7B%7D', forged, 'x'.repeat(600)]) {
-      const res = await call('GET', `/v1/contacts?cursor=${cursor}`, { key });
+      const res = await server.call('GET', `/v1/contacts?cursor=${cursor}`, { key });
       expect(res.status, cursor).toBe(400);
       expect(res.body.error).toBe('validation_error');
       expect(issuePaths(res.body)).toContain('cursor');
@@ -503,7 +481,7 @@ describe('GET /v1/contacts cursor pagination', () => {
   it("does not let another account's cursor reveal anything", async () => {
     const p1 = await list(key, 'limit=2');
     const other = await server.newAccount();
-    const res = await call('GET', `/v1/contacts?limit=2&cursor=${encodeURIComponent(p1.next_cursor!)}`, { key: other.key });
+    const res = await server.call('GET', `/v1/contacts?limit=2&cursor=${encodeURIComponent(p1.next_cursor!)}`, { key: other.key });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([]);
   });
@@ -512,19 +490,19 @@ describe('GET /v1/contacts cursor pagination', () => {
 describe('routing rule: /v1/contacts/fields is its own route', () => {
   it('GET /v1/contacts/fields is the field definitions list, not a contact lookup', async () => {
     const { key } = await server.newAccount();
-    const empty = await call('GET', '/v1/contacts/fields', { key });
+    const empty = await server.call('GET', '/v1/contacts/fields', { key });
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual({ data: [], next_cursor: null });
     const def = await defineField(key, { key: 'plan', type: 'text' });
-    const listed = await call('GET', '/v1/contacts/fields', { key });
+    const listed = await server.call('GET', '/v1/contacts/fields', { key });
     expect(listed.body.data.map((f: { id: string }) => f.id)).toEqual([def.id]);
     // with a trailing slash too
-    expect((await call('GET', '/v1/contacts/fields/', { key })).body.data).toHaveLength(1);
+    expect((await server.call('GET', '/v1/contacts/fields/', { key })).body.data).toHaveLength(1);
   });
 
   it('POST /v1/contacts/fields defines a field rather than anything contact-shaped', async () => {
     const { key } = await server.newAccount();
-    const res = await call('POST', '/v1/contacts/fields', { key, body: { key: 'tier', type: 'text' } });
+    const res = await server.call('POST', '/v1/contacts/fields', { key, body: { key: 'tier', type: 'text' } });
     expect(res.status).toBe(201);
     expect(res.body.id).toMatch(/^fld_/);
     expect((await list(key)).data).toEqual([]);

@@ -1,16 +1,15 @@
 // Credentials (issue 8, findings 1 and 7): a credential never mints or rotates a key with more than
 // it holds, and password and key hashes live in the credentials table, never in events.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { accountStream } from '../../commands/account.ts';
 import { addUser, hashApiKey } from '../../src/accounts.ts';
 import { migrate } from '../../src/schema.ts';
 import { newId } from '../../src/ids.ts';
 import { hashPassword } from '../../src/passwords.ts';
 import { runEngage } from '../support/processes.ts';
-import { startTestServer, type TestServer } from '../support/harness.ts';
+import { testServerForSuite } from '../support/harness.ts';
 
-let server: TestServer;
 
 async function issueKey(key: string, body: { name?: string; scopes?: string[] | null }) {
   const res = await server.call('POST', '/v1/account/api-keys', { key, body });
@@ -27,12 +26,7 @@ async function sessionOf(accountId: string, role: 'owner' | 'admin' | 'member' |
   return { token: res.body.token as string, userId: added.user_id, email };
 }
 
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = testServerForSuite();
 
 describe('a credential never mints more than it holds (finding 1)', () => {
   it('refuses a settings-only key asking for a full-access key, with 403 insufficient_scope naming what it lacks', async () => {

@@ -9,28 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { hashPassword, verifyPassword, passwordNeedsRehash } from '../../src/passwords.ts';
 import { startServer, type Server } from '../../src/server.ts';
-import { freshDatabase, startTestServer, testConfig, type TestServer } from '../support/harness.ts';
+import { freshDatabase, startTestServer, testConfig, testServerForSuite, type TestServer } from '../support/harness.ts';
+import { awayFromWindowEdge, burst } from '../support/rate-limits.ts';
+import { sleep } from '../support/waits.ts';
 
-const SERVER_ENV = { READ_YOUR_WRITES_TIMEOUT_MS: '15000' };
 const SANDBOX_SECRET = 'sandbox-secret-0123456789abcdef';
 const VERIFY_TOKEN = 'verify-token-do-not-log-0123456789';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Waits (asserting nothing about time) until a burst can start and end inside one limiter window. */
-async function awayFromWindowEdge(windowMs: number, marginMs: number) {
-  const into = Date.now() % windowMs;
-  if (into > windowMs - marginMs) await sleep(windowMs - into + 250);
-}
-
-async function burst(n: number, batch: number, one: (i: number) => Promise<{ status: number; headers: Headers; body: any }>) {
-  const out: { status: number; headers: Headers; body: any }[] = [];
-  for (let i = 0; i < n; i += batch) {
-    const size = Math.min(batch, n - i);
-    out.push(...(await Promise.all(Array.from({ length: size }, (_, j) => one(i + j)))));
-  }
-  return out;
-}
 
 /**
  * POSTs a chunked body of which only the first megabyte is ever sent (the end never comes), and
@@ -62,7 +46,7 @@ function postUnfinishedBody(url: string, headers: Record<string, string>, patien
 describe('finding 3: authentication before the body is read; failed auth counts per IP', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(SERVER_ENV);
+    server = await startTestServer();
   });
   afterAll(async () => {
     await server?.close();
@@ -77,7 +61,7 @@ describe('finding 3: authentication before the body is read; failed auth counts 
   it('answers 429 once one IP has sent 120 requests with a garbage key or none in a minute; valid keys from that IP still work', async () => {
     // a server of its own: nothing else has been counted for 127.0.0.1
     await server.close();
-    server = await startTestServer(SERVER_ENV);
+    server = await startTestServer();
     const acct = await server.newAccount();
     await awayFromWindowEdge(60_000, 20_000);
     const garbage = await burst(150, 10, (i) =>
@@ -98,13 +82,7 @@ describe('finding 3: authentication before the body is read; failed auth counts 
 });
 
 describe('finding 4: 120 requests per minute per IP on every route reachable without a key', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ ...SERVER_ENV, WEBHOOK_SECRET_SANDBOX: SANDBOX_SECRET, WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = testServerForSuite({ WEBHOOK_SECRET_SANDBOX: SANDBOX_SECRET, WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN });
 
   it('limits /health, the documents, WhatsApp verify, login and unknown paths in one per-IP bucket; signed provider callbacks stay unlimited, failed ones are counted', async () => {
     const acct = await server.newAccount();
@@ -139,13 +117,7 @@ describe('finding 4: 120 requests per minute per IP on every route reachable wit
 });
 
 describe('finding 6: JWT claims', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(SERVER_ENV);
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = testServerForSuite();
 
   it('answers 401 to a token with an unknown role and to one without exp', async () => {
     const acct = await server.newAccount();
@@ -181,13 +153,7 @@ describe('finding 11: login behind a proxy, per account, and the password KDF', 
   });
 
   describe('with TRUST_PROXY=127.0.0.1', () => {
-    let server: TestServer;
-    beforeAll(async () => {
-      server = await startTestServer({ ...SERVER_ENV, TRUST_PROXY: '127.0.0.1' });
-    });
-    afterAll(async () => {
-      await server?.close();
-    });
+    const server = testServerForSuite({ TRUST_PROXY: '127.0.0.1' });
 
     it('counts logins per client address from X-Forwarded-For, so one proxy does not put every client in one bucket', async () => {
       const attempt = (ip: string, i: number) =>

@@ -4,49 +4,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Limit, MemoryCounters, RedisCounters, checkLimit } from '../../src/http/plugins/rate-limit.ts';
-import { startTestServer, type TestServer } from '../support/harness.ts';
+import { startTestServer, testServerForSuite, type TestServer } from '../support/harness.ts';
+import { burst, inOneWindow } from '../support/rate-limits.ts';
+import { sleep } from '../support/waits.ts';
 
 const REDIS_URL = process.env.REDIS_URL;
 if (!REDIS_URL) console.log('rate-limit.test.ts: REDIS_URL is not set; skipping the Redis-backed counter tests');
-
-// read-your-writes waits longer than the 2 s default on a loaded test machine (semantics, not speed)
-const SERVER_ENV = { READ_YOUR_WRITES_TIMEOUT_MS: '15000' };
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * The limiter is a sliding-window counter over fixed windows; a burst that straddles a window
- * boundary is estimated a little lower than its true count. Start bursts well inside a window so
- * the exact-count assertions hold (this waits; it asserts nothing about time).
- */
-async function awayFromWindowEdge(windowMs: number, marginMs: number) {
-  const into = Date.now() % windowMs;
-  if (into > windowMs - marginMs) await sleep(windowMs - into + 250);
-}
-
-/**
- * Runs `fn` (which makes requests and returns what they answered) until one run starts and ends in
- * the same limiter window, with a fresh subject per run, so the exact-count assertions made on its
- * result afterwards hold however slowly the machine runs.
- */
-async function inOneWindow<T>(windowMs: number, fn: () => Promise<T>, attempts = 3): Promise<T> {
-  for (let i = 1; ; i++) {
-    await awayFromWindowEdge(windowMs, Math.min(20_000, windowMs / 3));
-    const before = Math.floor(Date.now() / windowMs);
-    const result = await fn();
-    if (Math.floor(Date.now() / windowMs) === before || i >= attempts) return result;
-  }
-}
-
-/** Fires `n` requests, `batch` at a time concurrently, and returns every response. */
-async function burst(n: number, batch: number, one: (i: number) => Promise<{ status: number; headers: Headers }>) {
-  const out: { status: number; headers: Headers }[] = [];
-  for (let i = 0; i < n; i += batch) {
-    const size = Math.min(batch, n - i);
-    out.push(...(await Promise.all(Array.from({ length: size }, (_, j) => one(i + j)))));
-  }
-  return out;
-}
 
 function expect429(res: { status: number; body: any; headers: Headers }, limit: number, window: string) {
   expect(res.status).toBe(429);
@@ -69,7 +32,7 @@ describe('login: 20 attempts per 15 minutes per IP', () => {
   let server: TestServer;
   beforeAll(async () => {
     // a server of its own: the login counter is per IP and every test here comes from 127.0.0.1
-    server = await startTestServer(SERVER_ENV);
+    server = await startTestServer();
   });
   afterAll(async () => {
     await server?.close();
@@ -114,13 +77,7 @@ describe('login: 20 attempts per 15 minutes per IP', () => {
 });
 
 describe('authenticated endpoints: 500 requests per minute per account', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer(SERVER_ENV);
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = testServerForSuite();
 
   it('answers the 501st request of an account with 429, whichever credential it uses, and leaves other accounts alone', async () => {
     const run = await inOneWindow(60_000, async () => {
@@ -291,8 +248,8 @@ describe.skipIf(!REDIS_URL)('Redis-backed counters (REDIS_URL)', () => {
   }, 60_000);
 
   it('two servers sharing REDIS_URL share one count per account', async () => {
-    const one = await startTestServer({ ...SERVER_ENV, REDIS_URL: REDIS_URL! });
-    const two = await startTestServer({ ...SERVER_ENV, REDIS_URL: REDIS_URL! }, one.databaseUrl);
+    const one = await startTestServer({ REDIS_URL: REDIS_URL! });
+    const two = await startTestServer({ REDIS_URL: REDIS_URL! }, one.databaseUrl);
     try {
       const run = await inOneWindow(60_000, async () => {
         const acct = await one.newAccount();

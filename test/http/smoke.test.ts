@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { testServerForSuite } from '../support/harness.ts';
 
 describe('a fresh server', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = testServerForSuite();
 
   it('reports health with every projection', async () => {
     const res = await server.call('GET', '/health');

@@ -2,10 +2,9 @@
 // with an offset, a real calendar day and time, an offset within ±14:00, and an instant between
 // 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z. Anything else is a 400 validation_error naming
 // the field — never a 500 from a value Postgres cannot hold (year 0000, offsets beyond ±15:59).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testServerForSuite } from '../support/harness.ts';
 
-let server: TestServer;
 let key: string;
 
 /** Out of range, an offset beyond ±14:00, or not a real date and time. */
@@ -50,12 +49,9 @@ function ahead(days: number, offset: string): string {
   return `${t.toISOString().slice(0, 19)}${offset}`;
 }
 
+const server = testServerForSuite({ RATE_LIMITS_ENABLED: 'false' });
 beforeAll(async () => {
-  server = await startTestServer({ READ_YOUR_WRITES_TIMEOUT_MS: '15000', RATE_LIMITS_ENABLED: 'false' });
   ({ key } = await server.newAccount());
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 function expectRefused(res: { status: number; body: any }, path: string, what: string) {

@@ -2,16 +2,9 @@
 // 7; DECISIONS.md messages): per-item results in index order, per-item options and webhook_url, the
 // 10,000-item bound, body shape errors; send-by-tag addressing, skipping, tag and account isolation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readyAccount } from '../support/accounts.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
-
-/** newAccount waits at most 5 s for the auth read model; on a loaded machine, wait until the new key works. */
-async function readyAccount(srv: TestServer, name?: string) {
-  const acct = await srv.newAccount(name);
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-    if ((await srv.call('GET', '/v1/messages/history?limit=1', { key: acct.key })).status !== 401) break;
-  }
-  return acct;
-}
+import { expectRejected } from '../support/http.ts';
 
 let server: TestServer;
 // a loaded machine must not turn read-your-writes into a flaky read: wait for the read model as long as it takes
@@ -21,15 +14,7 @@ let key: string;
 const SMS = { to: '+14155550123', channel: 'sms', message: 'hello' } as const;
 
 async function bulk(body: unknown, opts: { key?: string; raw?: string; headers?: Record<string, string> } = {}) {
-  const res = await server.call('POST', '/v1/messages/bulk', { key: opts.key ?? key, body, raw: opts.raw, headers: opts.headers });
-  expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBeLessThan(500);
-  return res;
-}
-
-function expectRejected(res: { status: number; body: any }, path: string) {
-  expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(400);
-  expect(res.body.error).toBe('validation_error');
-  expect(res.body.issues.map((i: { path: string }) => i.path), JSON.stringify(res.body.issues)).toContain(path);
+  return server.call('POST', '/v1/messages/bulk', { key: opts.key ?? key, body, raw: opts.raw, headers: opts.headers });
 }
 
 /** Every message of the account matching `query`, following next_cursor to the end. */
@@ -221,9 +206,7 @@ describe('POST /v1/messages/send-by-tag', () => {
   }
 
   async function byTag(body: Record<string, unknown>, k = a.key) {
-    const res = await server.call('POST', '/v1/messages/send-by-tag', { key: k, body });
-    expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
-    return res;
+    return server.call('POST', '/v1/messages/send-by-tag', { key: k, body });
   }
 
   beforeAll(async () => {

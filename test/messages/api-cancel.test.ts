@@ -2,35 +2,18 @@
 // (SPEC.md section 3 and 4; DECISIONS.md messages): cancelling scheduled and queued messages, the
 // 409 not_cancellable body, the scheduler never queueing a cancelled message, the cancel/dispatch
 // race decided atomically, resend as a new message, and the timeline of a message.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messageDecider, messageStream } from '../../commands/message.ts';
 import { handleCommand } from '../../src/decider.ts';
 import type { EventStore } from '../../src/eventstore/port.ts';
-import { startTestServer, type TestServer } from '../support/harness.ts';
-
-/** newAccount waits at most 5 s for the auth read model; on a loaded machine, wait until the new key works. */
-async function readyAccount(srv: TestServer, name?: string) {
-  const acct = await srv.newAccount(name);
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-    if ((await srv.call('GET', '/v1/messages/history?limit=1', { key: acct.key })).status !== 401) break;
-  }
-  return acct;
-}
+import { readyAccount, type TestAccount } from '../support/accounts.ts';
+import { testServerForSuite } from '../support/harness.ts';
+import { sleep, until } from '../support/waits.ts';
 
 // a loaded machine must not turn read-your-writes into a flaky read: wait for the read model as long as it takes
 const SETTLE_MS = '60000';
-type Account = Awaited<ReturnType<typeof readyAccount>>;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+type Account = TestAccount;
 const inAnHour = () => new Date(Date.now() + 3600_000).toISOString();
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > deadline) return v;
-    await sleep(50);
-  }
-}
 
 function expectNotCancellable(res: { status: number; body: any }, status: string) {
   expect(res.status, JSON.stringify(res.body)).toBe(409);
@@ -38,7 +21,6 @@ function expectNotCancellable(res: { status: number; body: any }, status: string
 }
 
 describe('with the workers running', () => {
-  let server: TestServer;
   let acct: Account;
   let other: Account;
 
@@ -50,13 +32,10 @@ describe('with the workers running', () => {
   const get = (id: string, k = acct.key) => server.call('GET', `/v1/messages/${id}`, { key: k });
   const statusOf = async (id: string) => (await get(id)).body.status as string;
 
+  const server = testServerForSuite({ READ_YOUR_WRITES_TIMEOUT_MS: SETTLE_MS });
   beforeAll(async () => {
-    server = await startTestServer({ READ_YOUR_WRITES_TIMEOUT_MS: SETTLE_MS });
     acct = await readyAccount(server, 'Canceller');
     other = await readyAccount(server, 'Someone else');
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   describe('DELETE /v1/messages/:id', () => {
@@ -89,7 +68,7 @@ describe('with the workers running', () => {
       expect((await server.call('DELETE', `/v1/messages/${cancelled.id}`, { key: acct.key })).status).toBe(200);
 
       // the twin proves the scheduler and dispatcher ran past scheduled_at
-      expect(await until(() => statusOf(twin.id), (s) => s === 'delivered')).toBe('delivered');
+      expect(await until(() => statusOf(twin.id), (s) => s === 'delivered', 60_000)).toBe('delivered');
       // and a forced scheduler round finds nothing due
       expect(await server.workers.messaging!.scheduler.queueDue()).toBe(0);
 
@@ -100,11 +79,11 @@ describe('with the workers running', () => {
 
     it('answers 409 not_cancellable naming the status for a delivered or failed message', async () => {
       const ok = await send({ to: '+14155550134', channel: 'sms', message: 'now' });
-      expect(await until(() => statusOf(ok.id), (s) => s === 'delivered')).toBe('delivered');
+      expect(await until(() => statusOf(ok.id), (s) => s === 'delivered', 60_000)).toBe('delivered');
       expectNotCancellable(await server.call('DELETE', `/v1/messages/${ok.id}`, { key: acct.key }), 'delivered');
 
       const bad = await send({ to: '+15005550001', channel: 'sms', message: 'rejected by the sandbox' });
-      expect(await until(() => statusOf(bad.id), (s) => s === 'failed')).toBe('failed');
+      expect(await until(() => statusOf(bad.id), (s) => s === 'failed', 60_000)).toBe('failed');
       expectNotCancellable(await server.call('DELETE', `/v1/messages/${bad.id}`, { key: acct.key }), 'failed');
       expect(await statusOf(ok.id)).toBe('delivered');
     });
@@ -214,7 +193,7 @@ describe('with the workers running', () => {
 
     it('lists a delivered message with its provider details, and a failed one with its reason', async () => {
       const msg = await send({ to: '+14155550142', channel: 'sms', message: 'deliver me' });
-      await until(() => statusOf(msg.id), (s) => s === 'delivered');
+      await until(() => statusOf(msg.id), (s) => s === 'delivered', 60_000);
       const res = await server.call('GET', `/v1/messages/${msg.id}/timeline`, { key: acct.key });
       expect(res.body.status).toBe('delivered');
       const events = res.body.events as any[];
@@ -225,7 +204,7 @@ describe('with the workers running', () => {
       expect(events[1].details).toMatchObject({ attempt: 1 });
 
       const bad = await send({ to: '+15005550001', channel: 'sms', message: 'x' });
-      await until(() => statusOf(bad.id), (s) => s === 'failed');
+      await until(() => statusOf(bad.id), (s) => s === 'failed', 60_000);
       const failed = await server.call('GET', `/v1/messages/${bad.id}/timeline`, { key: acct.key });
       const last = failed.body.events.at(-1);
       expect(last).toMatchObject({ type: 'MessageFailed', status: 'failed', reason: 'invalid_number' });
@@ -243,7 +222,6 @@ describe('with the workers running', () => {
 });
 
 describe('with the workers stopped (nothing is dispatched)', () => {
-  let server: TestServer;
   let acct: Account;
 
   async function send(body: Record<string, unknown>) {
@@ -270,12 +248,9 @@ describe('with the workers stopped (nothing is dispatched)', () => {
     };
   }
 
+  const server = testServerForSuite({ WORKERS_ENABLED: 'false', READ_YOUR_WRITES_TIMEOUT_MS: SETTLE_MS });
   beforeAll(async () => {
-    server = await startTestServer({ WORKERS_ENABLED: 'false', READ_YOUR_WRITES_TIMEOUT_MS: SETTLE_MS });
     acct = await readyAccount(server);
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   it('has no workers: a queued message stays queued', async () => {

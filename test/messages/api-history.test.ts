@@ -2,27 +2,20 @@
 // conventions): filters, cursor pagination without duplicates, account isolation (404 like a missing
 // id), and the routing rule that history, bulk, send and send-by-tag are never read as an :id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readyAccount, type TestAccount } from '../support/accounts.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
-
-/** newAccount waits at most 5 s for the auth read model; on a loaded machine, wait until the new key works. */
-async function readyAccount(srv: TestServer, name?: string) {
-  const acct = await srv.newAccount(name);
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-    if ((await srv.call('GET', '/v1/messages/history?limit=1', { key: acct.key })).status !== 401) break;
-  }
-  return acct;
-}
+import { expectRejected } from '../support/http.ts';
+import { sleep } from '../support/waits.ts';
 
 let server: TestServer;
 // a loaded machine must not turn read-your-writes into a flaky read: wait for the read model as long as it takes
 const SETTLE_MS = '60000';
-type Account = Awaited<ReturnType<typeof readyAccount>>;
+type Account = TestAccount;
 let a: Account;
 let b: Account;
 /** account A's messages by name, in the order they were sent */
 const m: Record<string, { id: string; created_at: string }> = {};
 let bIds: string[] = [];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function send(k: string, body: Record<string, unknown>) {
   const res = await server.call('POST', '/v1/messages/send', { key: k, body });
@@ -40,12 +33,6 @@ async function history(query: string, k = a.key) {
 const ids = (page: { data: { id: string }[] }) => page.data.map((x) => x.id);
 /** names → ids, newest first (the history order) */
 const newestFirst = (...names: string[]) => names.map((n) => m[n].id).sort().reverse();
-
-function expectRejected(res: { status: number; body: any }, path: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body.error).toBe('validation_error');
-  expect(res.body.issues.map((i: { path: string }) => i.path)).toContain(path);
-}
 
 beforeAll(async () => {
   // no dispatching: the statuses stay what the test made them

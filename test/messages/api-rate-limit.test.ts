@@ -2,38 +2,11 @@
 // /v1/messages/bulk 100 per minute and POST /v1/messages/send 1,000 per minute, per account (not per
 // credential), each group counted on its own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readyAccount } from '../support/accounts.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
+import { awayFromWindowEdge, burst } from '../support/rate-limits.ts';
 
-/** newAccount waits at most 5 s for the auth read model; on a loaded machine, wait until the new key works. */
-async function readyAccount(srv: TestServer, name?: string) {
-  const acct = await srv.newAccount(name);
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-    if ((await srv.call('GET', '/v1/messages/history?limit=1', { key: acct.key })).status !== 401) break;
-  }
-  return acct;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 type Res = { status: number; body: any; headers: Headers };
-
-/**
- * The limiter is a sliding-window counter over fixed windows; a burst that straddles a window
- * boundary is estimated a little lower than its true count. Start bursts well inside a window so
- * the exact-count assertions hold (this waits; it asserts nothing about time).
- */
-async function awayFromWindowEdge(windowMs: number, marginMs: number) {
-  const into = Date.now() % windowMs;
-  if (into > windowMs - marginMs) await sleep(windowMs - into + 250);
-}
-
-async function burst(n: number, batch: number, one: (i: number) => Promise<Res>) {
-  const out: Res[] = [];
-  for (let i = 0; i < n; i += batch) {
-    const size = Math.min(batch, n - i);
-    out.push(...(await Promise.all(Array.from({ length: size }, (_, j) => one(i + j)))));
-  }
-  return out;
-}
 
 function expect429(res: Res, limit: number) {
   expect(res.status, JSON.stringify(res.body)).toBe(429);

@@ -2,16 +2,9 @@
 // messages): the 202 record, every validation rule naming its field, `to` per channel, scheduling,
 // webhook URLs, content stored intact, Idempotency-Key replay.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readyAccount } from '../support/accounts.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
-
-/** newAccount waits at most 5 s for the auth read model; on a loaded machine, wait until the new key works. */
-async function readyAccount(srv: TestServer, name?: string) {
-  const acct = await srv.newAccount(name);
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-    if ((await srv.call('GET', '/v1/messages/history?limit=1', { key: acct.key })).status !== 401) break;
-  }
-  return acct;
-}
+import { expectRejected } from '../support/http.ts';
 
 let server: TestServer;
 // a loaded machine must not turn read-your-writes into a flaky read: wait for the read model as long as it takes
@@ -24,21 +17,8 @@ const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const MSG_ID = /^msg_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 async function send(body: unknown, opts: { headers?: Record<string, string>; raw?: string } = {}) {
-  const res = await server.call('POST', '/v1/messages/send', { key, body, ...opts });
-  // a malformed request is never a server error
-  expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
-  return res;
-}
-
-/** Asserts a 400 validation_error whose issues name `path` (exactly, or as the prefix of a nested path). */
-function expectRejected(res: { status: number; body: any }, path: string) {
-  expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body.error).toBe('validation_error');
-  expect(typeof res.body.message).toBe('string');
-  expect(Array.isArray(res.body.issues)).toBe(true);
-  const paths: string[] = res.body.issues.map((i: { path: string }) => i.path);
-  expect(paths, `issues ${JSON.stringify(res.body.issues)} should name ${path}`).toContain(path);
-  for (const i of res.body.issues) expect(typeof i.message).toBe('string');
+  // (server.call asserts that a malformed request is never a server error)
+  return server.call('POST', '/v1/messages/send', { key, body, ...opts });
 }
 
 async function storedCount() {

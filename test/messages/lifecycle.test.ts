@@ -1,24 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/harness.ts';
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testServerForSuite } from '../support/harness.ts';
+import { until } from '../support/waits.ts';
 
 describe('the life of a message through the sandbox', () => {
-  let server: TestServer;
   let key: string;
+  const server = testServerForSuite();
   beforeAll(async () => {
-    server = await startTestServer();
     ({ key } = await server.newAccount());
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   it('accepts a send with 202 and reaches delivered', async () => {

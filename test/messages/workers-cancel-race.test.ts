@@ -1,19 +1,11 @@
 // The cancel race: DELETEs fired while the dispatcher is claiming the same messages. A claim and a
 // cancel are both appends at the revision read, so each message ends exactly one way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readyAccount } from '../support/accounts.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
+import { eventually } from '../support/waits.ts';
 
 const N = 500;
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function shuffle<T>(xs: T[]): T[] {
   const a = [...xs];
@@ -30,9 +22,7 @@ describe('cancel racing the dispatcher', () => {
   beforeAll(async () => {
     // small batches spread dispatch over many rounds, so DELETEs land before, during and after claims
     server = await startTestServer({ RATE_LIMITS_ENABLED: 'false', DISPATCH_BATCH_SIZE: '10', DISPATCH_CONCURRENCY: '4' });
-    ({ key } = await server.newAccount());
-    // the key reaches the auth read model asynchronously; on a loaded machine that can take a while
-    await eventually('the new API key to work', async () => ((await server.call('GET', '/v1/messages/history?limit=1', { key })).status === 200 ? true : undefined));
+    ({ key } = await readyAccount(server));
   });
   afterAll(async () => {
     await server?.close();
@@ -77,7 +67,7 @@ describe('cancel racing the dispatcher', () => {
     await eventually('every message to settle', async () => {
       const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE id = ANY($1) AND status IN ('cancelled', 'delivered')`, [ids]);
       return rows[0].n === N ? true : undefined;
-    });
+    }, 60_000, 100);
 
     const { rows: streams } = await pool.query<{ stream_id: string; types: string[] }>(
       `SELECT stream_id, array_agg(type ORDER BY stream_revision) AS types FROM es_events WHERE stream_id = ANY($1) GROUP BY stream_id`,

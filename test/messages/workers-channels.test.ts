@@ -1,34 +1,20 @@
 // Every channel through the sandbox provider, its documented failing test recipients, and the
 // retry of transient provider errors with exponential backoff up to DISPATCH_MAX_ATTEMPTS.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_RECIPIENTS } from '../../src/channels/sandbox.ts';
-import { startTestServer, type TestServer } from '../support/harness.ts';
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
-type TimelineEvent = { type: string; status: string | null; at: string; reason: string | null; details: Record<string, any> };
+import { readyAccount } from '../support/accounts.ts';
+import { testServerForSuite } from '../support/harness.ts';
+import { type TimelineEvent } from '../support/messages.ts';
+import { eventually } from '../support/waits.ts';
 
 const BASE_MS = 50;
 const MAX_ATTEMPTS = 3;
 
 describe('channels through the sandbox', () => {
-  let server: TestServer;
   let key: string;
+  const server = testServerForSuite({ DISPATCH_RETRY_BASE_MS: String(BASE_MS), DISPATCH_MAX_ATTEMPTS: String(MAX_ATTEMPTS) });
   beforeAll(async () => {
-    server = await startTestServer({ DISPATCH_RETRY_BASE_MS: String(BASE_MS), DISPATCH_MAX_ATTEMPTS: String(MAX_ATTEMPTS) });
-    ({ key } = await server.newAccount());
-    await eventually('the new API key to work', async () => ((await server.call('GET', '/v1/messages/history?limit=1', { key })).status === 200 ? true : undefined));
-  });
-  afterAll(async () => {
-    await server?.close();
+    ({ key } = await readyAccount(server));
   });
 
   const calls = () => server.workers.messaging!.providers.sandbox.calls;

@@ -7,30 +7,10 @@ import { messageDecider, messageStream } from '../../commands/message.ts';
 import type { ChannelProvider, OutboundMessage, SendOutcome } from '../../src/channels/port.ts';
 import { handleCommand } from '../../src/decider.ts';
 import { type Messaging, startMessaging } from '../../src/workers/messaging.ts';
+import { readyAccount } from '../support/accounts.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
-async function authenticated(server: TestServer, key: string) {
-  // the key reaches the auth read model asynchronously; on a loaded machine that can take a while
-  await eventually('the new API key to work', async () => ((await server.call('GET', '/v1/messages/history?limit=1', { key })).status === 200 ? true : undefined));
-}
-
-type TimelineEvent = { type: string; status: string | null; at: string; reason: string | null; details: Record<string, any>; actor: string | null };
-
-async function timeline(server: TestServer, key: string, id: string): Promise<TimelineEvent[]> {
-  const res = await server.call('GET', `/v1/messages/${id}/timeline`, { key });
-  expect(res.status).toBe(200);
-  return res.body.events;
-}
+import { timeline, type TimelineEvent } from '../support/messages.ts';
+import { eventually } from '../support/waits.ts';
 
 describe('a dispatcher that died between claim and provider call', () => {
   let server: TestServer;
@@ -39,8 +19,7 @@ describe('a dispatcher that died between claim and provider call', () => {
   beforeAll(async () => {
     // no workers of its own: the test decides when the real dispatcher starts
     server = await startTestServer({ WORKERS_ENABLED: 'false' });
-    ({ key } = await server.newAccount());
-    await authenticated(server, key);
+    ({ key } = await readyAccount(server));
   });
   afterAll(async () => {
     await messaging?.stop();
@@ -104,8 +83,7 @@ describe('a provider report that overtakes the dispatcher', () => {
   const handed: string[] = [];
   beforeAll(async () => {
     server = await startTestServer({ WORKERS_ENABLED: 'false', WEBHOOK_SECRET_SANDBOX: SECRET });
-    ({ key } = await server.newAccount());
-    await authenticated(server, key);
+    ({ key } = await readyAccount(server));
     // A carrier whose status callback reaches our webhook endpoint (real HTTP) before its API call
     // returns: the report is recorded while the dispatcher has not yet recorded `sent`.
     const carrier: ChannelProvider = {

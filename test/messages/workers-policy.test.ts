@@ -4,24 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { suppressionDecider, suppressionStream } from '../../commands/suppression.ts';
 import { handleCommand } from '../../src/decider.ts';
+import { readyAccount } from '../support/accounts.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
-type TimelineEvent = { type: string; status: string | null; at: string; reason: string | null; details: Record<string, any>; revision: number };
+import { timeline, type TimelineEvent } from '../support/messages.ts';
+import { eventually } from '../support/waits.ts';
 
 async function setup(overrides: Record<string, string>) {
   const server = await startTestServer(overrides);
-  const account = await server.newAccount();
-  await eventually('the new API key to work', async () => ((await server.call('GET', '/v1/messages/history?limit=1', { key: account.key })).status === 200 ? true : undefined));
+  const account = await readyAccount(server);
   return { server, ...account };
 }
 
@@ -35,11 +25,7 @@ function helpers(server: () => TestServer, key: () => string) {
     async get(id: string) {
       return (await server().call('GET', `/v1/messages/${id}`, { key: key() })).body;
     },
-    async timeline(id: string): Promise<TimelineEvent[]> {
-      const res = await server().call('GET', `/v1/messages/${id}/timeline`, { key: key() });
-      expect(res.status).toBe(200);
-      return res.body.events;
-    },
+    timeline: (id: string) => timeline(server(), key(), id),
     /** waits until the message's last event is one of `types`, and the read model has it too */
     async settled(id: string, types: string[]): Promise<TimelineEvent[]> {
       return eventually(`${id} to reach ${types.join('|')}`, async () => {

@@ -2,31 +2,14 @@
 // and the next server sends the rest; a SIGKILLed `engage serve` leaves claims whose leases run
 // out, and the restarted process reclaims and sends them. Every accepted message ends delivered
 // with exactly one MessageSent in its stream.
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readyAccount } from '../support/accounts.ts';
 import { freshDatabase, startTestServer, type TestServer } from '../support/harness.ts';
-import { untilOtherSessionsEnd } from '../support/processes.ts';
+import { requestJson } from '../support/http.ts';
+import { type EngageProcess, killAllEngageProcesses, printedApiKey, startEngage, untilOtherSessionsEnd } from '../support/processes.ts';
 import { countOf as count, type StreamSummary, streamsOf } from '../support/streams.ts';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
-
-async function authenticated(server: TestServer, key: string) {
-  // the key reaches the auth read model asynchronously; on a loaded machine that can take a while
-  await eventually('the new API key to work', async () => ((await server.call('GET', '/v1/messages/history?limit=1', { key })).status === 200 ? true : undefined));
-}
+import { eventually, sleep } from '../support/waits.ts';
 
 const sms = (n: number, tag: string) =>
   Array.from({ length: n }, (_, i) => ({ to: `+1415${String(5_000_000 + i)}`, channel: 'sms', message: `${tag} ${i}`, transactional: true }));
@@ -83,8 +66,7 @@ describe('a graceful restart while dispatching', () => {
     // small batches, so that the close lands while dispatch is in progress
     const overrides = { DISPATCH_BATCH_SIZE: '100', RATE_LIMITS_ENABLED: 'false' };
     first = await startTestServer(overrides);
-    const { key } = await first.newAccount();
-    await authenticated(first, key);
+    const { key } = await readyAccount(first);
     const databaseUrl = first.databaseUrl;
     const bulk = await first.call('POST', '/v1/messages/bulk', { key, body: { messages: sms(N, 'graceful') } });
     expect(bulk.status).toBe(202);
@@ -125,97 +107,27 @@ describe('a graceful restart while dispatching', () => {
   }, 240_000);
 });
 
-interface ServeProcess {
-  child: ChildProcess;
-  url: string;
-  stdout(): string;
-  exited: Promise<void>;
-}
-
-/**
- * Runs `tsx src/main.ts serve` in one process (node with tsx's loader, no npx or shell in between,
- * so a SIGKILL reaches the server itself) and resolves when it logs "engage is listening".
- */
-async function startServe(env: Record<string, string>): Promise<ServeProcess> {
-  // the shared test cluster may be out of connections for a moment: try again, never mask others
+/** `engage serve`; the shared test cluster may be out of connections for a moment: try again, never mask others */
+async function startServe(databaseUrl: string, env: Record<string, string>): Promise<EngageProcess> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startServeOnce(env);
+      return await startEngage('serve', databaseUrl, env);
     } catch (err) {
       if (attempt >= 3 || !/too many clients/.test(String(err))) throw err;
-      await new Promise((r) => setTimeout(r, 2000));
+      await sleep(2000);
     }
   }
 }
 
-function startServeOnce(env: Record<string, string>): Promise<ServeProcess> {
-  const base = { ...process.env };
-  for (const k of Object.keys(base)) if (k.startsWith('VITEST') || k === 'NODE_ENV' || k === 'TEST') delete base[k];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
-    cwd: ROOT,
-    env: { ...base, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let out = '';
-  let err = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`engage serve did not start\n${out}\n${err}`));
-    }, 60_000);
-    child.stderr!.on('data', (d) => (err += d));
-    child.stdout!.on('data', (d) => {
-      out += d;
-      for (const line of out.split('\n')) {
-        if (!line.startsWith('{')) continue;
-        try {
-          const entry = JSON.parse(line) as { msg?: string; url?: string };
-          if (entry.msg === 'engage is listening' && entry.url) {
-            clearTimeout(timer);
-            resolve({ child, url: entry.url, stdout: () => out, exited });
-            return;
-          }
-        } catch {
-          /* a partial line */
-        }
-      }
-    });
-    void exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`engage serve exited before it was ready\n${out}\n${err}`));
-    });
-  });
-}
-
-const children = new Set<ChildProcess>();
-
-async function sigkill(p: ServeProcess) {
-  p.child.kill('SIGKILL');
-  await p.exited;
-  children.delete(p.child);
-}
-
-async function call(url: string, method: string, pathname: string, key: string, body?: unknown) {
-  const res = await fetch(`${url}${pathname}`, {
-    method,
-    headers: { 'x-api-key': key, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
-
 describe('a SIGKILLed engage serve', () => {
   afterAll(async () => {
-    for (const c of children) c.kill('SIGKILL');
+    await killAllEngageProcesses();
   });
 
   it('reclaims the dead process’s claims after the lease and sends every accepted message exactly once', async () => {
     const N = 3000;
     const databaseUrl = await freshDatabase();
     const env = {
-      DATABASE_URL: databaseUrl,
       DISPATCH_LEASE_MS: '1000',
       DISPATCH_BATCH_SIZE: '100',
       QUIET_HOURS: 'off',
@@ -223,15 +135,13 @@ describe('a SIGKILLed engage serve', () => {
     };
     // the first process's sandbox reports only after a minute: whatever it sent before the kill,
     // the report for it dies with it (as a real carrier's would not)
-    const one = await startServe({ ...env, SANDBOX_DELIVERY_DELAY_MS: '60000' });
-    const apiKey = /API key:\s+(ek_live_\S+)/.exec(one.stdout())?.[1];
-    expect(apiKey, one.stdout()).toBeTruthy();
-    const key = apiKey!;
+    const one = await startServe(databaseUrl, { ...env, SANDBOX_DELIVERY_DELAY_MS: '60000' });
+    const key = printedApiKey(one);
 
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     try {
-      const bulk = await call(one.url, 'POST', '/v1/messages/bulk', key, { messages: sms(N, 'killed') });
+      const bulk = await requestJson(one.url!, 'POST', '/v1/messages/bulk', { key, body: { messages: sms(N, 'killed') } });
       expect(bulk.status).toBe(202);
       expect(bulk.body.accepted).toBe(N);
       const ids: string[] = bulk.body.results.map((r: { id: string }) => r.id);
@@ -239,7 +149,7 @@ describe('a SIGKILLed engage serve', () => {
         const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM es_events WHERE type = 'MessageSent'`);
         return rows[0].n > 0 ? true : undefined;
       }, 30_000, 5);
-      await sigkill(one);
+      await one.kill();
       // what it had already sent to Postgres still commits: read what it left only once it is all in
       await untilOtherSessionsEnd(db);
 
@@ -248,13 +158,13 @@ describe('a SIGKILLed engage serve', () => {
       expect(sentBefore, 'some messages were sent before the kill').toBeGreaterThan(0);
       expect(sentBefore, 'the kill landed mid-dispatch').toBeLessThan(N);
 
-      const two = await startServe({ ...env, SANDBOX_DELIVERY_DELAY_MS: '50' });
+      const two = await startServe(databaseUrl, { ...env, SANDBOX_DELIVERY_DELAY_MS: '50' });
       try {
         // nothing is printed the second time: the account exists
-        expect(two.stdout()).not.toContain('API key:');
+        expect(two.output().stdout).not.toContain('API key:');
         await allDelivered(db, ids);
       } finally {
-        await sigkill(two);
+        await two.kill();
       }
 
       const after = await streamsOf(db, ids);

@@ -2,30 +2,10 @@
 // scheduled messages survive a restart (their state is the event log), queued and sent once each.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/harness.ts';
-
-async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function authenticated(server: TestServer, key: string) {
-  // the key reaches the auth read model asynchronously; on a loaded machine that can take a while
-  await eventually('the new API key to work', async () => ((await server.call('GET', '/v1/messages/history?limit=1', { key })).status === 200 ? true : undefined));
-}
-
-type TimelineEvent = { type: string; status: string | null; at: string; reason: string | null; details: Record<string, unknown> };
-
-async function timeline(server: TestServer, key: string, id: string): Promise<TimelineEvent[]> {
-  const res = await server.call('GET', `/v1/messages/${id}/timeline`, { key });
-  expect(res.status).toBe(200);
-  return res.body.events;
-}
+import { readyAccount } from '../support/accounts.ts';
+import { startTestServer, testServerForSuite, type TestServer } from '../support/harness.ts';
+import { timeline, type TimelineEvent } from '../support/messages.ts';
+import { eventually } from '../support/waits.ts';
 
 async function scheduledCount(databaseUrl: string, ids: string[]): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -44,15 +24,10 @@ async function statuses(server: TestServer, ids: string[]): Promise<Map<string, 
 }
 
 describe('scheduled messages', () => {
-  let server: TestServer;
   let key: string;
+  const server = testServerForSuite();
   beforeAll(async () => {
-    server = await startTestServer();
-    ({ key } = await server.newAccount());
-    await authenticated(server, key);
-  });
-  afterAll(async () => {
-    await server?.close();
+    ({ key } = await readyAccount(server));
   });
 
   it('stay scheduled until due, are queued within a second of scheduled_at, then sent and delivered', async () => {
@@ -116,8 +91,7 @@ describe('scheduled messages across a restart', () => {
 
   it('are still scheduled on the new server, then queued and sent exactly once each', async () => {
     first = await startTestServer();
-    const { key } = await first.newAccount();
-    await authenticated(first, key);
+    const { key } = await readyAccount(first);
     // some fall due while no server runs, some after the new one has started
     const dueDuringDowntime = new Date(Date.now() + 1500);
     const dueAfterRestart = new Date(Date.now() + 6000);

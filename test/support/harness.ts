@@ -1,11 +1,13 @@
-// Test harness: a fresh database per test file and a real engage server on a random port.
+// Test harness: a fresh database per test file and a real engage server on a random port, with the
+// configuration every test starts from.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import pino from 'pino';
-import { inject } from 'vitest';
-import { createAccount } from '../../src/accounts.ts';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { startServer, type Server } from '../../src/server.ts';
+import { newAccount, type TestAccount } from './accounts.ts';
+import { type ApiResponse, type CallOptions, checkedRequest, requestJson } from './http.ts';
 
 /** Creates an empty database on the test cluster and returns its URL. */
 export async function freshDatabase(): Promise<string> {
@@ -23,50 +25,61 @@ export async function freshDatabase(): Promise<string> {
   return url.toString();
 }
 
+/**
+ * What every test server runs with unless the test says otherwise. Quiet hours are off: a run at
+ * night must not hold marketing messages. Writes wait for their read models before answering; the
+ * service's 2 s is too short on a loaded test machine, and tests assert semantics, not speed.
+ */
+const TEST_DEFAULTS: Record<string, string> = {
+  LOG_LEVEL: 'silent',
+  PORT: '0',
+  HOST: '127.0.0.1',
+  QUIET_HOURS: 'off',
+  SANDBOX_DELIVERY_DELAY_MS: '50',
+  READ_YOUR_WRITES_TIMEOUT_MS: '15000',
+};
+
 export function testConfig(databaseUrl: string, overrides: Record<string, string> = {}): Config {
-  // quiet hours are off unless a test turns them on: a run at night must not hold marketing messages
-  return loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', QUIET_HOURS: 'off', SANDBOX_DELIVERY_DELAY_MS: '50', ...overrides });
+  return loadConfig({ DATABASE_URL: databaseUrl, ...TEST_DEFAULTS, ...overrides });
 }
 
 export interface TestServer extends Server {
   databaseUrl: string;
-  /** fetch against the server, JSON in and out */
-  call(method: string, path: string, opts?: { key?: string; token?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
-  newAccount(name?: string): Promise<{ accountId: string; key: string; userId: string; email: string; password: string }>;
+  /** A request whose answer is never a 5xx and whose 4xx carry the flat error body (asserted). */
+  call(method: string, path: string, opts?: CallOptions): Promise<ApiResponse>;
+  /** A request asserting nothing: for outages, where a 5xx is what the test expects. */
+  request(method: string, path: string, opts?: CallOptions): Promise<ApiResponse>;
+  newAccount(name?: string): Promise<TestAccount>;
 }
 
 export async function startTestServer(overrides: Record<string, string> = {}, databaseUrl?: string): Promise<TestServer> {
   const url = databaseUrl ?? (await freshDatabase());
   const server = await startServer({ config: testConfig(url, overrides), log: pino({ level: 'silent' }) });
-  const call: TestServer['call'] = async (method, path, opts = {}) => {
-    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-    if (opts.key) headers['x-api-key'] = opts.key;
-    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    let body: string | undefined;
-    if (opts.raw !== undefined) body = opts.raw;
-    else if (opts.body !== undefined) body = JSON.stringify(opts.body);
-    if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
-    const res = await fetch(`${server.url}${path}`, { method, headers, body });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      /* not JSON */
-    }
-    return { status: res.status, body: parsed, headers: res.headers };
-  };
   return {
     ...server,
     databaseUrl: url,
-    call,
-    async newAccount(name = 'Test account') {
-      const email = `owner-${randomBytes(5).toString('hex')}@example.com`;
-      const password = 'correct horse battery';
-      const created = await createAccount(server.engage, { name, email, password });
-      // a loaded machine may take a while; a key that is not yet visible would fail tests confusingly
-      if (!(await server.engage.runner.waitFor(['auth'], created.position, 60_000))) throw new Error('newAccount: the auth read model did not catch up within 60 s');
-      return { accountId: created.account_id, key: created.api_key, userId: created.user_id, email, password };
-    },
+    call: (method, path, opts) => checkedRequest(server.url, method, path, opts),
+    request: (method, path, opts) => requestJson(server.url, method, path, opts),
+    newAccount: (name) => newAccount(server, name),
   };
+}
+
+/**
+ * The test server of a file or describe block: started before its tests (before the hooks
+ * registered after this call), closed after them. Use it only inside tests and hooks.
+ */
+export function testServerForSuite(overrides: Record<string, string> = {}): TestServer {
+  let started: TestServer | undefined;
+  beforeAll(async () => {
+    started = await startTestServer(overrides);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return new Proxy({} as TestServer, {
+    get(_, property) {
+      if (!started) throw new Error(`the test server is not running (used outside a test or hook?): .${String(property)}`);
+      return Reflect.get(started, property);
+    },
+  });
 }

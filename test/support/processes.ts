@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { eventually } from './waits.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'bin/engage.js');
@@ -160,34 +161,6 @@ export function printedApiKey(proc: EngageProcess): string {
   return key;
 }
 
-/** fetch with a JSON body in and out. */
-export async function callJson(
-  baseUrl: string,
-  method: string,
-  pathname: string,
-  opts: { key?: string; body?: unknown } = {},
-): Promise<{ status: number; body: any }> {
-  const headers: Record<string, string> = {};
-  if (opts.key) headers['x-api-key'] = opts.key;
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${baseUrl}${pathname}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = text ? JSON.parse(text) : null;
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, body };
-}
-
-/** Polls `probe` until it returns a value other than undefined; fails with `what` after the deadline. */
-export async function eventually<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
+// crash-bulk.test.ts, postgres-restart.test.ts and projection-runner.test.ts import these from here
+export { requestJson as callJson } from './http.ts';
+export { eventually } from './waits.ts';

@@ -1,5 +1,5 @@
 // Webhook receivers for tests: real HTTP servers on 127.0.0.1 that record what they get and answer
-// as a test scripts them, a poller, and independent signature checks.
+// as a test scripts them, and independent signature checks.
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,17 +75,8 @@ export async function startReceiver(answer: Answer = () => 200, path = '/hook'):
   return receiver;
 }
 
-/** Polls `fn` until `ok` holds or the time is up; returns the last value either way (assert on it). */
-export async function until<T>(fn: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > deadline) return v;
-    await sleep(everyMs);
-  }
-}
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// postgres-restart.test.ts imports sleep from here
+export { sleep } from './waits.ts';
 
 /** An HMAC written here, independently of src/webhooks/signing.ts, from SPEC §6 / DECISIONS.md. */
 export function independentServiceSignature(secret: string, timestamp: string, rawBody: string): string {

@@ -11,9 +11,8 @@ import { seal, unseal } from '../../src/seal.ts';
 import { ReportRecorder } from '../../src/workers/messaging.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
 import { type PrivatePostgres, startPrivatePostgres } from '../support/private-postgres.ts';
-import { eventually } from '../support/processes.ts';
-import { sleep } from '../support/receivers.ts';
 import { startTcpProxy } from '../support/tcp-proxy.ts';
+import { eventually, sleep } from '../support/waits.ts';
 
 let postgres: PrivatePostgres;
 
@@ -94,7 +93,7 @@ describe('delivery reports that arrive while Postgres is down', () => {
     await restart(async () => {
       recorder.sink([sandboxReport({ id, channel: 'sms', to: '+14155550142' })]);
     }, 2000);
-    await eventually('the report recorded', async () => ((await server.call('GET', `/v1/messages/${id}`, { key })).body?.status === 'delivered' ? true : undefined), 20_000, 100);
+    await eventually('the report recorded', async () => ((await server.request('GET', `/v1/messages/${id}`, { key })).body?.status === 'delivered' ? true : undefined), 20_000, 100);
     const db = new pg.Client({ connectionString: server.databaseUrl });
     await db.connect();
     try {
@@ -117,13 +116,13 @@ describe('/health while the database does not answer at all', () => {
       // packets vanish: a new connection is never answered (the pool waits 5 s for one)
       proxy.stall(true);
       const started = Date.now();
-      const res = await server.call('GET', '/health');
+      const res = await server.request('GET', '/health');
       const tookMs = Date.now() - started;
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ status: 'unavailable', database: 'unreachable' });
       expect(tookMs).toBeLessThan(3000);
       proxy.stall(false);
-      await eventually('/health 200 again', async () => ((await server.call('GET', '/health')).status === 200 ? true : undefined), 15_000, 200);
+      await eventually('/health 200 again', async () => ((await server.request('GET', '/health')).status === 200 ? true : undefined), 15_000, 200);
     } finally {
       proxy.stall(false);
       await server.close();

@@ -3,23 +3,20 @@
 // WhatsApp Cloud API webhook (X-Hub-Signature-256 over the raw body, GET verification handshake).
 // No PUBLIC_BASE_URL here: the signed URL is derived from the Host header the client sent.
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testServerForSuite } from '../support/harness.ts';
+import { timeline, types } from '../support/messages.ts';
 import {
-  HOLD_SANDBOX, SECRETS, metaSignature, postCarrier, postWhatsApp, sendAndWaitSent, statusOf, timeline, twilioSignature, types, whatsappPayload,
+  HOLD_SANDBOX, SECRETS, metaSignature, postCarrier, postWhatsApp, sendAndWaitSent, statusOf, twilioSignature, whatsappPayload,
 } from './helpers.ts';
 
-let server: TestServer;
 let key: string;
 let n = 0;
 const phone = () => `+1628555${String(1000 + ++n).slice(-4)}`;
 
+const server = testServerForSuite({ ...SECRETS, ...HOLD_SANDBOX });
 beforeAll(async () => {
-  server = await startTestServer({ ...SECRETS, ...HOLD_SANDBOX });
   ({ key } = await server.newAccount());
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 /** The parameters Twilio sends with a message status callback. */

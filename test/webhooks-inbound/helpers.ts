@@ -7,6 +7,7 @@
 import crypto from 'node:crypto';
 import { expect } from 'vitest';
 import type { TestServer } from '../support/harness.ts';
+import { until } from '../support/waits.ts';
 
 export const SECRETS = {
   WEBHOOK_SECRET_SANDBOX: 'sandbox-secret-0123456789abcdef',
@@ -18,16 +19,6 @@ export const SECRETS = {
 
 /** Sandbox reports would otherwise deliver every message after 50 ms; here they stay `sent`. */
 export const HOLD_SANDBOX = { SANDBOX_DELIVERY_DELAY_MS: '600000' };
-
-/** Polls until ok (or gives up after a generous time, leaving the caller's assertion to fail). */
-export async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** Sends one message and waits until the sandbox has accepted it (status sent). */
 export async function sendAndWaitSent(server: TestServer, key: string, body: Record<string, unknown>): Promise<{ id: string; providerMessageId: string }> {
@@ -45,22 +36,6 @@ export async function statusOf(server: TestServer, key: string, id: string, unti
   if (!until_) return (await server.call('GET', `/v1/messages/${id}`, { key })).body;
   return (await until(() => server.call('GET', `/v1/messages/${id}`, { key }), (r) => r.body?.status === until_)).body;
 }
-
-export interface TimelineEvent {
-  type: string;
-  status: string | null;
-  reason: string | null;
-  details: Record<string, any>;
-  actor: string | null;
-}
-
-export async function timeline(server: TestServer, key: string, id: string): Promise<TimelineEvent[]> {
-  const res = await server.call('GET', `/v1/messages/${id}/timeline`, { key });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.events;
-}
-
-export const types = (events: TimelineEvent[]) => events.map((e) => e.type);
 
 /** A well-formed message id that no message has. */
 export const UNKNOWN_MESSAGE_ID = 'msg_01ARZ3NDEKTSV4RRFFQ69G5FAV';

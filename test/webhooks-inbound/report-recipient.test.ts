@@ -2,11 +2,12 @@
 // message's recipient (case-insensitive). A report naming anyone else is acknowledged (it is in
 // the 200 {received:n} count) and records nothing: no suppression or bounce signal on that other
 // address, and no change to the message either.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/harness.ts';
-import { HOLD_SANDBOX, SECRETS, sendAndWaitSent, statusOf, timeline, until } from './helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testServerForSuite } from '../support/harness.ts';
+import { timeline } from '../support/messages.ts';
+import { until } from '../support/waits.ts';
+import { HOLD_SANDBOX, SECRETS, sendAndWaitSent, statusOf } from './helpers.ts';
 
-let server: TestServer;
 let key: string;
 let accountId: string;
 let n = 0;
@@ -24,12 +25,9 @@ async function newContact(address: string): Promise<string> {
   return res.body.id as string;
 }
 
+const server = testServerForSuite({ ...SECRETS, ...HOLD_SANDBOX });
 beforeAll(async () => {
-  server = await startTestServer({ ...SECRETS, ...HOLD_SANDBOX });
   ({ key, accountId } = await server.newAccount());
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 describe('email feedback names the message recipient or is ignored', () => {

@@ -2,11 +2,12 @@
 // endpoint and the SMTP email feedback endpoint, both authenticated by a shared-secret header.
 // Messages are held at `sent` (sandbox auto-delivery far in the future), so every change seen
 // here can only come from the callback under test.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/harness.ts';
-import { HOLD_SANDBOX, SECRETS, UNKNOWN_MESSAGE_ID, sendAndWaitSent, statusOf, timeline, types, until } from './helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testServerForSuite } from '../support/harness.ts';
+import { timeline, types } from '../support/messages.ts';
+import { until } from '../support/waits.ts';
+import { HOLD_SANDBOX, SECRETS, UNKNOWN_MESSAGE_ID, sendAndWaitSent, statusOf } from './helpers.ts';
 
-let server: TestServer;
 let key: string;
 let accountId: string;
 let n = 0;
@@ -18,12 +19,9 @@ const sandbox = (body: unknown, secret: string | null = SECRETS.WEBHOOK_SECRET_S
 const smtp = (body: unknown, secret: string | null = SECRETS.WEBHOOK_SECRET_SMTP) =>
   server.call('POST', '/v1/webhooks/smtp', { body, headers: secret === null ? {} : { 'x-smtp-feedback-secret': secret } });
 
+const server = testServerForSuite({ ...SECRETS, ...HOLD_SANDBOX });
 beforeAll(async () => {
-  server = await startTestServer({ ...SECRETS, ...HOLD_SANDBOX });
   ({ key, accountId } = await server.newAccount());
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 describe('POST /v1/webhooks/sandbox', () => {

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { carrierSignature } from '../../src/http/routes/providers/carrier.ts';
 import { whatsappSignature } from '../../src/http/routes/providers/whatsapp.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
-import { HOLD_SANDBOX, metaSignature, postCarrier, sendAndWaitSent, statusOf, twilioSignature, types, timeline } from './helpers.ts';
+import { timeline, types } from '../support/messages.ts';
+import { HOLD_SANDBOX, metaSignature, postCarrier, sendAndWaitSent, statusOf, twilioSignature } from './helpers.ts';
 
 const PUBLIC = 'https://hooks.example.test/engage';
 const NAMES = ['webhook_carrier', 'webhook_sandbox', 'webhook_smtp', 'webhook_whatsapp', 'whatsapp_verify_token'];

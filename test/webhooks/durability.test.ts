@@ -5,7 +5,8 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DeliveryClient } from '../../src/webhooks/delivery.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
-import { type Hit, type Receiver, h, startReceiver, until } from '../support/receivers.ts';
+import { type Hit, type Receiver, h, startReceiver } from '../support/receivers.ts';
+import { until } from '../support/waits.ts';
 
 const BASE = { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_DELAYS: '200ms,400ms,800ms', RATE_LIMITS_ENABLED: 'false' };
 

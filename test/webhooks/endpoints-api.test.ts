@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { PLATFORM_EVENTS } from '../../commands/webhook-endpoint.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
-import { type Receiver, h, independentServiceSignature, startReceiver, until } from '../support/receivers.ts';
+import { type Receiver, h, independentServiceSignature, startReceiver } from '../support/receivers.ts';
+import { until } from '../support/waits.ts';
 
 const NINE = [
   'contact.created', 'contact.updated', 'contact.unsubscribed', 'contact.bounced',

@@ -5,7 +5,8 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/harness.ts';
-import { type Hit, type Receiver, h, independentServiceSignature, readmeVerifier, standardHeaders, startReceiver, until } from '../support/receivers.ts';
+import { type Hit, type Receiver, h, independentServiceSignature, readmeVerifier, standardHeaders, startReceiver } from '../support/receivers.ts';
+import { until } from '../support/waits.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDelays } from '../../src/workers/webhook-sender.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
-import { type Receiver, h, independentServiceSignature, startReceiver, until } from '../support/receivers.ts';
+import { type Receiver, h, independentServiceSignature, startReceiver } from '../support/receivers.ts';
+import { until } from '../support/waits.ts';
 
 const DELAYS = [200, 400, 800];
 /**

@@ -6,7 +6,8 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceSignature, standardSignature, verifyServiceSignature } from '../../src/webhooks/signing.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
-import { type Hit, type Receiver, type Verify, h, independentServiceSignature, readmeVerifier, standardHeaders, startReceiver, until } from '../support/receivers.ts';
+import { type Hit, type Receiver, type Verify, h, independentServiceSignature, readmeVerifier, standardHeaders, startReceiver } from '../support/receivers.ts';
+import { until } from '../support/waits.ts';
 
 describe('delivery signatures', () => {
   let server: TestServer;

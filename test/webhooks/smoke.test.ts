@@ -4,19 +4,11 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyServiceSignature } from '../../src/webhooks/signing.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
+import { until } from '../support/waits.ts';
 
 interface Received {
   headers: Record<string, string | string[] | undefined>;
   body: string;
-}
-
-async function until<T>(fn: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (ok(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('outbound webhooks', () => {

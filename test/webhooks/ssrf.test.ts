@@ -8,7 +8,8 @@ import type { LookupAddress } from 'node:dns';
 import { DeliveryClient } from '../../src/webhooks/delivery.ts';
 import { checkWebhookUrl, guardedLookup, isPublicAddress } from '../../src/webhooks/ssrf.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
-import { type Receiver, startReceiver, until } from '../support/receivers.ts';
+import { type Receiver, startReceiver } from '../support/receivers.ts';
+import { until } from '../support/waits.ts';
 
 const REFUSED = [
   'http://127.0.0.1/',

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts.ts';
 import { type Server, startServer } from '../../src/server.ts';
 import { freshDatabase, testConfig } from '../support/harness.ts';
-import { callJson, type EngageProcess, killAllEngageProcesses, startEngage } from '../support/processes.ts';
+import { requestJson } from '../support/http.ts';
+import { type EngageProcess, killAllEngageProcesses, startEngage } from '../support/processes.ts';
 
 describe('an API process without projections, with `engage worker` in another process', () => {
   let url: string;
@@ -32,32 +33,32 @@ describe('an API process without projections, with `engage worker` in another pr
     const created = await createAccount(api.engage, { name: 'Split', email: 'split@example.com', password: 'correct horse battery' });
     key = created.api_key;
     expect(await api.engage.runner.waitFor(['auth'], created.position, 1500)).toBe(false);
-    expect((await callJson(api.url, 'GET', '/v1/contacts', { key })).status).toBe(401);
+    expect((await requestJson(api.url, 'GET', '/v1/contacts', { key })).status).toBe(401);
 
     worker = await startEngage('worker', url);
     // the API learns of the worker's progress only through projection_state
     expect(await api.engage.runner.waitFor(['auth'], created.position, 30_000)).toBe(true);
-    expect((await callJson(api.url, 'GET', '/v1/contacts', { key })).status).toBe(200);
+    expect((await requestJson(api.url, 'GET', '/v1/contacts', { key })).status).toBe(200);
   }, 300_000);
 
   it('shows every write in the very next read: create, update, delete', async () => {
     expect(worker.child.exitCode).toBeNull();
     for (let i = 0; i < 10; i++) {
-      const created = await callJson(api.url, 'POST', '/v1/contacts', { key, body: { email: `ryw${i}@example.com`, first_name: `Ann${i}` } });
+      const created = await requestJson(api.url, 'POST', '/v1/contacts', { key, body: { email: `ryw${i}@example.com`, first_name: `Ann${i}` } });
       expect(created.status).toBe(201);
-      const listed = await callJson(api.url, 'GET', '/v1/contacts?limit=1', { key });
+      const listed = await requestJson(api.url, 'GET', '/v1/contacts?limit=1', { key });
       expect(listed.body.data[0]).toMatchObject({ id: created.body.id, email: `ryw${i}@example.com` });
 
-      const patched = await callJson(api.url, 'PATCH', `/v1/contacts/${created.body.id}`, { key, body: { first_name: `Bea${i}` } });
+      const patched = await requestJson(api.url, 'PATCH', `/v1/contacts/${created.body.id}`, { key, body: { first_name: `Bea${i}` } });
       expect(patched.status).toBe(200);
-      expect((await callJson(api.url, 'GET', `/v1/contacts/${created.body.id}`, { key })).body.first_name).toBe(`Bea${i}`);
+      expect((await requestJson(api.url, 'GET', `/v1/contacts/${created.body.id}`, { key })).body.first_name).toBe(`Bea${i}`);
 
       if (i % 2 === 0) {
-        expect((await callJson(api.url, 'DELETE', `/v1/contacts/${created.body.id}`, { key })).status).toBe(200);
-        expect((await callJson(api.url, 'GET', `/v1/contacts/${created.body.id}`, { key })).status).toBe(404);
+        expect((await requestJson(api.url, 'DELETE', `/v1/contacts/${created.body.id}`, { key })).status).toBe(200);
+        expect((await requestJson(api.url, 'GET', `/v1/contacts/${created.body.id}`, { key })).status).toBe(404);
       }
     }
-    const all = await callJson(api.url, 'GET', '/v1/contacts?limit=100', { key });
+    const all = await requestJson(api.url, 'GET', '/v1/contacts?limit=100', { key });
     expect(all.body.data.map((c: { email: string }) => c.email).sort()).toEqual(['ryw1', 'ryw3', 'ryw5', 'ryw7', 'ryw9'].map((e) => `${e}@example.com`));
   }, 300_000);
 });
