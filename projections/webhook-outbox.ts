@@ -4,16 +4,13 @@
 // endpoints and per-message hooks it needs itself, in log order. Not rebuildable: a replay would
 // deliver history again. It owns webhook_deliveries and webhook_attempts: every statement on them
 // is a typed query below (the sender's claims and attempts, the API's lists and retries).
-import type pg from 'pg';
 import type { MessageEvent } from '../commands/message.ts';
 import type { WebhookEndpointEvent } from '../commands/webhook-endpoint.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import { newId } from '../src/ids.ts';
 import type { Projection, TableNamer } from '../src/read-models/projection.ts';
 import { type DeliveryDraft, deliveriesFor, type EndpointSubscription, type MessageHook } from '../src/webhooks/platform-events.ts';
-
-/** Anything that runs a query: the pool, or a client inside a transaction. */
-type Db = Pick<pg.Pool, 'query'>;
+import type { Db } from './queries.ts';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 

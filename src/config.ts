@@ -36,6 +36,59 @@ const trustProxy = z
     return list.join(',');
   });
 
+const DELAY_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** Retry delays such as "30s,5m,30m" (ms, s, m, h) → milliseconds, one per retry. */
+const retryDelays = z.string().transform((spec, ctx): number[] => {
+  const delays: number[] = [];
+  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(part);
+    if (!m) {
+      ctx.addIssue({ code: 'custom', message: `cannot read "${part}" (use e.g. 30s,5m,30m)` });
+      return z.NEVER;
+    }
+    delays.push(Math.round(Number(m[1]) * DELAY_UNITS_MS[m[2] as keyof typeof DELAY_UNITS_MS]));
+  }
+  return delays;
+});
+
+/** Reads a WEBHOOK_RETRY_DELAYS value on its own; throws naming the variable. */
+export function parseDelays(spec: string): number[] {
+  const parsed = retryDelays.safeParse(spec);
+  if (!parsed.success) throw new Error(`WEBHOOK_RETRY_DELAYS: ${parsed.error.issues[0].message}`);
+  return parsed.data;
+}
+
+/** The daily window of quiet hours in minutes since local midnight (it may span midnight); `window` as configured, for messages. */
+export interface QuietHours {
+  window: string;
+  startMin: number;
+  endMin: number;
+}
+
+const quietHours = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d$|^off$/, 'HH:MM-HH:MM or off')
+  .transform((window): QuietHours | null => {
+    if (window === 'off') return null;
+    const minuteOfDay = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+    const [start, end] = window.split('-');
+    return { window, startMin: minuteOfDay(start), endMin: minuteOfDay(end) };
+  });
+
+/** An IANA time zone name this runtime knows (Intl refuses the rest, which would otherwise fail at the first send). */
+const timeZone = z.string().refine(
+  (name) => {
+    try {
+      new Intl.DateTimeFormat('en-GB', { timeZone: name });
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'not a time zone (use an IANA name such as UTC or Europe/Berlin)' },
+);
+
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
@@ -53,7 +106,8 @@ const ConfigSchema = z.object({
   RATE_LIMITS_ENABLED: bool.default(true),
   /** which reverse proxies' X-Forwarded-For to believe for the client address (rate limits per IP); off by default */
   TRUST_PROXY: trustProxy,
-  WEBHOOK_RETRY_DELAYS: z.string().default('30s,5m,30m'),
+  /** the waits before each retry of a failed webhook delivery; after the last, it has failed */
+  WEBHOOK_RETRY_DELAYS: retryDelays.prefault('30s,5m,30m'),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(256),
@@ -64,11 +118,9 @@ const ConfigSchema = z.object({
   SANDBOX_DELIVERY_DELAY_MS: z.coerce.number().int().min(0).default(200),
   EMAIL_FROM: z.string().default('no-reply@engage.local'),
   MARKETING_CAP_PER_DAY: z.coerce.number().int().min(0).default(2),
-  QUIET_HOURS: z
-    .string()
-    .regex(/^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d$|^off$/, 'HH:MM-HH:MM or off')
-    .default('21:00-08:00'),
-  DEFAULT_TIMEZONE: z.string().default('UTC'),
+  /** marketing sends wait out these hours in the recipient's time zone; "off" for none */
+  QUIET_HOURS: quietHours.prefault('21:00-08:00'),
+  DEFAULT_TIMEZONE: timeZone.default('UTC'),
   DISPATCH_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   DISPATCH_CONCURRENCY: z.coerce.number().int().min(1).max(10000).default(256),
   DISPATCH_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),

@@ -38,4 +38,25 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT/);
     expect(() => loadConfig({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
   });
+
+  it('reads WEBHOOK_RETRY_DELAYS into milliseconds at load, and refuses one it cannot read', () => {
+    expect(loadConfig({}).WEBHOOK_RETRY_DELAYS).toEqual([30_000, 300_000, 1_800_000]);
+    expect(loadConfig({ WEBHOOK_RETRY_DELAYS: ' 1.5s , 200ms,1h ' }).WEBHOOK_RETRY_DELAYS).toEqual([1500, 200, 3_600_000]);
+    expect(() => loadConfig({ WEBHOOK_RETRY_DELAYS: '30 seconds' })).toThrow(/invalid configuration:[\s\S]*WEBHOOK_RETRY_DELAYS: cannot read "30 seconds" \(use e\.g\. 30s,5m,30m\)/);
+    expect(() => loadConfig({ WEBHOOK_RETRY_DELAYS: '30s,-1s' })).toThrow(/WEBHOOK_RETRY_DELAYS: cannot read "-1s"/);
+    expect(() => loadConfig({ WEBHOOK_RETRY_DELAYS: '5x' })).toThrow(/WEBHOOK_RETRY_DELAYS/);
+  });
+
+  it('reads QUIET_HOURS into minutes of the day at load, and refuses a malformed window', () => {
+    expect(loadConfig({}).QUIET_HOURS).toEqual({ window: '21:00-08:00', startMin: 21 * 60, endMin: 8 * 60 });
+    expect(loadConfig({ QUIET_HOURS: '12:30-13:45' }).QUIET_HOURS).toEqual({ window: '12:30-13:45', startMin: 750, endMin: 825 });
+    expect(loadConfig({ QUIET_HOURS: 'off' }).QUIET_HOURS).toBeNull();
+    expect(() => loadConfig({ QUIET_HOURS: '9pm-8am' })).toThrow(/invalid configuration:[\s\S]*QUIET_HOURS: HH:MM-HH:MM or off/);
+    expect(() => loadConfig({ QUIET_HOURS: '24:00-08:00' })).toThrow(/QUIET_HOURS/);
+  });
+
+  it('refuses a DEFAULT_TIMEZONE that is not an IANA time zone, at load rather than at the first marketing send', () => {
+    expect(loadConfig({ DEFAULT_TIMEZONE: 'Europe/Berlin' }).DEFAULT_TIMEZONE).toBe('Europe/Berlin');
+    expect(() => loadConfig({ DEFAULT_TIMEZONE: 'Mars/Olympus_Mons' })).toThrow(/invalid configuration:[\s\S]*DEFAULT_TIMEZONE: not a time zone/);
+  });
 });

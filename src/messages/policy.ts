@@ -2,7 +2,11 @@
 // marketing messages respect the per-recipient daily cap and the recipient's quiet hours;
 // transactional messages (transactional: true or category "transactional") bypass both.
 import type pg from 'pg';
-import type { Config } from '../config.ts';
+import { recipientTimezones } from '../../projections/contacts.ts';
+import { marketingSentSince } from '../../projections/messages.ts';
+import type { Recipient } from '../../projections/queries.ts';
+import { suppressedAmong } from '../../projections/suppressions.ts';
+import type { Config, QuietHours } from '../config.ts';
 
 export interface PolicyInput {
   id: string;
@@ -16,18 +20,6 @@ export type Decision =
   | { action: 'send' }
   | { action: 'fail'; reason: 'suppressed'; detail: string }
   | { action: 'hold'; until: Date; reason: 'quiet_hours' | 'marketing_cap'; detail: string };
-
-interface QuietHours {
-  startMin: number;
-  endMin: number;
-}
-
-export function parseQuietHours(spec: string): QuietHours | null {
-  if (spec === 'off') return null;
-  const [a, b] = spec.split('-');
-  const toMin = (s: string) => Number(s.slice(0, 2)) * 60 + Number(s.slice(3, 5));
-  return { startMin: toMin(a), endMin: toMin(b) };
-}
 
 /** Minutes since local midnight in a time zone. */
 function localMinutes(at: Date, timeZone: string): number {
@@ -52,49 +44,27 @@ export function quietUntil(at: Date, timeZone: string, quiet: QuietHours | null)
 }
 
 export class Policy {
-  private readonly quiet: QuietHours | null;
-
   constructor(
     private readonly pool: pg.Pool,
     private readonly config: Pick<Config, 'MARKETING_CAP_PER_DAY' | 'QUIET_HOURS' | 'DEFAULT_TIMEZONE'>,
-  ) {
-    this.quiet = parseQuietHours(config.QUIET_HOURS);
-  }
+  ) {}
 
   async decide(messages: readonly PolicyInput[], now: Date): Promise<Map<string, Decision>> {
     const decisions = new Map<string, Decision>();
     if (messages.length === 0) return decisions;
-    const accounts = messages.map((m) => m.account_id);
-    const addresses = messages.map((m) => m.to_address);
+    const recipientOf = (m: PolicyInput): Recipient => ({ account_id: m.account_id, address: m.to_address });
 
     const suppressed = new Map<string, string>();
-    const s = await this.pool.query<{ account_id: string; address: string; reason: string }>(
-      `SELECT s.account_id, s.address, s.reason FROM suppressions s
-       JOIN unnest($1::text[], $2::text[]) AS u(a, addr) ON s.account_id = u.a AND s.address = u.addr`,
-      [accounts, addresses],
-    );
-    for (const r of s.rows) suppressed.set(`${r.account_id} ${r.address}`, r.reason);
+    for (const r of await suppressedAmong(this.pool, messages.map(recipientOf))) suppressed.set(`${r.account_id} ${r.address}`, r.reason);
 
     const marketing = messages.filter((m) => m.marketing && !suppressed.has(`${m.account_id} ${m.to_address}`));
     const timezones = new Map<string, string>();
     const sentToday = new Map<string, { count: number; oldest: Date }>();
     if (marketing.length) {
-      const ma = marketing.map((m) => m.account_id);
-      const mt = marketing.map((m) => m.to_address);
-      const tz = await this.pool.query<{ account_id: string; address: string; timezone: string }>(
-        `SELECT DISTINCT ON (c.account_id, u.addr) c.account_id, u.addr AS address, c.timezone FROM contacts c
-         JOIN unnest($1::text[], $2::text[]) AS u(a, addr) ON c.account_id = u.a AND (c.email = u.addr OR c.phone = u.addr)
-         WHERE c.timezone IS NOT NULL ORDER BY c.account_id, u.addr, c.id`,
-        [ma, mt],
-      );
-      for (const r of tz.rows) timezones.set(`${r.account_id} ${r.address}`, r.timezone);
-      const cap = await this.pool.query<{ account_id: string; to_address: string; n: number; oldest: Date }>(
-        `SELECT m.account_id, m.to_address, count(*)::int AS n, min(m.sent_at) AS oldest FROM messages m
-         JOIN (SELECT DISTINCT a, addr FROM unnest($1::text[], $2::text[]) AS u(a, addr)) u ON m.account_id = u.a AND m.to_address = u.addr
-         WHERE m.marketing AND m.sent_at > $3 GROUP BY m.account_id, m.to_address`,
-        [ma, mt, new Date(now.getTime() - 24 * 3600_000)],
-      );
-      for (const r of cap.rows) sentToday.set(`${r.account_id} ${r.to_address}`, { count: r.n, oldest: r.oldest });
+      const recipients = marketing.map(recipientOf);
+      for (const r of await recipientTimezones(this.pool, recipients)) timezones.set(`${r.account_id} ${r.address}`, r.timezone);
+      const since = new Date(now.getTime() - 24 * 3600_000);
+      for (const r of await marketingSentSince(this.pool, recipients, since)) sentToday.set(`${r.account_id} ${r.to_address}`, { count: r.n, oldest: r.oldest });
     }
 
     for (const m of messages) {
@@ -109,9 +79,9 @@ export class Policy {
         continue;
       }
       const tz = timezones.get(key) ?? this.config.DEFAULT_TIMEZONE;
-      const quietEnd = quietUntil(now, tz, this.quiet);
+      const quietEnd = quietUntil(now, tz, this.config.QUIET_HOURS);
       if (quietEnd) {
-        decisions.set(m.id, { action: 'hold', until: quietEnd, reason: 'quiet_hours', detail: `quiet hours ${this.config.QUIET_HOURS} in ${tz}` });
+        decisions.set(m.id, { action: 'hold', until: quietEnd, reason: 'quiet_hours', detail: `quiet hours ${this.config.QUIET_HOURS!.window} in ${tz}` });
         continue;
       }
       const used = sentToday.get(key) ?? { count: 0, oldest: now };

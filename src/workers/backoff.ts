@@ -3,13 +3,21 @@
 // backs off (250 ms doubling to 2 s, so it is back within ~2 s of the database) and says when it
 // has recovered. Work whose outcome is already decided (a provider call made, a webhook answered)
 // is recorded with `whileUnavailable`, which retries through the outage instead of dropping it.
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { isConnectionError } from '../db/errors.ts';
 
 const FIRST_DELAY_MS = 250;
 const MAX_DELAY_MS = 2_000;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less once `signal` aborts; never rejects: a stopping worker must not wait out a backoff. */
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  try {
+    await delay(ms, undefined, { signal });
+  } catch (err) {
+    if (!signal?.aborted) throw err;
+  }
+}
 
 export function backoffDelay(failures: number): number {
   return Math.min(FIRST_DELAY_MS * 2 ** Math.max(0, failures - 1), MAX_DELAY_MS);
@@ -26,8 +34,8 @@ export class LoopBackoff {
     private readonly worker: string,
   ) {}
 
-  /** After a failed round: logs it and waits before the next one. */
-  async failed(err: unknown, stopped: () => boolean = () => false): Promise<void> {
+  /** After a failed round: logs it and waits before the next one (less, if `signal` aborts). */
+  async failed(err: unknown, signal?: AbortSignal): Promise<void> {
     this.failures++;
     if (isConnectionError(err)) {
       if (this.unavailableSince === undefined) {
@@ -37,9 +45,7 @@ export class LoopBackoff {
     } else {
       this.log.error({ err, worker: this.worker }, `${this.worker} round failed; retrying`);
     }
-    const until = Date.now() + backoffDelay(this.failures);
-    // a stop request ends the wait early
-    while (Date.now() < until && !stopped()) await sleep(Math.min(50, until - Date.now()));
+    await sleep(backoffDelay(this.failures), signal);
   }
 
   /** After a round that worked: ends the backoff (and says so after an outage). */
@@ -52,21 +58,39 @@ export class LoopBackoff {
   }
 }
 
-/**
- * Runs `fn`, retrying it with backoff while the database is unreachable, until `deadline` (ms since
- * the epoch) would pass or `stopped` says so; other errors, and a connection error past the
- * deadline, are thrown.
- */
-export async function whileUnavailable<T>(fn: () => Promise<T>, deadline: number, stopped: () => boolean = () => false): Promise<T> {
+export interface RetryOptions {
+  /** no retry would start at or after this time (ms since the epoch, by `now`) */
+  until: number;
+  /** a stop request: no further retry once it aborts */
+  signal?: AbortSignal;
+  /** which errors are worth another try; by default only a lost database */
+  retryOn?: (err: unknown) => boolean;
+  now?: () => number;
+  onRetry?: (err: unknown, attempt: number) => void;
+}
+
+/** Runs `fn`, retrying it with the loops' backoff while `retryOn` says so and time is left; else throws its error. */
+export async function retryWithBackoff<T>(fn: () => Promise<T>, options: RetryOptions): Promise<T> {
+  const { until, signal, retryOn = isConnectionError, now = Date.now, onRetry } = options;
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn();
     } catch (err) {
-      const delay = backoffDelay(attempt);
-      if (!isConnectionError(err) || Date.now() + delay >= deadline || stopped()) throw err;
-      await sleep(delay);
+      const wait = backoffDelay(attempt);
+      if (!retryOn(err) || now() + wait >= until || signal?.aborted) throw err;
+      onRetry?.(err, attempt);
+      await sleep(wait, signal);
     }
   }
+}
+
+/**
+ * Runs `fn`, retrying it with backoff while the database is unreachable, until `deadline` (ms since
+ * the epoch) would pass or `signal` aborts; other errors, and a connection error past the
+ * deadline, are thrown.
+ */
+export function whileUnavailable<T>(fn: () => Promise<T>, deadline: number, signal?: AbortSignal): Promise<T> {
+  return retryWithBackoff(fn, { until: deadline, signal });
 }
 
 /** A connection error in one short line: no stack for the expected. */

@@ -10,26 +10,19 @@
 // (the sandbox's provider message id is derived from it).
 import { hostname } from 'node:os';
 import type { MessageState } from '../../commands/message.ts';
-import type { MessageRow } from '../../projections/messages.ts';
+import { contentOfRow, type DispatchRow, dueForDispatch } from '../../projections/messages.ts';
 import type { ProviderRegistry } from '../channels/index.ts';
 import type { OutboundMessage, SendOutcome } from '../channels/port.ts';
 import type { Engage } from '../context.ts';
-import { comparePositions, type Position } from '../eventstore/port.ts';
-import { Wakeup } from '../eventstore/wakeup.ts';
 import { applyTransitions, type Transition, type TransitionResult } from '../messages/outcomes.ts';
 import { Policy } from '../messages/policy.ts';
-import { LoopBackoff, whileUnavailable } from './backoff.ts';
-
-/** The read-model columns a claim needs (the message's content and its revision). */
-type QueuedRow = Pick<
-  MessageRow,
-  | 'id' | 'account_id' | 'channel' | 'to_address' | 'message' | 'htmlmessage' | 'subject' | 'reply_to' | 'from_name' | 'headers'
-  | 'sender' | 'transactional' | 'category' | 'marketing' | 'webhook_url' | 'not_before' | 'claimed_until' | 'attempts' | 'reason' | 'revision'
->;
+import { retryWithBackoff, whileUnavailable } from './backoff.ts';
+import { OwnWrites, WorkerLoop } from './loop.ts';
 
 const HOLD_REASONS = new Set(['quiet_hours', 'marketing_cap', 'warmup_cap']);
 
-export function stateFromRow(r: QueuedRow): MessageState {
+/** A queued message's state as its stream would fold it, from its read-model row (spares a stream read per claim). */
+function stateFromRow(r: DispatchRow): MessageState {
   return {
     exists: true,
     id: r.id,
@@ -39,51 +32,38 @@ export function stateFromRow(r: QueuedRow): MessageState {
     leaseUntil: r.claimed_until?.toISOString(),
     attempts: r.attempts,
     notBefore: r.not_before?.toISOString(),
-    content: {
-      channel: r.channel,
-      to: r.to_address,
-      message: r.message,
-      transactional: r.transactional,
-      ...(r.htmlmessage !== null ? { htmlmessage: r.htmlmessage } : {}),
-      ...(r.subject !== null ? { subject: r.subject } : {}),
-      ...(r.reply_to !== null ? { reply_to: r.reply_to } : {}),
-      ...(r.from_name !== null ? { from_name: r.from_name } : {}),
-      ...(r.headers !== null ? { headers: r.headers } : {}),
-      ...(r.sender !== null ? { sender: r.sender } : {}),
-      ...(r.category !== null ? { category: r.category } : {}),
-      ...(r.webhook_url !== null ? { webhook_url: r.webhook_url } : {}),
-    },
+    content: contentOfRow(r),
   };
 }
 
 export class Dispatcher {
   readonly worker = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
-  private readonly wakeup = new Wakeup();
+  private readonly loop: WorkerLoop;
   private readonly inFlight = new Set<string>();
   private readonly policy: Policy;
-  private stopped = false;
-  private loopDone?: Promise<void>;
   private readonly meta = { actor: 'dispatcher' };
-  /** the newest position this dispatcher wrote: the read model is read only once it has caught up */
-  private lastWritten?: Position;
+  private readonly ownWrites = new OwnWrites();
 
   constructor(
     private readonly engage: Engage,
     private readonly providers: ProviderRegistry,
   ) {
     this.policy = new Policy(engage.pool, engage.config);
+    this.loop = new WorkerLoop({
+      name: 'dispatcher',
+      log: engage.log,
+      round: () => this.dispatchBatch(),
+      idleMs: 250,
+      wakeOnAdvance: { runner: engage.runner, projection: 'messages' },
+    });
   }
 
   start(): void {
-    const onAdvance = (name: string) => {
-      if (name === 'messages') this.wakeup.wake();
-    };
-    this.engage.runner.on('advanced', onAdvance);
-    this.loopDone = this.loop().finally(() => this.engage.runner.off('advanced', onAdvance));
+    this.loop.start();
   }
 
   wake(): void {
-    this.wakeup.wake();
+    this.loop.wake();
   }
 
   /** Whether this dispatcher holds the message in its current batch (its outcome not yet recorded). */
@@ -91,26 +71,8 @@ export class Dispatcher {
     return this.inFlight.has(messageId);
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.wakeup.close();
-    await this.loopDone;
-  }
-
-  private async loop(): Promise<void> {
-    const backoff = new LoopBackoff(this.engage.log, 'dispatcher');
-    while (!this.stopped) {
-      const ticket = this.wakeup.ticket();
-      let worked = 0;
-      try {
-        worked = await this.dispatchBatch();
-        backoff.succeeded();
-      } catch (err) {
-        await backoff.failed(err, () => this.stopped);
-        continue;
-      }
-      if (worked === 0) await this.wakeup.wait(ticket, 250);
-    }
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One round: claim up to a batch, decide, send, record. Returns how many messages it claimed. */
@@ -120,17 +82,9 @@ export class Dispatcher {
     // the rows just dispatched come back as 'queued' at stale revisions (every claim then falls
     // back to the slow path, and a whole batch can be spent re-deciding finished messages), and
     // the marketing cap would not count the messages this dispatcher has just sent.
-    if (this.lastWritten) await runner.waitFor(['messages'], this.lastWritten, 5000);
-    if (this.stopped) return 0;
-    const { rows } = await pool.query<QueuedRow>(
-      `SELECT id, account_id, channel, to_address, message, htmlmessage, subject, reply_to, from_name, headers, sender,
-              transactional, category, marketing, webhook_url, not_before, claimed_until, attempts, reason, revision::text
-       FROM messages
-       WHERE status = 'queued' AND (not_before IS NULL OR not_before <= now())
-         AND (claimed_until IS NULL OR claimed_until < now()) AND NOT (id = ANY($2::text[]))
-       ORDER BY not_before NULLS FIRST, id LIMIT $1`,
-      [config.DISPATCH_BATCH_SIZE, [...this.inFlight]],
-    );
+    await this.ownWrites.visibleIn(runner, 'messages');
+    if (this.loop.stopped) return 0;
+    const rows = await dueForDispatch(pool, config.DISPATCH_BATCH_SIZE, [...this.inFlight]);
     if (rows.length === 0) return 0;
     const now = clock.now();
     for (const r of rows) this.inFlight.add(r.id);
@@ -147,7 +101,7 @@ export class Dispatcher {
         })),
         this.meta,
       );
-      this.noteWritten(claims);
+      this.ownWrites.note(claims);
       const claimed = claims.filter((c) => c.ok && c.state?.content);
       if (claimed.length === 0) return rows.length;
       const byId = new Map(rows.map((r) => [r.id, r]));
@@ -161,7 +115,7 @@ export class Dispatcher {
             now,
           ),
         Date.now() + config.DISPATCH_LEASE_MS / 2,
-        () => this.stopped,
+        this.loop.signal,
       );
       const outcomes: Transition[] = [];
       const toSend: TransitionResult[] = [];
@@ -174,7 +128,7 @@ export class Dispatcher {
       }
       const sent = await this.sendAll(toSend);
       outcomes.push(...sent);
-      this.noteWritten(await this.record(outcomes, now.getTime() + config.DISPATCH_LEASE_MS));
+      this.ownWrites.note(await this.record(outcomes, now.getTime() + config.DISPATCH_LEASE_MS));
       return rows.length;
     } finally {
       for (const r of rows) this.inFlight.delete(r.id);
@@ -187,23 +141,15 @@ export class Dispatcher {
    * it is retried while our leases last; a retry after a partial success re-decides each message
    * on its real state, so nothing is recorded twice.
    */
-  private async record(outcomes: Transition[], leaseEnds: number): Promise<TransitionResult[]> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await applyTransitions(this.engage, outcomes, this.meta);
-      } catch (err) {
-        const delay = Math.min(100 * 2 ** (attempt - 1), 2000);
-        if (this.engage.clock.now().getTime() + delay >= leaseEnds) throw err;
-        this.engage.log.warn({ err, attempt, messages: outcomes.length }, 'recording dispatch outcomes failed; retrying');
-        await new Promise((r) => setTimeout(r, delay));
-      }
-    }
-  }
-
-  private noteWritten(results: readonly TransitionResult[]) {
-    for (const r of results) {
-      if (r.position && (!this.lastWritten || comparePositions(r.position, this.lastWritten) > 0)) this.lastWritten = r.position;
-    }
+  private record(outcomes: Transition[], leaseEnds: number): Promise<TransitionResult[]> {
+    const { clock, log } = this.engage;
+    // not cut short by a stop: these outcomes are the last thing a stopping dispatcher must keep
+    return retryWithBackoff(() => applyTransitions(this.engage, outcomes, this.meta), {
+      until: leaseEnds,
+      now: () => clock.now().getTime(),
+      retryOn: () => true,
+      onRetry: (err, attempt) => log.warn({ err, attempt, messages: outcomes.length }, 'recording dispatch outcomes failed; retrying'),
+    });
   }
 
   /** Provider calls with bounded concurrency; each outcome becomes a transition. */

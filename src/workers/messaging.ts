@@ -4,11 +4,13 @@ import { ProviderRegistry } from '../channels/index.ts';
 import type { ChannelProvider, DeliveryReport, ReportSink } from '../channels/port.ts';
 import { sandboxReport } from '../channels/sandbox.ts';
 import { MESSAGE_EVENT_TYPES, type Channel } from '../../commands/message.ts';
+import { sandboxSentBefore } from '../../projections/messages.ts';
 import type { Engage } from '../context.ts';
 import { comparePositions } from '../eventstore/port.ts';
 import { recordReports } from '../messages/reports.ts';
 import { LoopBackoff } from './backoff.ts';
 import { Dispatcher } from './dispatcher.ts';
+import { nextAdvance } from './loop.ts';
 import { Scheduler } from './scheduler.ts';
 
 export class ReportRecorder {
@@ -89,8 +91,8 @@ export async function startMessaging(engage: Engage, overrides: Partial<Record<C
   reports.holdWhile = (id) => dispatcher.isDispatching(id);
   dispatcher.start();
   scheduler.start();
-  const resume = { stopped: false };
-  const resuming = resumeSandboxReports(engage, reports.sink, new Date(), resume).catch((err: unknown) =>
+  const stopResuming = new AbortController();
+  const resuming = resumeSandboxReports(engage, reports.sink, new Date(), stopResuming.signal).catch((err: unknown) =>
     engage.log.error({ err }, 'resuming sandbox delivery reports failed'),
   );
   return {
@@ -99,10 +101,9 @@ export async function startMessaging(engage: Engage, overrides: Partial<Record<C
     scheduler,
     reports,
     async stop() {
-      resume.stopped = true;
-      await resuming;
-      await scheduler.stop();
-      await dispatcher.stop();
+      stopResuming.abort();
+      await Promise.all([resuming, scheduler.stop(), dispatcher.stop()]);
+      // the dispatcher has recorded its last outcomes: nothing calls a provider any more
       await providers.close();
       await reports.flush();
     },
@@ -117,23 +118,20 @@ export async function startMessaging(engage: Engage, overrides: Partial<Record<C
  * report yet is reported now. (If another live process still owes the report, it arrives twice;
  * the second is a duplicate and changes nothing.)
  */
-async function resumeSandboxReports(engage: Engage, sink: ReportSink, startedAt: Date, state: { stopped: boolean }): Promise<void> {
+async function resumeSandboxReports(engage: Engage, sink: ReportSink, startedAt: Date, stopped: AbortSignal): Promise<void> {
   const head = await engage.store.headPosition();
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (state.stopped) return;
+    if (stopped.aborted) return;
     const at = engage.runner.position('messages');
     if (at && comparePositions(at, head) >= 0) break;
     if (at && (await engage.store.countAfter(at, MESSAGE_EVENT_TYPES, 1)) === 0) break;
     if (Date.now() > deadline) break;
-    await new Promise((r) => setTimeout(r, 200));
+    await nextAdvance(engage.runner, 'messages', 200, stopped);
   }
   let after = '';
-  while (!state.stopped) {
-    const { rows } = await engage.pool.query<{ id: string; channel: Channel; to_address: string }>(
-      `SELECT id, channel, to_address FROM messages WHERE status = 'sent' AND provider = 'sandbox' AND sent_at < $1 AND id > $2 ORDER BY id LIMIT 1000`,
-      [startedAt, after],
-    );
+  while (!stopped.aborted) {
+    const rows = await sandboxSentBefore(engage.pool, startedAt, after, 1000);
     if (rows.length === 0) return;
     engage.log.info({ messages: rows.length }, 'resuming sandbox delivery reports lost with a previous process');
     sink(rows.map((m) => sandboxReport({ id: m.id, channel: m.channel, to: m.to_address }, { resumed: true })));

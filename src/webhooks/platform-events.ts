@@ -1,0 +1,131 @@
+// What an event means to webhook receivers: the platform events it becomes for an account's
+// endpoints, and the status callbacks for a message's own webhook_url. Pure: the outbox projection
+// passes in the endpoints and message hooks it keeps, and stores the deliveries this returns.
+import type { ContactEvent } from '../../commands/contact.ts';
+import type { MessageEvent } from '../../commands/message.ts';
+import type { SuppressionEvent } from '../../commands/suppression.ts';
+import type { PlatformEvent } from '../../commands/webhook-endpoint.ts';
+import type { RecordedEvent } from '../eventstore/port.ts';
+
+/** An endpoint as the outbox knows it when it fans out an event. */
+export interface EndpointSubscription {
+  id: string;
+  account_id: string;
+  url: string;
+  /** the platform events it wants; none listed: all of them */
+  events: string[];
+  status: string;
+}
+
+/** A message somebody listens to: its own webhook_url, or its account's endpoints. */
+export interface MessageHook {
+  message_id: string;
+  account_id: string;
+  webhook_url: string | null;
+  channel: string;
+  to_address: string;
+  provider_message_id: string | null;
+}
+
+/** One delivery to make: a signed POST of `body` to `target_url`. */
+export interface DeliveryDraft {
+  account_id: string;
+  endpoint_id: string | null;
+  target_url: string;
+  kind: 'endpoint' | 'message';
+  event_id: string;
+  event_type: string;
+  body: string;
+  created_at: string;
+}
+
+/** What the outbox knows about an event's receivers, as of that event. */
+export interface Receivers {
+  endpoints: Iterable<EndpointSubscription>;
+  /** the message's hook, for a message event of a message somebody listens to */
+  hook?: MessageHook;
+}
+
+type OutboxEvent = MessageEvent | ContactEvent | SuppressionEvent;
+
+const PER_MESSAGE_STATUS: Partial<Record<MessageEvent['type'], string>> = {
+  MessageQueued: 'queued',
+  MessageSent: 'sent',
+  MessageDelivered: 'delivered',
+  MessageFailed: 'failed',
+};
+
+/** The deliveries one event becomes (none for most events). */
+export function deliveriesFor(recorded: RecordedEvent, receivers: Receivers): DeliveryDraft[] {
+  const e = recorded as unknown as OutboxEvent;
+  const toEndpoints = (accountId: string, type: PlatformEvent, data: unknown) => endpointDeliveries(recorded, receivers.endpoints, accountId, type, data);
+  switch (e.type) {
+    case 'MessageAccepted': {
+      const { hook } = receivers;
+      // a message accepted straight into the queue (not scheduled) reports it at once
+      return hook && e.data.status === 'queued' ? messageDeliveries(recorded, hook, 'queued', {}) : [];
+    }
+    case 'MessageQueued':
+    case 'MessageSent':
+    case 'MessageDelivered':
+    case 'MessageFailed': {
+      const { hook } = receivers;
+      if (!hook) return [];
+      const extra: Record<string, unknown> = e.type === 'MessageFailed' ? { reason: e.data.reason } : {};
+      const deliveries = messageDeliveries(recorded, hook, PER_MESSAGE_STATUS[e.type]!, extra);
+      if (e.type === 'MessageDelivered') deliveries.push(...toEndpoints(hook.account_id, 'message.delivered', messageData(hook, 'delivered', extra)));
+      if (e.type === 'MessageFailed') deliveries.push(...toEndpoints(hook.account_id, 'message.failed', messageData(hook, 'failed', extra)));
+      return deliveries;
+    }
+    case 'ContactCreated':
+      return toEndpoints(e.data.account_id, 'contact.created', { id: e.data.id, ...e.data.fields, custom_fields: e.data.custom_fields, created_at: e.data.created_at });
+    case 'ContactUpdated':
+      return toEndpoints(e.data.account_id, 'contact.updated', { id: e.data.id, changes: e.data.changes, custom_fields: e.data.custom_fields, updated_at: e.data.updated_at });
+    case 'ContactBounced':
+      return toEndpoints(e.data.account_id, 'contact.bounced', { contact_id: e.data.id, email: e.data.email, reason: e.data.reason, message_id: e.data.message_id ?? null, bounced_at: e.data.at });
+    case 'RecipientSuppressed':
+      if (e.data.reason !== 'unsubscribe' && e.data.reason !== 'stop') return [];
+      return toEndpoints(e.data.account_id, 'contact.unsubscribed', { address: e.data.address, reason: e.data.reason, source: e.data.source, unsubscribed_at: e.data.at });
+    default:
+      return [];
+  }
+}
+
+/** A platform event to every active endpoint of the account that subscribes to it. */
+function endpointDeliveries(recorded: RecordedEvent, endpoints: Iterable<EndpointSubscription>, accountId: string, type: PlatformEvent, data: unknown): DeliveryDraft[] {
+  const eventId = `evt_${recorded.id}`;
+  const createdAt = recorded.createdAt.toISOString();
+  const deliveries: DeliveryDraft[] = [];
+  for (const ep of endpoints) {
+    if (ep.account_id !== accountId || ep.status !== 'active') continue;
+    if (ep.events.length > 0 && !ep.events.includes(type)) continue;
+    deliveries.push({
+      account_id: accountId, endpoint_id: ep.id, target_url: ep.url, kind: 'endpoint', event_id: eventId, event_type: type,
+      body: JSON.stringify({ id: eventId, type, created_at: createdAt, account_id: accountId, data }), created_at: createdAt,
+    });
+  }
+  return deliveries;
+}
+
+/** A message's status change to its own webhook_url, if it has one (no account_id in this body: SPEC §6). */
+function messageDeliveries(recorded: RecordedEvent, hook: MessageHook, status: string, extra: Record<string, unknown>): DeliveryDraft[] {
+  if (!hook.webhook_url) return [];
+  const type = `message.${status}`;
+  const eventId = `evt_${recorded.id}`;
+  const createdAt = recorded.createdAt.toISOString();
+  return [{
+    account_id: hook.account_id, endpoint_id: null, target_url: hook.webhook_url, kind: 'message', event_id: eventId, event_type: type,
+    body: JSON.stringify({ id: eventId, type, created_at: createdAt, data: messageData(hook, status, extra) }), created_at: createdAt,
+  }];
+}
+
+function messageData(hook: MessageHook, status: string, extra: Record<string, unknown>) {
+  return {
+    message_id: hook.message_id,
+    status,
+    channel: hook.channel,
+    to: hook.to_address,
+    ...extra,
+    ...(hook.provider_message_id ? { provider_message_id: hook.provider_message_id } : {}),
+  };
+}

@@ -1,0 +1,117 @@
+// The one poll/wake loop of the workers: run a round; when it found nothing to do, wait for a wake
+// (a NOTIFY hint, a read model advancing, a finished job) or at most `idleMs`; back off on failure.
+import type { Logger } from 'pino';
+import { comparePositions, type Position } from '../eventstore/port.ts';
+import { Wakeup } from '../eventstore/wakeup.ts';
+import type { ProjectionRunner } from '../read-models/runner.ts';
+import { LoopBackoff } from './backoff.ts';
+
+export interface WorkerLoopOptions {
+  /** the worker's name in log lines, e.g. "scheduler" */
+  name: string;
+  log: Logger;
+  /** one round of work; returns how much it did (0: nothing to do, so wait before the next) */
+  round: () => Promise<number>;
+  /** the longest wait between rounds: a wake-up is a hint that may never come */
+  idleMs: number;
+  /** runs a round as soon as the projection runner has advanced this read model */
+  wakeOnAdvance?: { runner: ProjectionRunner; projection: string };
+}
+
+export class WorkerLoop {
+  private readonly wakeup = new Wakeup();
+  private readonly stopping = new AbortController();
+  private done?: Promise<void>;
+
+  constructor(private readonly options: WorkerLoopOptions) {}
+
+  /** Aborts once stop() is called: long waits inside a round (retries, backoffs) end early on it. */
+  get signal(): AbortSignal {
+    return this.stopping.signal;
+  }
+
+  get stopped(): boolean {
+    return this.stopping.signal.aborted;
+  }
+
+  start(): void {
+    const { wakeOnAdvance } = this.options;
+    if (!wakeOnAdvance) {
+      this.done = this.run();
+      return;
+    }
+    const onAdvance = (name: string) => {
+      if (name === wakeOnAdvance.projection) this.wakeup.wake();
+    };
+    wakeOnAdvance.runner.on('advanced', onAdvance);
+    this.done = this.run().finally(() => wakeOnAdvance.runner.off('advanced', onAdvance));
+  }
+
+  /** Runs the next round now (or right after the current one). */
+  wake(): void {
+    this.wakeup.wake();
+  }
+
+  /** Ends the loop: a wait or backoff in progress ends at once; resolves when the current round has. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    this.wakeup.close();
+    await this.done;
+  }
+
+  private async run(): Promise<void> {
+    const { name, log, round, idleMs } = this.options;
+    const backoff = new LoopBackoff(log, name);
+    while (!this.stopped) {
+      // taken before the round, so a wake that lands during it is not lost
+      const ticket = this.wakeup.ticket();
+      let worked: number;
+      try {
+        worked = await round();
+        backoff.succeeded();
+      } catch (err) {
+        await backoff.failed(err, this.signal);
+        continue;
+      }
+      if (worked === 0) await this.wakeup.wait(ticket, idleMs);
+    }
+  }
+}
+
+/**
+ * The newest position a worker has written. A round that reads a read model its own appends
+ * change waits until that model has passed it first; else it reads its last round's rows at stale
+ * revisions and re-decides every one.
+ */
+export class OwnWrites {
+  private newest?: Position;
+
+  note(results: readonly { position?: Position }[]): void {
+    for (const r of results) {
+      if (r.position && (!this.newest || comparePositions(r.position, this.newest) > 0)) this.newest = r.position;
+    }
+  }
+
+  /** Waits (at most 5 s, then reads anyway) until `projection` shows everything noted so far. */
+  async visibleIn(runner: ProjectionRunner, projection: string): Promise<void> {
+    if (this.newest) await runner.waitFor([projection], this.newest, 5000);
+  }
+}
+
+/** Waits until the runner next advances `projection`, `timeoutMs` at the most; at once if `signal` aborts. */
+export async function nextAdvance(runner: ProjectionRunner, projection: string, timeoutMs: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return;
+  const wakeup = new Wakeup();
+  const onAdvance = (name: string) => {
+    if (name === projection) wakeup.wake();
+  };
+  const onAbort = () => wakeup.wake();
+  runner.on('advanced', onAdvance);
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    await wakeup.wait(wakeup.ticket(), timeoutMs);
+  } finally {
+    runner.off('advanced', onAdvance);
+    signal.removeEventListener('abort', onAbort);
+  }
+}
