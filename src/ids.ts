@@ -36,6 +36,8 @@ export const ID_PREFIXES = {
   conversation: 'conv',
   integration: 'int',
   import: 'imp',
+  dataKey: 'dk',
+  erasure: 'er',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -1,0 +1,24 @@
+// The keyed hash of a recipient address: HMAC-SHA256 under a service secret, so an address can be
+// recognised (a suppression kept after erasure, the data key of an address, a suppression stream's
+// name) without being stored, and cannot be recovered from the hash by trying likely addresses
+// without that secret.
+import { createHmac } from 'node:crypto';
+import type pg from 'pg';
+import { serviceSecret } from '../service-secrets.ts';
+
+const secrets = new WeakMap<pg.Pool, Promise<string>>();
+
+/** Addresses as compared: emails case-insensitively, phone numbers and device tokens as given (E.164 already). */
+export const normaliseAddress = (address: string) => (address.includes('@') ? address.trim().toLowerCase() : address.trim());
+
+/** A hasher bound to this deployment's secret (read once per pool; it never changes). */
+export async function addressHasher(pool: pg.Pool): Promise<(address: string) => string> {
+  let secret = secrets.get(pool);
+  if (!secret) {
+    secret = serviceSecret(pool, 'address_hash');
+    secrets.set(pool, secret);
+    secret.catch(() => secrets.delete(pool));
+  }
+  const key = await secret;
+  return (address) => createHmac('sha256', key).update(normaliseAddress(address), 'utf8').digest('base64url');
+}

@@ -1,0 +1,104 @@
+// How personal data sits in an event: the personal fields of its data (named by dotted paths) are
+// taken out and sealed together (AES-256-GCM) under their subject's data key; the event keeps
+// `personal_data: {key, fields, sealed}` — the key's id, each field's JSON kind (what it reads as
+// once erased), and the ciphertext. Opening puts the fields back; when the key is gone they read as
+// ERASED (a string field), {} (an object) or [] (a list), and `personal_data.erased` is true.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+/** What an erased text value reads as, everywhere. */
+export const ERASED = '[erased]';
+
+type Kind = 'string' | 'object' | 'array' | 'number' | 'boolean';
+
+/** The envelope stored in an event's data. */
+export interface SealedPersonalData {
+  key: string;
+  fields: Record<string, Kind>;
+  sealed: string;
+}
+
+/** What an opened event's data carries instead: which key it was, and whether that key is gone. */
+export interface OpenedPersonalData {
+  key: string;
+  erased: boolean;
+}
+
+type Data = Record<string, unknown>;
+
+function getPath(data: Data, path: string): unknown {
+  let at: unknown = data;
+  for (const part of path.split('.')) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Data)[part];
+  }
+  return at;
+}
+
+/** Sets (or, with undefined, removes) a value, on copies of the objects along the path. */
+function withPath(data: Data, path: string, value: unknown): Data {
+  const [head, ...rest] = path.split('.');
+  const copy = { ...data };
+  if (rest.length === 0) {
+    if (value === undefined) delete copy[head];
+    else copy[head] = value;
+    return copy;
+  }
+  const inner = copy[head];
+  if (inner === null || typeof inner !== 'object') return copy;
+  copy[head] = withPath(inner as Data, rest.join('.'), value);
+  return copy;
+}
+
+const kindOf = (v: unknown): Kind => (Array.isArray(v) ? 'array' : (typeof v as Kind));
+const erasedValue = (kind: Kind): unknown => (kind === 'object' ? {} : kind === 'array' ? [] : kind === 'string' ? ERASED : null);
+
+/**
+ * The data with the values at `paths` sealed under the key (paths absent or null are left as they
+ * are: nothing personal to hide). Unchanged when there is nothing to seal.
+ */
+export function sealPersonalData(data: Data, paths: readonly string[], keyId: string, key: Buffer): Data {
+  const values: Data = {};
+  const fields: Record<string, Kind> = {};
+  let out = data;
+  for (const path of paths) {
+    const v = getPath(data, path);
+    if (v === undefined || v === null) continue;
+    values[path] = v;
+    fields[path] = kindOf(v);
+    out = withPath(out, path, undefined);
+  }
+  if (Object.keys(fields).length === 0) return data;
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  // the key id is authenticated with the data: a blob moved under another key id does not open
+  cipher.setAAD(Buffer.from(keyId, 'utf8'));
+  const body = Buffer.concat([cipher.update(JSON.stringify(values), 'utf8'), cipher.final()]);
+  const sealed = Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
+  return { ...out, personal_data: { key: keyId, fields, sealed } satisfies SealedPersonalData };
+}
+
+/** The key id an event's data is sealed under, if any. */
+export function sealedKeyOf(data: unknown): string | undefined {
+  const pd = (data as { personal_data?: Partial<SealedPersonalData> } | null)?.personal_data;
+  return pd && typeof pd.key === 'string' && typeof pd.sealed === 'string' ? pd.key : undefined;
+}
+
+/** The data with its personal fields back (or erased, when `key` is null). */
+export function openPersonalData(data: Data, key: Buffer | null): Data {
+  const pd = data.personal_data as SealedPersonalData;
+  let values: Data | undefined;
+  if (key) {
+    try {
+      const raw = Buffer.from(pd.sealed, 'base64');
+      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+      decipher.setAAD(Buffer.from(pd.key, 'utf8'));
+      decipher.setAuthTag(raw.subarray(12, 28));
+      values = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')) as Data;
+    } catch {
+      values = undefined; // not sealed under this key: as unreadable as an erased one
+    }
+  }
+  let out: Data = { ...data, personal_data: { key: pd.key, erased: values === undefined } satisfies OpenedPersonalData };
+  for (const [path, kind] of Object.entries(pd.fields)) out = withPath(out, path, values ? values[path] : erasedValue(kind));
+  return out;
+}

@@ -1,0 +1,29 @@
+// Which events carry personal data, where in their data it sits, and whose it is (the subject whose
+// key seals it). A new event type with personal data gets its rule here; nothing else changes.
+import { addressSubject, contactSubject } from './keys.ts';
+
+type Data = Record<string, any>;
+
+export interface PersonalDataRule {
+  /** dotted paths of the personal values in the event's data */
+  paths: readonly string[];
+  /** the subject whose key seals them; `hash` is the keyed address hash */
+  subject(data: Data, hash: (address: string) => string): string;
+}
+
+const CONTACT_FIELDS = (at: string) => ['email', 'phone', 'first_name', 'last_name', 'external_id'].map((f) => `${at}.${f}`);
+const ofContact = (data: Data) => contactSubject(data.id as string);
+const ofAddress = (field: string) => (data: Data, hash: (address: string) => string) => addressSubject(hash(String(data[field])));
+
+export const PERSONAL_DATA_RULES: Readonly<Record<string, PersonalDataRule>> = {
+  // a contact's standard identifying fields and every custom value (country, language, timezone and
+  // tags stay readable: segments, quiet hours and reports use them, and they identify nobody alone)
+  ContactCreated: { paths: [...CONTACT_FIELDS('fields'), 'custom_fields'], subject: ofContact },
+  ContactUpdated: { paths: [...CONTACT_FIELDS('changes'), 'custom_fields'], subject: ofContact },
+  ContactBounced: { paths: ['email'], subject: ofContact },
+  // a message's recipient and content belong to its recipient address (erasing a contact erases the
+  // keys of every address it ever had)
+  MessageAccepted: { paths: ['to', 'message', 'htmlmessage', 'subject', 'reply_to', 'from_name', 'headers'], subject: ofAddress('to') },
+  RecipientSuppressed: { paths: ['address'], subject: ofAddress('address') },
+  RecipientUnsuppressed: { paths: ['address'], subject: ofAddress('address') },
+};

@@ -1,0 +1,131 @@
+// The event store as the rest of engage sees it: personal data is sealed on the way in (under its
+// subject's key, src/personal-data/rules.ts) and opened on the way out, in batches — one query for
+// the keys of an append, one for the keys of a read. Keys are never cached across calls: once a key
+// is destroyed, no read anywhere shows what it sealed.
+import type pg from 'pg';
+import type {
+  AppendResult,
+  CountOptions,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  Position,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from '../eventstore/port.ts';
+import { addressHasher } from './address-hash.ts';
+import { openPersonalData, sealedKeyOf, sealPersonalData } from './codec.ts';
+import { keysById, keysForSubjects } from './keys.ts';
+import { PERSONAL_DATA_RULES, type PersonalDataRule } from './rules.ts';
+
+type AppendRequest = { streamId: string; events: readonly NewEvent[]; expected?: ExpectedRevision };
+type Data = Record<string, unknown>;
+
+export class PersonalDataStore implements EventStore {
+  constructor(
+    readonly inner: EventStore,
+    private readonly pool: pg.Pool,
+    private readonly rules: Readonly<Record<string, PersonalDataRule>> = PERSONAL_DATA_RULES,
+  ) {}
+
+  get kind() {
+    return this.inner.kind;
+  }
+  get wakeup() {
+    return this.inner.wakeup;
+  }
+  get atomicAppendMany() {
+    return this.inner.atomicAppendMany;
+  }
+
+  async append(streamId: string, events: readonly NewEvent[], expected?: ExpectedRevision): Promise<AppendResult> {
+    return (await this.appendMany([{ streamId, events, expected }]))[0];
+  }
+
+  async appendMany(batch: readonly AppendRequest[]): Promise<AppendResult[]> {
+    return this.inner.appendMany(await this.seal(batch));
+  }
+
+  async readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
+    return this.open(await this.inner.readStream(streamId, options));
+  }
+
+  async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
+    return this.open(await this.inner.readAll(options));
+  }
+
+  subscribeToAll(options?: SubscribeOptions): Subscription {
+    const inner = this.inner.subscribeToAll(options);
+    const open = (e: RecordedEvent) => this.open([e]).then((opened) => opened[0]);
+    async function* iterate(): AsyncGenerator<RecordedEvent> {
+      for await (const e of inner) yield await open(e);
+    }
+    const it = iterate();
+    return { [Symbol.asyncIterator]: () => it, stop: () => inner.stop() };
+  }
+
+  countAfter(after: Position, types: readonly string[] | undefined, cap: number, options?: CountOptions): Promise<number> {
+    return this.inner.countAfter(after, types, cap, options);
+  }
+
+  get oldestOpenTransaction() {
+    return this.inner.oldestOpenTransaction?.bind(this.inner);
+  }
+
+  /** Cross-process wake-ups of the adapter underneath (LISTEN/NOTIFY, a live subscription). */
+  async listen(): Promise<void> {
+    await (this.inner as { listen?: () => Promise<void> }).listen?.call(this.inner);
+  }
+
+  headPosition(): Promise<Position> {
+    return this.inner.headPosition();
+  }
+
+  ping(): Promise<boolean> {
+    return this.inner.ping();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  /** The batch with every personal field sealed under its subject's key (keys made as needed). */
+  async seal(batch: readonly AppendRequest[]): Promise<AppendRequest[]> {
+    const pending: { event: NewEvent; rule: PersonalDataRule; accountId: string }[] = [];
+    for (const b of batch) {
+      for (const event of b.events) {
+        const rule = this.rules[event.type];
+        const data = event.data as Data;
+        if (!rule || sealedKeyOf(data) || typeof data?.account_id !== 'string') continue;
+        pending.push({ event, rule, accountId: data.account_id });
+      }
+    }
+    if (pending.length === 0) return [...batch];
+    const hash = await addressHasher(this.pool);
+    const subjects = pending.map((p) => p.rule.subject(p.event.data as Data, hash));
+    const byAccount = new Map<string, string[]>();
+    pending.forEach((p, i) => byAccount.set(p.accountId, [...(byAccount.get(p.accountId) ?? []), subjects[i]]));
+    const keys = new Map<string, Map<string, { id: string; key: Buffer }>>();
+    for (const [accountId, wanted] of byAccount) keys.set(accountId, await keysForSubjects(this.pool, accountId, wanted));
+    const sealed = new Map<NewEvent, NewEvent>();
+    pending.forEach((p, i) => {
+      const key = keys.get(p.accountId)!.get(subjects[i])!;
+      sealed.set(p.event, { ...p.event, data: sealPersonalData(p.event.data as Data, p.rule.paths, key.id, key.key) });
+    });
+    return batch.map((b) => ({ ...b, events: b.events.map((e) => sealed.get(e) ?? e) }));
+  }
+
+  /** The events with their personal fields opened, or erased where their key is gone. */
+  async open(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+    const ids = events.map((e) => sealedKeyOf(e.data)).filter((id): id is string => id !== undefined);
+    if (ids.length === 0) return events;
+    const keys = await keysById(this.pool, ids);
+    return events.map((e) => {
+      const id = sealedKeyOf(e.data);
+      return id === undefined ? e : { ...e, data: openPersonalData(e.data as Data, keys.get(id) ?? null) };
+    });
+  }
+}
