@@ -5,7 +5,7 @@ import type { AccountEvent, Role, Scope } from '../commands/account.ts';
 import { ACCOUNT_EVENT_TYPES } from '../commands/account.ts';
 import { adoptLegacyCredential } from '../src/credentials.ts';
 import type { Projection } from '../src/read-models/projection.ts';
-import type { Db } from './queries.ts';
+import { type Db, findInAccount } from './queries.ts';
 
 /** Rows of the auth read model as node-postgres returns them. */
 export interface AccountRow {
@@ -140,10 +140,7 @@ export async function apiKeyByHash(db: Db, hash: string): Promise<Pick<ApiKeyRow
   return rows[0];
 }
 
-export async function findApiKey(db: Db, accountId: string, id: string): Promise<ApiKeyRow | undefined> {
-  const { rows } = await db.query<ApiKeyRow>('SELECT * FROM api_keys WHERE id = $1 AND account_id = $2', [id, accountId]);
-  return rows[0];
-}
+export const findApiKey = (db: Db, accountId: string, id: string) => findInAccount<ApiKeyRow>(db, 'api_keys', accountId, id);
 
 /** The account's keys, newest first (revoked and expired ones included). */
 export async function listApiKeys(db: Db, accountId: string): Promise<ApiKeyRow[]> {

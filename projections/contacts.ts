@@ -4,7 +4,7 @@ import type { ContactEvent, ContactFields } from '../commands/contact.ts';
 import { CONTACT_EVENT_TYPES } from '../commands/contact.ts';
 import type { Projection } from '../src/read-models/projection.ts';
 import { applyDocuments, type Row } from './document.ts';
-import { type Db, Filters, type IdRange, type Recipient, escapeLike, listById } from './queries.ts';
+import { type Db, Filters, type IdRange, type Recipient, escapeLike, findInAccount, listById } from './queries.ts';
 
 /** A row of the contacts read model as node-postgres returns it. */
 export interface ContactRow {
@@ -114,10 +114,7 @@ function evolveRow(row: Row | undefined, recorded: { type: string; data: unknown
   return row;
 }
 
-export async function findContact(db: Db, accountId: string, id: string): Promise<ContactRow | undefined> {
-  const { rows } = await db.query<ContactRow>('SELECT * FROM contacts WHERE id = $1 AND account_id = $2', [id, accountId]);
-  return rows[0];
-}
+export const findContact = (db: Db, accountId: string, id: string) => findInAccount<ContactRow>(db, 'contacts', accountId, id);
 
 /** The list filters of GET /v1/contacts; `q` matches names, email, phone and external id (case-insensitive). */
 export interface ContactFilter {
@@ -128,9 +125,7 @@ export interface ContactFilter {
 }
 
 export function listContacts(db: Db, accountId: string, filter: ContactFilter, range: IdRange): Promise<ContactRow[]> {
-  const f = new Filters(accountId);
-  if (filter.email) f.add((n) => `email = $${n}`, filter.email);
-  if (filter.phone) f.add((n) => `phone = $${n}`, filter.phone);
+  const f = new Filters(accountId).compare('email', '=', filter.email).compare('phone', '=', filter.phone);
   if (filter.tag) f.add((n) => `tags @> ARRAY[$${n}]::text[]`, filter.tag);
   if (filter.q) {
     f.add(

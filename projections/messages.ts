@@ -5,7 +5,7 @@ import { MESSAGE_EVENT_TYPES, isMarketing, type Channel, type MessageStatus } fr
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import type { Projection } from '../src/read-models/projection.ts';
 import { applyDocuments, type Row } from './document.ts';
-import { type Db, Filters, type IdRange, type Recipient, listById } from './queries.ts';
+import { type Db, Filters, type IdRange, type Recipient, findInAccount, listById } from './queries.ts';
 
 /** A row of the messages read model as node-postgres returns it. */
 export interface MessageRow {
@@ -194,10 +194,7 @@ function evolveRow(row: Row | undefined, recorded: RecordedEvent): Row | undefin
   return next;
 }
 
-export async function findMessage(db: Db, accountId: string, id: string): Promise<MessageRow | undefined> {
-  const { rows } = await db.query<MessageRow>('SELECT * FROM messages WHERE id = $1 AND account_id = $2', [id, accountId]);
-  return rows[0];
-}
+export const findMessage = (db: Db, accountId: string, id: string) => findInAccount<MessageRow>(db, 'messages', accountId, id);
 
 /** The history filters of GET /v1/messages/history (`to` as stored: normalised for its channel). */
 export interface MessageFilter {
@@ -209,12 +206,12 @@ export interface MessageFilter {
 }
 
 export function listMessages(db: Db, accountId: string, filter: MessageFilter, range: IdRange): Promise<MessageRow[]> {
-  const f = new Filters(accountId);
-  if (filter.status) f.add((n) => `status = $${n}`, filter.status);
-  if (filter.channel) f.add((n) => `channel = $${n}`, filter.channel);
-  if (filter.to) f.add((n) => `to_address = $${n}`, filter.to);
-  if (filter.from) f.add((n) => `created_at >= $${n}`, filter.from);
-  if (filter.until) f.add((n) => `created_at < $${n}`, filter.until);
+  const f = new Filters(accountId)
+    .compare('status', '=', filter.status)
+    .compare('channel', '=', filter.channel)
+    .compare('to_address', '=', filter.to)
+    .compare('created_at', '>=', filter.from)
+    .compare('created_at', '<', filter.until);
   return listById<MessageRow>(db, 'messages', f, range);
 }
 

@@ -26,6 +26,17 @@ export class Filters {
     this.where.push(sql(this.params.length));
     return this;
   }
+
+  /** Adds `column op value` when a value is given (an absent or empty filter filters nothing). */
+  compare(column: string, op: '=' | '>=' | '<', value: unknown): this {
+    return value ? this.add((n) => `${column} ${op} $${n}`, value) : this;
+  }
+}
+
+/** The row of an account-scoped table with this id, if that account has it. */
+export async function findInAccount<R extends pg.QueryResultRow>(db: Db, table: string, accountId: string, id: string): Promise<R | undefined> {
+  const { rows } = await db.query<R>(`SELECT * FROM ${table} WHERE id = $1 AND account_id = $2`, [id, accountId]);
+  return rows[0];
 }
 
 /** The rows of `table` matching `filters` within `range`, newest id first. */
