@@ -19,8 +19,14 @@ export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   }
 }
 
+/** The wait after the `failures`-th failure in a row: `firstMs`, doubling each time, at most `maxMs`. */
+export function doublingDelay(failures: number, firstMs: number, maxMs: number): number {
+  return Math.min(firstMs * 2 ** Math.max(0, failures - 1), maxMs);
+}
+
+/** The loops' backoff: 250 ms doubling to 2 s. */
 export function backoffDelay(failures: number): number {
-  return Math.min(FIRST_DELAY_MS * 2 ** Math.max(0, failures - 1), MAX_DELAY_MS);
+  return doublingDelay(failures, FIRST_DELAY_MS, MAX_DELAY_MS);
 }
 
 /** The failure state of one worker loop. */

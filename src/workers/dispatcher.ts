@@ -16,7 +16,7 @@ import type { OutboundMessage, SendOutcome } from '../channels/port.ts';
 import type { Engage } from '../context.ts';
 import { applyTransitions, type Transition, type TransitionResult } from '../messages/outcomes.ts';
 import { Policy } from '../messages/policy.ts';
-import { retryWithBackoff, whileUnavailable } from './backoff.ts';
+import { doublingDelay, retryWithBackoff, whileUnavailable } from './backoff.ts';
 import { OwnWrites, WorkerLoop } from './loop.ts';
 
 const HOLD_REASONS = new Set(['quiet_hours', 'marketing_cap', 'warmup_cap']);
@@ -36,9 +36,8 @@ function stateFromRow(r: DispatchRow): MessageState {
   };
 }
 
-export class Dispatcher {
+export class Dispatcher extends WorkerLoop {
   readonly worker = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
-  private readonly loop: WorkerLoop;
   private readonly inFlight = new Set<string>();
   private readonly policy: Policy;
   private readonly meta = { actor: 'dispatcher' };
@@ -48,22 +47,8 @@ export class Dispatcher {
     private readonly engage: Engage,
     private readonly providers: ProviderRegistry,
   ) {
+    super(engage, { name: 'dispatcher', idleMs: 250, wakeOnAdvanceOf: 'messages' });
     this.policy = new Policy(engage.pool, engage.config);
-    this.loop = new WorkerLoop({
-      name: 'dispatcher',
-      log: engage.log,
-      round: () => this.dispatchBatch(),
-      idleMs: 250,
-      wakeOnAdvance: { runner: engage.runner, projection: 'messages' },
-    });
-  }
-
-  start(): void {
-    this.loop.start();
-  }
-
-  wake(): void {
-    this.loop.wake();
   }
 
   /** Whether this dispatcher holds the message in its current batch (its outcome not yet recorded). */
@@ -71,19 +56,15 @@ export class Dispatcher {
     return this.inFlight.has(messageId);
   }
 
-  stop(): Promise<void> {
-    return this.loop.stop();
-  }
-
   /** One round: claim up to a batch, decide, send, record. Returns how many messages it claimed. */
-  async dispatchBatch(): Promise<number> {
+  protected async round(): Promise<number> {
     const { config, pool, clock, runner } = this.engage;
     // Our own last claims and outcomes must be in the read model before we read it again: else
     // the rows just dispatched come back as 'queued' at stale revisions (every claim then falls
     // back to the slow path, and a whole batch can be spent re-deciding finished messages), and
     // the marketing cap would not count the messages this dispatcher has just sent.
     await this.ownWrites.visibleIn(runner, 'messages');
-    if (this.loop.stopped) return 0;
+    if (this.stopped) return 0;
     const rows = await dueForDispatch(pool, config.DISPATCH_BATCH_SIZE, [...this.inFlight]);
     if (rows.length === 0) return 0;
     const now = clock.now();
@@ -115,7 +96,7 @@ export class Dispatcher {
             now,
           ),
         Date.now() + config.DISPATCH_LEASE_MS / 2,
-        this.loop.signal,
+        this.signal,
       );
       const outcomes: Transition[] = [];
       const toSend: TransitionResult[] = [];
@@ -187,7 +168,7 @@ export class Dispatcher {
         } else if (s.attempts >= config.DISPATCH_MAX_ATTEMPTS) {
           out.push({ messageId: c.messageId, known, command: { type: 'RecordFailed', now, reason: `provider_unavailable: ${outcome.error}`, stage: 'provider', provider: provider.name } });
         } else {
-          const delay = Math.min(config.DISPATCH_RETRY_BASE_MS * 2 ** (s.attempts - 1), 5 * 60_000);
+          const delay = doublingDelay(s.attempts, config.DISPATCH_RETRY_BASE_MS, 5 * 60_000);
           out.push({ messageId: c.messageId, known, command: { type: 'Defer', now, error: `${provider.name}: ${outcome.error}`, retryAt: new Date(now.getTime() + delay) } });
         }
       }

@@ -1,5 +1,6 @@
 // The one poll/wake loop of the workers: run a round; when it found nothing to do, wait for a wake
-// (a NOTIFY hint, a read model advancing, a finished job) or at most `idleMs`; back off on failure.
+// (a read model advancing, new work handed over, a finished job) or at most `idleMs`; back off on
+// failure (one warning per database outage); stop promptly.
 import type { Logger } from 'pino';
 import { comparePositions, type Position } from '../eventstore/port.ts';
 import { Wakeup } from '../eventstore/wakeup.ts';
@@ -9,42 +10,43 @@ import { LoopBackoff } from './backoff.ts';
 export interface WorkerLoopOptions {
   /** the worker's name in log lines, e.g. "scheduler" */
   name: string;
-  log: Logger;
-  /** one round of work; returns how much it did (0: nothing to do, so wait before the next) */
-  round: () => Promise<number>;
   /** the longest wait between rounds: a wake-up is a hint that may never come */
   idleMs: number;
-  /** runs a round as soon as the projection runner has advanced this read model */
-  wakeOnAdvance?: { runner: ProjectionRunner; projection: string };
+  /** the read model whose advance may bring work: the loop runs a round as soon as it has */
+  wakeOnAdvanceOf?: string;
 }
 
-export class WorkerLoop {
+/** A worker that runs rounds in this loop: it says what one round does, the loop does the rest. */
+export abstract class WorkerLoop {
   private readonly wakeup = new Wakeup();
   private readonly stopping = new AbortController();
   private done?: Promise<void>;
 
-  constructor(private readonly options: WorkerLoopOptions) {}
+  constructor(
+    private readonly host: { log: Logger; runner: ProjectionRunner },
+    private readonly options: WorkerLoopOptions,
+  ) {}
+
+  /** One round of work; returns how much it did (0: nothing to do, so wait before the next). */
+  protected abstract round(): Promise<number>;
 
   /** Aborts once stop() is called: long waits inside a round (retries, backoffs) end early on it. */
-  get signal(): AbortSignal {
+  protected get signal(): AbortSignal {
     return this.stopping.signal;
   }
 
-  get stopped(): boolean {
+  protected get stopped(): boolean {
     return this.stopping.signal.aborted;
   }
 
   start(): void {
-    const { wakeOnAdvance } = this.options;
-    if (!wakeOnAdvance) {
-      this.done = this.run();
-      return;
-    }
+    const { runner } = this.host;
+    const projection = this.options.wakeOnAdvanceOf;
     const onAdvance = (name: string) => {
-      if (name === wakeOnAdvance.projection) this.wakeup.wake();
+      if (name === projection) this.wakeup.wake();
     };
-    wakeOnAdvance.runner.on('advanced', onAdvance);
-    this.done = this.run().finally(() => wakeOnAdvance.runner.off('advanced', onAdvance));
+    if (projection) runner.on('advanced', onAdvance);
+    this.done = this.run().finally(() => runner.off('advanced', onAdvance));
   }
 
   /** Runs the next round now (or right after the current one). */
@@ -60,20 +62,19 @@ export class WorkerLoop {
   }
 
   private async run(): Promise<void> {
-    const { name, log, round, idleMs } = this.options;
-    const backoff = new LoopBackoff(log, name);
+    const backoff = new LoopBackoff(this.host.log, this.options.name);
     while (!this.stopped) {
       // taken before the round, so a wake that lands during it is not lost
       const ticket = this.wakeup.ticket();
       let worked: number;
       try {
-        worked = await round();
+        worked = await this.round();
         backoff.succeeded();
       } catch (err) {
         await backoff.failed(err, this.signal);
         continue;
       }
-      if (worked === 0) await this.wakeup.wait(ticket, idleMs);
+      if (worked === 0) await this.wakeup.wait(ticket, this.options.idleMs);
     }
   }
 }

@@ -6,8 +6,7 @@ import type { Engage } from '../context.ts';
 import { applyTransitions } from '../messages/outcomes.ts';
 import { OwnWrites, WorkerLoop } from './loop.ts';
 
-export class Scheduler {
-  private readonly loop: WorkerLoop;
+export class Scheduler extends WorkerLoop {
   private readonly ownWrites = new OwnWrites();
 
   constructor(
@@ -15,31 +14,21 @@ export class Scheduler {
     private readonly onQueued: () => void,
     intervalMs = 200,
   ) {
-    this.loop = new WorkerLoop({
-      name: 'scheduler',
-      log: engage.log,
-      idleMs: intervalMs,
-      round: async () => {
-        const moved = await this.queueDue();
-        if (moved > 0) this.onQueued();
-        return moved;
-      },
-    });
+    super(engage, { name: 'scheduler', idleMs: intervalMs });
   }
 
-  start(): void {
-    this.loop.start();
+  protected async round(): Promise<number> {
+    const moved = await this.queueDue();
+    if (moved > 0) this.onQueued();
+    return moved;
   }
 
-  stop(): Promise<void> {
-    return this.loop.stop();
-  }
-
+  /** Queues the scheduled messages that have fallen due; returns how many it moved. */
   async queueDue(): Promise<number> {
     // the messages just queued must have left 'scheduled' in the read model before it is read
     // again; else the next round re-selects them at stale revisions and re-decides each one
     await this.ownWrites.visibleIn(this.engage.runner, 'messages');
-    if (this.loop.stopped) return 0;
+    if (this.stopped) return 0;
     const rows = await dueScheduled(this.engage.pool, 1000);
     if (rows.length === 0) return 0;
     const now = this.engage.clock.now();

@@ -22,8 +22,7 @@ import { WorkerLoop } from './loop.ts';
 // callers that import it from the sender
 export { parseDelays } from '../config.ts';
 
-export class WebhookSender {
-  private readonly loop: WorkerLoop;
+export class WebhookSender extends WorkerLoop {
   private readonly client: DeliveryClient;
   private readonly leaseMs: number;
   private readonly perHost = new Map<string, number>();
@@ -31,35 +30,22 @@ export class WebhookSender {
   private readonly running = new Set<Promise<void>>();
 
   constructor(private readonly engage: Engage) {
+    super(engage, { name: 'webhook sender', idleMs: 250, wakeOnAdvanceOf: 'webhook_outbox' });
     this.client = new DeliveryClient(engage.config.WEBHOOK_TIMEOUT_MS, engage.config.WEBHOOK_ALLOW_PRIVATE);
     // how long a claimed delivery stays invisible to other claims: well beyond one attempt's timeout,
     // since a lease shorter than an attempt would let another round (or process) send it again mid-flight
     this.leaseMs = Math.max(engage.config.WEBHOOK_LEASE_MS, engage.config.WEBHOOK_TIMEOUT_MS * 3);
-    this.loop = new WorkerLoop({
-      name: 'webhook sender',
-      log: engage.log,
-      round: () => this.round(),
-      idleMs: 250,
-      wakeOnAdvance: { runner: engage.runner, projection: 'webhook_outbox' },
-    });
   }
 
-  start(): void {
-    this.loop.start();
-  }
-
-  wake(): void {
-    this.loop.wake();
-  }
-
+  /** Stops claiming, then waits for the attempts in flight to be recorded. */
   async stop(): Promise<void> {
-    await this.loop.stop();
+    await super.stop();
     await Promise.allSettled([...this.running]);
     await this.client.close();
   }
 
   /** Claims as many due deliveries as there are free slots and starts them; returns how many. */
-  async round(): Promise<number> {
+  protected async round(): Promise<number> {
     const { config, pool, clock } = this.engage;
     const free = config.WEBHOOK_CONCURRENCY - this.inFlight;
     if (free <= 0) return 0;
@@ -73,13 +59,13 @@ export class WebhookSender {
     const attemptBy = leaseEnds - 2 * config.WEBHOOK_TIMEOUT_MS;
     // every endpoint this round sends to, in one read (as of now, like a read per delivery)
     const endpointIds = [...new Set(rows.filter((r) => r.kind === 'endpoint' && r.endpoint_id).map((r) => r.endpoint_id!))];
-    const endpoints = endpointIds.length ? await whileUnavailable(() => sendingEndpoints(pool, endpointIds), attemptBy, this.loop.signal) : new Map<string, SendingEndpoint>();
+    const endpoints = endpointIds.length ? await whileUnavailable(() => sendingEndpoints(pool, endpointIds), attemptBy, this.signal) : new Map<string, SendingEndpoint>();
     let started = 0;
     for (const row of rows) {
       const hostLoad = this.perHost.get(row.target_host) ?? 0;
       if (hostLoad >= config.WEBHOOK_PER_HOST_CONCURRENCY) {
         // over this host's share: hand it back for a later round
-        await whileUnavailable(() => releaseDelivery(pool, row.id), attemptBy, this.loop.signal);
+        await whileUnavailable(() => releaseDelivery(pool, row.id), attemptBy, this.signal);
         continue;
       }
       started++;
@@ -91,7 +77,7 @@ export class WebhookSender {
         if (n <= 0) this.perHost.delete(row.target_host);
         else this.perHost.set(row.target_host, n);
         this.running.delete(p);
-        this.loop.wake();
+        this.wake();
       });
       this.running.add(p);
     }
@@ -117,7 +103,7 @@ export class WebhookSender {
    */
   private async deliver(row: ClaimedDelivery, endpoints: ReadonlyMap<string, SendingEndpoint>, attemptBy: number, leaseEnds: number): Promise<void> {
     const recordBy = leaseEnds - 1000;
-    const { signal } = this.loop;
+    const { signal } = this;
     try {
       const target = await whileUnavailable(() => this.targetOf(row, endpoints), attemptBy, signal);
       if ('cancel' in target) {
