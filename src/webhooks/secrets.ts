@@ -1,6 +1,8 @@
 // The signing secrets deliveries use: an endpoint's own, or the account's for per-message hooks
 // (issued on first need).
 import { accountDecider, accountStream } from '../../commands/account.ts';
+import { accountWebhookSecretSealed } from '../../projections/auth.ts';
+import { sendingEndpoints } from '../../projections/webhook-outbox.ts';
 import type { Engage } from '../context.ts';
 import { handleCommand } from '../decider.ts';
 import { newSigningSecret } from './signing.ts';
@@ -9,8 +11,8 @@ import { seal, unseal } from '../seal.ts';
 /** The account's per-message webhook secret, issuing (or rotating) one when asked or missing. */
 export async function accountWebhookSecret(engage: Engage, accountId: string, opts: { rotate?: boolean; actor?: string } = {}): Promise<string> {
   if (!opts.rotate) {
-    const { rows } = await engage.pool.query<{ webhook_secret_sealed: string | null }>('SELECT webhook_secret_sealed FROM accounts WHERE id = $1', [accountId]);
-    if (rows[0]?.webhook_secret_sealed) return unseal(engage.pool, rows[0].webhook_secret_sealed);
+    const current = await accountWebhookSecretSealed(engage.pool, accountId);
+    if (current) return unseal(engage.pool, current);
   }
   const sealed = await seal(engage.pool, newSigningSecret());
   const result = await handleCommand(
@@ -22,11 +24,10 @@ export async function accountWebhookSecret(engage: Engage, accountId: string, op
   );
   if (result.position) await engage.runner.waitFor(['auth'], result.position, 5000);
   // another request may have issued one first: the read model has the winner
-  const { rows } = await engage.pool.query<{ webhook_secret_sealed: string | null }>('SELECT webhook_secret_sealed FROM accounts WHERE id = $1', [accountId]);
-  return unseal(engage.pool, rows[0]?.webhook_secret_sealed ?? sealed);
+  return unseal(engage.pool, (await accountWebhookSecretSealed(engage.pool, accountId)) ?? sealed);
 }
 
 export async function endpointSecret(engage: Engage, endpointId: string): Promise<string | null> {
-  const { rows } = await engage.pool.query<{ secret_sealed: string }>('SELECT secret_sealed FROM webhook_endpoints WHERE id = $1', [endpointId]);
-  return rows[0] ? unseal(engage.pool, rows[0].secret_sealed) : null;
+  const endpoint = (await sendingEndpoints(engage.pool, [endpointId])).get(endpointId);
+  return endpoint ? unseal(engage.pool, endpoint.secret_sealed) : null;
 }
