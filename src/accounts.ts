@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { accountDecider, accountStream, type AccountCommand, type Role, type Scope } from '../commands/account.ts';
 import { accountOfApiKey, userExists } from '../projections/auth.ts';
-import { claim, release } from './claims.ts';
+import { claim, claimIsFresh, release } from './claims.ts';
 import type { Engage } from './context.ts';
 import { handleCommand } from './decider.ts';
 import { storeCredential } from './credentials.ts';
@@ -45,11 +45,7 @@ export async function createAccount(
     if (await userExists(engage.pool, owner)) return true;
     // not in the read model (yet): the owner's account may still be being created, or not projected
     // yet; only a claim older than that is stale, else concurrent sign-ups could share one email
-    const fresh = await engage.pool.query(
-      `SELECT 1 FROM unique_claims WHERE account_id = $1 AND kind = $2 AND value = $3 AND owner_id = $4 AND created_at > now() - interval '60 seconds'`,
-      [USER_EMAIL.accountId, USER_EMAIL.kind, email, owner],
-    );
-    return fresh.rows.length > 0;
+    return claimIsFresh(engage.pool, USER_EMAIL, email, owner, 60_000);
   });
   if (holder) throw conflict('a user with this email already exists');
   try {

@@ -34,6 +34,16 @@ export async function claim(
   return 'unknown';
 }
 
+/** True when `ownerId` took its claim on `value` within the last `maxAgeMs`: a write still in flight. */
+export async function claimIsFresh(pool: pg.Pool, scope: { accountId: string; kind: string }, value: string, ownerId: string, maxAgeMs: number): Promise<boolean> {
+  const { rows } = await pool.query<{ fresh: boolean }>(
+    `SELECT created_at > now() - make_interval(secs => $5) AS fresh FROM unique_claims
+      WHERE account_id = $1 AND kind = $2 AND value = $3 AND owner_id = $4`,
+    [scope.accountId, scope.kind, value, ownerId, maxAgeMs / 1000],
+  );
+  return rows[0]?.fresh === true;
+}
+
 /** Releases a claim, only if `ownerId` still holds it. */
 export async function release(pool: pg.Pool, scope: { accountId: string; kind: string }, value: string, ownerId: string): Promise<void> {
   await pool.query(`DELETE FROM unique_claims WHERE account_id = $1 AND kind = $2 AND value = $3 AND owner_id = $4`, [

@@ -26,6 +26,11 @@ export async function adoptLegacyCredential(db: Queryable, kind: CredentialKind,
   await db.query('INSERT INTO credentials (kind, id, account_id, hash) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [kind, id, accountId, hash]);
 }
 
+/** Replaces a credential's hash (a password rehashed at a higher cost), unless it changed meanwhile. */
+export async function replaceCredentialHash(db: Queryable, kind: CredentialKind, id: string, oldHash: string, newHash: string): Promise<void> {
+  await db.query('UPDATE credentials SET hash = $1, updated_at = now() WHERE kind = $2 AND id = $3 AND hash = $4', [newHash, kind, id, oldHash]);
+}
+
 const CREDENTIAL_FIELDS = new Set(['password_hash', 'key_hash']);
 
 /** Event data as shown to people (`engage streams show`): hashes of old events read `[redacted]`. */

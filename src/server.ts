@@ -1,6 +1,7 @@
 // `engage serve`: the API and the workers in one process, on an embedded or given Postgres.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { anyAccountExists } from '../projections/auth.ts';
 import { createAccount } from './accounts.ts';
 import { type Engage, type OpenOptions, openEngage } from './context.ts';
 import { buildApp } from './http/app.ts';
@@ -48,10 +49,7 @@ export async function startServer(options: OpenOptions & { port?: number; host?:
 export async function bootstrapFirstAccount(engage: Engage, print: (line: string) => void): Promise<void> {
   const { rows } = await engage.pool.query(`SELECT 1 FROM es_streams WHERE stream_id LIKE 'account-%' LIMIT 1`).catch(() => ({ rows: [] as unknown[] }));
   if (engage.store.kind === 'postgres' && rows.length > 0) return;
-  if (engage.store.kind !== 'postgres') {
-    const { rows: accounts } = await engage.pool.query('SELECT 1 FROM accounts LIMIT 1');
-    if (accounts.length > 0) return;
-  }
+  if (engage.store.kind !== 'postgres' && (await anyAccountExists(engage.pool))) return;
   const password = randomBytes(12).toString('base64url');
   const created = await createAccount(engage, { name: 'My account', email: 'owner@engage.local', password });
   await engage.runner.waitFor(['auth'], created.position, 5000);

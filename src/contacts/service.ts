@@ -3,7 +3,7 @@
 import { contactDecider, contactStream, type ContactCommand, type ContactFields, type ContactState } from '../../commands/contact.ts';
 import { customFieldsDecider, customFieldsStream, type FieldDefinition } from '../../commands/custom-fields.ts';
 import { type ContactRow, standardColumns } from '../../projections/contacts.ts';
-import { claim, release } from '../claims.ts';
+import { claim, claimIsFresh, release } from '../claims.ts';
 import type { Engage } from '../context.ts';
 import { fold, handleCommand } from '../decider.ts';
 import { AppError } from '../errors.ts';
@@ -58,14 +58,8 @@ function claimScope(accountId: string, field: (typeof UNIQUE)[number]) {
 const CLAIM_IN_FLIGHT_MS = 30_000;
 
 /** True when `owner` took its claim on `value` moments ago: its create or update has not been appended yet. */
-async function claimInFlight(engage: Engage, scope: { accountId: string; kind: string }, value: string, owner: string): Promise<boolean> {
-  const { rows } = await engage.pool.query<{ fresh: boolean }>(
-    `SELECT created_at > now() - make_interval(secs => $5) AS fresh FROM unique_claims
-      WHERE account_id = $1 AND kind = $2 AND value = $3 AND owner_id = $4`,
-    [scope.accountId, scope.kind, value, owner, CLAIM_IN_FLIGHT_MS / 1000],
-  );
-  return rows[0]?.fresh === true;
-}
+const claimInFlight = (engage: Engage, scope: { accountId: string; kind: string }, value: string, owner: string) =>
+  claimIsFresh(engage.pool, scope, value, owner, CLAIM_IN_FLIGHT_MS);
 
 /** Claims the unique values in `fields` for `contactId`; throws 409 naming the field on a duplicate. */
 async function claimUnique(engage: Engage, accountId: string, contactId: string, fields: ContactFields): Promise<() => Promise<void>> {

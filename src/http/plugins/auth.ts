@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SignJWT, jwtVerify } from 'jose';
 import type pg from 'pg';
 import type { Role, Scope } from '../../../commands/account.ts';
+import { apiKeyByHash } from '../../../projections/auth.ts';
 import { AppError, forbidden, insufficientScope, unauthorized } from '../../errors.ts';
 
 export interface AuthContext {
@@ -44,13 +45,7 @@ export function requireCapability(auth: AuthContext, scope: Scope): void {
   throw new AppError(403, 'forbidden', `your role does not allow ${scope}`, { required_scope: scope });
 }
 
-interface KeyRow {
-  id: string;
-  account_id: string;
-  scopes: Scope[] | null;
-  expires_at: Date | null;
-  revoked_at: Date | null;
-}
+type KeyRow = NonNullable<Awaited<ReturnType<typeof apiKeyByHash>>>;
 
 const KEY_CACHE_MS = 5_000;
 export const JWT_LIFETIME_S = 12 * 60 * 60;
@@ -70,13 +65,8 @@ export class Authenticator {
     const hash = createHash('sha256').update(key).digest('hex');
     const hit = this.cache.get(hash);
     if (hit && Date.now() - hit.at < KEY_CACHE_MS && hit.row) return hit.row;
-    const { rows } = await this.pool.query<KeyRow>(
-      // the hash is in the credentials table; a key needs both that row and its read model row (src/credentials.ts)
-      `SELECT k.id, k.account_id, k.scopes, k.expires_at, k.revoked_at FROM credentials c JOIN api_keys k ON k.id = c.id AND k.account_id = c.account_id
-        WHERE c.kind = 'api_key' AND c.hash = $1`,
-      [hash],
-    );
-    const row = rows[0] ?? null;
+    // the hash is in the credentials table; a key needs both that row and its read model row (src/credentials.ts)
+    const row = (await apiKeyByHash(this.pool, hash)) ?? null;
     // cache only hits: a key issued a moment ago must work at once
     if (row) this.cache.set(hash, { row, at: Date.now() });
     if (this.cache.size > 10_000) this.cache.clear();

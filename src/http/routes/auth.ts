@@ -1,6 +1,7 @@
 // POST /v1/auth/login: a dashboard session (JWT) for an email and password.
 import { z } from 'zod';
 import { userWithPasswordHash } from '../../../projections/auth.ts';
+import { replaceCredentialHash } from '../../credentials.ts';
 import { unauthorized } from '../../errors.ts';
 import { DUMMY_HASH, hashPassword, passwordNeedsRehash, verifyPassword } from '../../passwords.ts';
 import type { AppDeps } from '../deps.ts';
@@ -45,7 +46,8 @@ export function authRoutes({ engage, authenticator, counters = new MemoryCounter
         if (passwordNeedsRehash(user.password_hash)) {
           // a hash made with an older, cheaper scrypt cost: the password is known right now, so store it at today's cost
           try {
-            await storeRehashedPassword(engage.pool, user.id, user.password_hash, await hashPassword(body.password));
+            // the hash lives in the credentials table, not in events: a rehash is kept for good
+            await replaceCredentialHash(engage.pool, 'password', user.id, user.password_hash, await hashPassword(body.password));
           } catch (err) {
             req.log.warn({ err, user_id: user.id }, 'could not store the rehashed password; the old hash keeps working');
           }
@@ -57,10 +59,3 @@ export function authRoutes({ engage, authenticator, counters = new MemoryCounter
   ];
 }
 
-/**
- * Replaces a user's password hash by one at today's cost, unless it changed meanwhile. The hash lives
- * in the credentials table (not in events nor the rebuildable read model), so a rehash is kept for good.
- */
-async function storeRehashedPassword(pool: import('pg').Pool, userId: string, oldHash: string, newHash: string): Promise<void> {
-  await pool.query(`UPDATE credentials SET hash = $1, updated_at = now() WHERE kind = 'password' AND id = $2 AND hash = $3`, [newHash, userId, oldHash]);
-}

@@ -10,7 +10,7 @@ import type { EventMetadata } from '../../../eventstore/port.ts';
 import { isId } from '../../../ids.ts';
 import { recordReports } from '../../../messages/reports.ts';
 import { serviceSecret } from '../../../service-secrets.ts';
-import { toIssues } from '../../route.ts';
+import { toIssues } from '../../../validation.ts';
 
 /** Provider callbacks are small; a WhatsApp batch of statuses stays far below this. */
 export const CALLBACK_BODY_LIMIT = 5 * 1024 * 1024;
