@@ -2,9 +2,9 @@
 // authenticated endpoints 500 per minute per account, with the 429 body and RateLimit-* headers.
 // The Redis-backed counters are tested against a real Redis when REDIS_URL is set.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Limit, MemoryCounters, RedisCounters, checkLimit } from '../../src/http/plugins/rate-limit.ts';
-import { startTestServer, testServerForSuite, type TestServer } from '../support/harness.ts';
+import { startTestServer, testServerForSuite } from '../support/harness.ts';
 import { burst, inOneWindow } from '../support/rate-limits.ts';
 import { sleep } from '../support/waits.ts';
 
@@ -29,14 +29,8 @@ function expect429(res: { status: number; body: any; headers: Headers }, limit: 
 }
 
 describe('login: 20 attempts per 15 minutes per IP', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    // a server of its own: the login counter is per IP and every test here comes from 127.0.0.1
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  // a server of its own: the login counter is per IP and every test here comes from 127.0.0.1
+  const server = testServerForSuite();
 
   it('answers the 21st attempt with 429, the body of SPEC.md section 7 and the RateLimit-* headers', async () => {
     const acct = await server.newAccount();

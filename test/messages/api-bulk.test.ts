@@ -1,12 +1,11 @@
 // POST /v1/messages/bulk and POST /v1/messages/send-by-tag over HTTP (SPEC.md sections 2, 4, 6 and
 // 7; DECISIONS.md messages): per-item results in index order, per-item options and webhook_url, the
 // 10,000-item bound, body shape errors; send-by-tag addressing, skipping, tag and account isolation.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readyAccount } from '../support/accounts.ts';
-import { startTestServer, type TestServer } from '../support/harness.ts';
+import { testServerForSuite } from '../support/harness.ts';
 import { expectRejected } from '../support/http.ts';
 
-let server: TestServer;
 // a loaded machine must not turn read-your-writes into a flaky read: wait for the read model as long as it takes
 const SETTLE_MS = '60000';
 let key: string;
@@ -31,13 +30,10 @@ async function historyAll(k: string, query = '') {
   throw new Error('history did not end');
 }
 
+// accepted messages stay queued: nothing here is about dispatch, and 10,000 sandbox sends are noise
+const server = testServerForSuite({ WORKERS_ENABLED: 'false', READ_YOUR_WRITES_TIMEOUT_MS: SETTLE_MS });
 beforeAll(async () => {
-  // accepted messages stay queued: nothing here is about dispatch, and 10,000 sandbox sends are noise
-  server = await startTestServer({ WORKERS_ENABLED: 'false', READ_YOUR_WRITES_TIMEOUT_MS: SETTLE_MS });
   ({ key } = await readyAccount(server));
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 describe('POST /v1/messages/bulk', () => {

@@ -1,13 +1,12 @@
 // GET /v1/messages/history and GET /v1/messages/:id over HTTP (SPEC.md section 4; DECISIONS.md wire
 // conventions): filters, cursor pagination without duplicates, account isolation (404 like a missing
 // id), and the routing rule that history, bulk, send and send-by-tag are never read as an :id.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readyAccount, type TestAccount } from '../support/accounts.ts';
-import { startTestServer, type TestServer } from '../support/harness.ts';
+import { testServerForSuite } from '../support/harness.ts';
 import { expectRejected } from '../support/http.ts';
 import { sleep } from '../support/waits.ts';
 
-let server: TestServer;
 // a loaded machine must not turn read-your-writes into a flaky read: wait for the read model as long as it takes
 const SETTLE_MS = '60000';
 type Account = TestAccount;
@@ -34,9 +33,9 @@ const ids = (page: { data: { id: string }[] }) => page.data.map((x) => x.id);
 /** names → ids, newest first (the history order) */
 const newestFirst = (...names: string[]) => names.map((n) => m[n].id).sort().reverse();
 
+// no dispatching: the statuses stay what the test made them
+const server = testServerForSuite({ WORKERS_ENABLED: 'false', READ_YOUR_WRITES_TIMEOUT_MS: SETTLE_MS });
 beforeAll(async () => {
-  // no dispatching: the statuses stay what the test made them
-  server = await startTestServer({ WORKERS_ENABLED: 'false', READ_YOUR_WRITES_TIMEOUT_MS: SETTLE_MS });
   a = await readyAccount(server, 'History A');
   b = await readyAccount(server, 'History B');
   const later = new Date(Date.now() + 3600_000).toISOString();
@@ -55,9 +54,6 @@ beforeAll(async () => {
     (await send(b.key, { to: '+14155550111', channel: 'sms', message: 'b one' })).id,
     (await send(b.key, { to: 'h1@example.com', channel: 'email', message: 'b two', scheduled_at: later })).id,
   ];
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 describe('GET /v1/messages/history', () => {

@@ -1,9 +1,9 @@
 // Rate limits of the message endpoints (SPEC.md section 8, 429 body in section 7): POST
 // /v1/messages/bulk 100 per minute and POST /v1/messages/send 1,000 per minute, per account (not per
 // credential), each group counted on its own.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readyAccount } from '../support/accounts.ts';
-import { startTestServer, type TestServer } from '../support/harness.ts';
+import { testServerForSuite } from '../support/harness.ts';
 import { awayFromWindowEdge, burst } from '../support/rate-limits.ts';
 
 type Res = { status: number; body: any; headers: Headers };
@@ -19,15 +19,9 @@ function expect429(res: Res, limit: number) {
   expect(res.headers.get('ratelimit-remaining')).toBe('0');
 }
 
-let server: TestServer;
 
-beforeAll(async () => {
-  // nothing is dispatched: the requests are what is counted
-  server = await startTestServer({ WORKERS_ENABLED: 'false', READ_YOUR_WRITES_TIMEOUT_MS: '60000' });
-});
-afterAll(async () => {
-  await server?.close();
-});
+// nothing is dispatched: the requests are what is counted
+const server = testServerForSuite({ WORKERS_ENABLED: 'false', READ_YOUR_WRITES_TIMEOUT_MS: '60000' });
 
 describe('POST /v1/messages/bulk: 100 requests per minute per account', () => {
   it('answers the 101st bulk call within a minute with 429 and the documented body; other groups and accounts are unaffected', async () => {

@@ -1,12 +1,11 @@
 // POST /v1/messages/send over HTTP (SPEC.md sections 2, 4 and 7; DECISIONS.md wire conventions and
 // messages): the 202 record, every validation rule naming its field, `to` per channel, scheduling,
 // webhook URLs, content stored intact, Idempotency-Key replay.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readyAccount } from '../support/accounts.ts';
-import { startTestServer, type TestServer } from '../support/harness.ts';
+import { testServerForSuite } from '../support/harness.ts';
 import { expectRejected } from '../support/http.ts';
 
-let server: TestServer;
 // a loaded machine must not turn read-your-writes into a flaky read: wait for the read model as long as it takes
 const SETTLE_MS = '60000';
 let key: string;
@@ -26,13 +25,10 @@ async function storedCount() {
   return h.body.data.length as number;
 }
 
+// nothing here needs dispatching; the stored record stays exactly as accepted
+const server = testServerForSuite({ WORKERS_ENABLED: 'false', READ_YOUR_WRITES_TIMEOUT_MS: SETTLE_MS });
 beforeAll(async () => {
-  // nothing here needs dispatching; the stored record stays exactly as accepted
-  server = await startTestServer({ WORKERS_ENABLED: 'false', READ_YOUR_WRITES_TIMEOUT_MS: SETTLE_MS });
   ({ key } = await readyAccount(server));
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 describe('POST /v1/messages/send: accepted', () => {

@@ -1,8 +1,8 @@
 // The cancel race: DELETEs fired while the dispatcher is claiming the same messages. A claim and a
 // cancel are both appends at the revision read, so each message ends exactly one way.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readyAccount } from '../support/accounts.ts';
-import { startTestServer, type TestServer } from '../support/harness.ts';
+import { testServerForSuite } from '../support/harness.ts';
 import { eventually } from '../support/waits.ts';
 
 const N = 500;
@@ -17,15 +17,11 @@ function shuffle<T>(xs: T[]): T[] {
 }
 
 describe('cancel racing the dispatcher', () => {
-  let server: TestServer;
   let key: string;
+  // small batches spread dispatch over many rounds, so DELETEs land before, during and after claims
+  const server = testServerForSuite({ RATE_LIMITS_ENABLED: 'false', DISPATCH_BATCH_SIZE: '10', DISPATCH_CONCURRENCY: '4' });
   beforeAll(async () => {
-    // small batches spread dispatch over many rounds, so DELETEs land before, during and after claims
-    server = await startTestServer({ RATE_LIMITS_ENABLED: 'false', DISPATCH_BATCH_SIZE: '10', DISPATCH_CONCURRENCY: '4' });
     ({ key } = await readyAccount(server));
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   it(`${N} queued messages and ${N} concurrent DELETEs: each message is either cancelled or dispatched, never both or neither`, async () => {

@@ -34,20 +34,21 @@ function statusParams(sid: string, status: string, to: string, extra: Record<str
   };
 }
 
+/** The callback was taken ({received: 1}) and moved the message to delivered, recorded as from `provider` with its data. */
+async function expectDeliveredBy(res: { status: number; body: any }, id: string, provider: string, providerData: Record<string, unknown>) {
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body).toEqual({ received: 1 });
+  expect((await statusOf(server, key, id, 'delivered')).status).toBe('delivered');
+  const last = (await timeline(server, key, id)).at(-1)!;
+  expect(last).toMatchObject({ type: 'MessageDelivered', actor: `provider:${provider}`, details: { provider, provider_data: providerData } });
+}
+
 describe('POST /v1/webhooks/carrier', () => {
   it('a correctly signed delivered callback moves a sent message to delivered, with the carrier data in the timeline', async () => {
     const to = phone();
     const { id, providerMessageId } = await sendAndWaitSent(server, key, { to, channel: 'sms', message: 'hi' });
     const res = await postCarrier(server, statusParams(providerMessageId, 'delivered', to));
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toEqual({ received: 1 });
-    expect((await statusOf(server, key, id, 'delivered')).status).toBe('delivered');
-    const last = (await timeline(server, key, id)).at(-1)!;
-    expect(last).toMatchObject({
-      type: 'MessageDelivered',
-      actor: 'provider:carrier',
-      details: { provider: 'carrier', provider_data: { message_sid: providerMessageId, message_status: 'delivered', to, from: '+15017122661' } },
-    });
+    await expectDeliveredBy(res, id, 'carrier', { message_sid: providerMessageId, message_status: 'delivered', to, from: '+15017122661' });
   });
 
   it('undelivered arrives as failed with the error code and message as the reason', async () => {
@@ -182,15 +183,7 @@ describe('/v1/webhooks/whatsapp', () => {
     const { id, providerMessageId } = await sendAndWaitSent(server, key, { to, channel: 'whatsapp', message: 'hi' });
     const raw = JSON.stringify(whatsappPayload([{ id: providerMessageId, status: 'delivered', timestamp: '1750000000', recipient_id: to.slice(1) }]));
     const res = await postWhatsApp(server, raw);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toEqual({ received: 1 });
-    expect((await statusOf(server, key, id, 'delivered')).status).toBe('delivered');
-    const last = (await timeline(server, key, id)).at(-1)!;
-    expect(last).toMatchObject({
-      type: 'MessageDelivered',
-      actor: 'provider:whatsapp',
-      details: { provider: 'whatsapp', provider_data: { status: 'delivered', timestamp: '1750000000', recipient_id: to.slice(1) } },
-    });
+    await expectDeliveredBy(res, id, 'whatsapp', { status: 'delivered', timestamp: '1750000000', recipient_id: to.slice(1) });
   });
 
   it('a failed status fails the message with the error as the reason; the signature is over the raw bytes as sent', async () => {

@@ -3,7 +3,7 @@
 // each attempt is signed afresh, a delivery that never succeeds ends `failed` after 1 + 3
 // attempts, and POST …/deliveries/:id/retry sends it again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDelays } from '../../src/workers/webhook-sender.ts';
+import { parseDelays } from '../../src/config.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
 import { type Receiver, h, independentServiceSignature, startReceiver } from '../support/receivers.ts';
 import { until } from '../support/waits.ts';
