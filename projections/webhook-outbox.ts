@@ -9,8 +9,9 @@ import type { WebhookEndpointEvent } from '../commands/webhook-endpoint.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import { newId } from '../src/ids.ts';
 import type { Projection, TableNamer } from '../src/read-models/projection.ts';
-import { type DeliveryDraft, deliveriesFor, type EndpointSubscription, type MessageHook } from '../src/webhooks/platform-events.ts';
-import type { Db } from './queries.ts';
+import { type DeliveryDraft, deliveriesFor, type EndpointSubscription, type MessageHook } from './webhook-payloads.ts';
+import type { Migration } from '../src/db/migrations.ts';
+import { type Db, findInAccount } from './queries.ts';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 
@@ -300,3 +301,43 @@ export async function sendingEndpoints(db: Db, ids: readonly string[]): Promise<
   const { rows } = await db.query<SendingEndpoint>('SELECT id, secret_sealed, status, url FROM webhook_endpoints WHERE id = ANY($1::text[])', [ids]);
   return new Map(rows.map((e) => [e.id, e]));
 }
+
+/** An endpoint as the API shows it. */
+export interface WebhookEndpointRow {
+  id: string;
+  account_id: string;
+  url: string;
+  events: string[];
+  status: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const findWebhookEndpoint = (db: Db, accountId: string, id: string) => findInAccount<WebhookEndpointRow>(db, 'webhook_endpoints', accountId, id);
+
+/** The account's endpoints, oldest first. */
+export async function listWebhookEndpoints(db: Db, accountId: string): Promise<WebhookEndpointRow[]> {
+  const { rows } = await db.query<WebhookEndpointRow>('SELECT * FROM webhook_endpoints WHERE account_id = $1 ORDER BY id', [accountId]);
+  return rows;
+}
+
+/**
+ * webhook_attempts: every attempt of a delivery, kept beside the rebuildable tables (the outbox is
+ * never replayed, and attempts record what receivers answered). src/schema.ts runs them.
+ */
+export const WEBHOOK_ATTEMPTS_MIGRATIONS: Migration[] = [
+  {
+    id: 5,
+    name: 'webhook delivery attempts',
+    sql: `
+      CREATE TABLE IF NOT EXISTS webhook_attempts (
+        delivery_id text NOT NULL,
+        attempt int NOT NULL,
+        at timestamptz NOT NULL,
+        status_code int,
+        latency_ms int,
+        error text,
+        PRIMARY KEY (delivery_id, attempt)
+      );`,
+  },
+];

@@ -4,7 +4,7 @@ import { accountDecider, accountStream, type AccountCommand, type Role, type Sco
 import { accountOfApiKey, userExists } from '../projections/auth.ts';
 import { claim, claimIsFresh, release } from './claims.ts';
 import type { Engage } from './context.ts';
-import { handleCommand } from './decider.ts';
+import { handleCommand } from './command-handler.ts';
 import { storeCredential } from './credentials.ts';
 import { conflict, notFound } from './errors.ts';
 import type { EventMetadata, Position } from './eventstore/port.ts';

@@ -1,6 +1,7 @@
 // Every table engage keeps besides the read models, by owner: each module that owns a table exports
 // its migrations, listed here in one place and run on every start (src/db/migrations.ts).
 import type pg from 'pg';
+import { WEBHOOK_ATTEMPTS_MIGRATIONS } from '../projections/webhook-outbox.ts';
 import { UNIQUE_CLAIMS_MIGRATIONS } from './claims.ts';
 import { CREDENTIALS_MIGRATIONS } from './credentials.ts';
 import { type Migration, runMigrations } from './db/migrations.ts';
@@ -8,24 +9,6 @@ import { EVENTSTORE_MIGRATIONS } from './eventstore/postgres.ts';
 import { IDEMPOTENCY_MIGRATIONS } from './idempotency.ts';
 import { READ_MODEL_STATE_MIGRATIONS } from './read-models/state.ts';
 import { SERVICE_SECRETS_MIGRATIONS } from './service-secrets.ts';
-
-/** webhook_attempts: moves to its owner module in src/webhooks next. */
-const WEBHOOK_ATTEMPTS_MIGRATIONS: Migration[] = [
-  {
-    id: 5,
-    name: 'webhook delivery attempts',
-    sql: `
-      CREATE TABLE IF NOT EXISTS webhook_attempts (
-        delivery_id text NOT NULL,
-        attempt int NOT NULL,
-        at timestamptz NOT NULL,
-        status_code int,
-        latency_ms int,
-        error text,
-        PRIMARY KEY (delivery_id, attempt)
-      );`,
-  },
-];
 
 export const SCHEMA: readonly Migration[] = [
   ...EVENTSTORE_MIGRATIONS,

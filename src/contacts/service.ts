@@ -5,7 +5,8 @@ import { customFieldsDecider, customFieldsStream, type FieldDefinition } from '.
 import { type ContactRow, standardColumns } from '../../projections/contacts.ts';
 import { claim, claimIsFresh, release } from '../claims.ts';
 import type { Engage } from '../context.ts';
-import { fold, handleCommand } from '../decider.ts';
+import { handleCommand } from '../command-handler.ts';
+import { fold } from '../decider.ts';
 import { AppError } from '../errors.ts';
 import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { newId } from '../ids.ts';

@@ -17,9 +17,6 @@ export function metadataOf(req: FastifyRequest): EventMetadata {
   };
 }
 
-/** The read-your-writes wait, for routes not yet on runCommand (src/decider.ts), which waits itself. */
-export { waitForReadModels as settle } from '../decider.ts';
-
 /** Every timestamp a route accepts (query filters, body fields): README "Timestamps". */
 export { Timestamp } from '../timestamps.ts';
 

@@ -27,8 +27,6 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   params?: ZodType<P>;
   /** documented responses: status → schema (or a description only) */
   responses?: Record<number, ZodType | string>;
-  /** request content types other than JSON (e.g. text/csv) are parsed by the handler */
-  rawBody?: boolean;
   handler(input: { body: B; query: Q; params: P; auth: AuthContext; req: FastifyRequest; reply: FastifyReply }): Promise<unknown>;
 }
 
@@ -45,7 +43,6 @@ declare module 'fastify' {
 }
 
 // (re-exported for the routes that still import it from here)
-export { toIssues };
 
 export function parseWith<T>(schema: ZodType<T>, value: unknown, where: 'body' | 'query' | 'params'): T {
   const r = schema.safeParse(value);
@@ -68,7 +65,7 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], registe
       },
       handler: async (req, reply) => {
         // (a raw body, e.g. a CSV upload, is the handler's to parse and check)
-        for (const [where, value] of [['params', req.params], ['query', req.query], ['body', spec.rawBody ? undefined : req.body]] as const) {
+        for (const [where, value] of [['params', req.params], ['query', req.query], ['body', req.body]] as const) {
           const path = findUnstorable(value);
           if (path !== undefined) {
             const message = 'must not contain NUL characters or unpaired UTF-16 surrogates';

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { messageDecider, messageStream, type MessageCommand, type MessageEvent, type MessageState } from '../../commands/message.ts';
 import type { Engage } from '../context.ts';
-import { handleCommand } from '../decider.ts';
+import { handleCommand } from '../command-handler.ts';
 import { type AppendResult, type EventMetadata, type NewEvent, type Position, WrongExpectedVersionError } from '../eventstore/port.ts';
 
 export interface Transition {

@@ -7,7 +7,8 @@ import { contactIdsWithEmail } from '../../projections/contacts.ts';
 import { reportTargets } from '../../projections/messages.ts';
 import type { DeliveryReport } from '../channels/port.ts';
 import type { Engage } from '../context.ts';
-import { type Decider, handleCommand } from '../decider.ts';
+import { handleCommand } from '../command-handler.ts';
+import type { Decider } from '../decider.ts';
 import type { EventMetadata } from '../eventstore/port.ts';
 import { applyTransitions, type Transition } from './outcomes.ts';
 

@@ -14,13 +14,12 @@ import {
 import type { Engage } from '../context.ts';
 import { unseal } from '../seal.ts';
 import { type AttemptResult, DeliveryClient } from '../webhooks/delivery.ts';
-import { accountWebhookSecret } from '../webhooks/secrets.ts';
+import { accountWebhookSecret } from '../webhooks/signing-secrets.ts';
 import { whileUnavailable } from './backoff.ts';
 import { WorkerLoop } from './loop.ts';
 
 // WEBHOOK_RETRY_DELAYS is read with the rest of the configuration; still exported here for the
 // callers that import it from the sender
-export { parseDelays } from '../config.ts';
 
 export class WebhookSender extends WorkerLoop {
   private readonly client: DeliveryClient;

@@ -4,7 +4,7 @@
 // race decided atomically, resend as a new message, and the timeline of a message.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { messageDecider, messageStream } from '../../commands/message.ts';
-import { handleCommand } from '../../src/decider.ts';
+import { handleCommand } from '../../src/command-handler.ts';
 import type { EventStore } from '../../src/eventstore/port.ts';
 import { readyAccount, type TestAccount } from '../support/accounts.ts';
 import { testServerForSuite } from '../support/harness.ts';

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageDecider, messageStream } from '../../commands/message.ts';
 import type { ChannelProvider, OutboundMessage, SendOutcome } from '../../src/channels/port.ts';
-import { handleCommand } from '../../src/decider.ts';
+import { handleCommand } from '../../src/command-handler.ts';
 import { type Messaging, startMessaging } from '../../src/workers/messaging.ts';
 import { readyAccount } from '../support/accounts.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';

@@ -3,7 +3,7 @@
 // transactional messages (transactional: true or category "transactional") bypass both.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { suppressionDecider, suppressionStream } from '../../commands/suppression.ts';
-import { handleCommand } from '../../src/decider.ts';
+import { handleCommand } from '../../src/command-handler.ts';
 import { readyAccount } from '../support/accounts.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
 import { timeline, type TimelineEvent } from '../support/messages.ts';

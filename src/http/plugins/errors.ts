@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
 import { isConnectionError } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
-import { toIssues } from '../route.ts';
+import { toIssues } from '../../validation.ts';
 
 /**
  * The database cannot be reached right now: down, restarting, shutting down, out of connection

@@ -5,7 +5,7 @@ import { findContact, listContacts } from '../../../projections/contacts.ts';
 import { listCustomFields } from '../../../projections/custom-fields.ts';
 import { contactOut, createContact, deleteContact, updateContact } from '../../contacts/service.ts';
 import { ContactCreateBody, ContactPatchBody, EmailSchema, PhoneSchema } from '../../contacts/validation.ts';
-import { runCommand } from '../../decider.ts';
+import { runCommand } from '../../command-handler.ts';
 import { newId } from '../../ids.ts';
 import type { AppDeps } from '../deps.ts';
 import { found, iso, metadataOf, pageById, pageQuery } from '../common.ts';

@@ -5,7 +5,7 @@ import { AppError, validationError, notFound, type Issue } from '../../errors.ts
 import { newId } from '../../ids.ts';
 import { contactsWithTag } from '../../../projections/contacts.ts';
 import { emailFieldsOf, findMessage, listMessages, type MessageRow } from '../../../projections/messages.ts';
-import { runCommand } from '../../decider.ts';
+import { runCommand } from '../../command-handler.ts';
 import { acceptMessages, acceptedRecord, cancelMessage, contentOf, timelineOf } from '../../messages/service.ts';
 import { SendBody, SendFields, validateSend, normaliseRecipient, type ValidSend } from '../../messages/validation.ts';
 import type { AppDeps } from '../deps.ts';

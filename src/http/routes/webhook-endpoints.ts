@@ -2,16 +2,17 @@
 // account's per-message signing secret (/v1/account/webhook-secret).
 import { z } from 'zod';
 import { PLATFORM_EVENTS, webhookEndpointDecider, webhookEndpointStream, type PlatformEvent } from '../../../commands/webhook-endpoint.ts';
-import { handleCommand } from '../../decider.ts';
+import { findWebhookEndpoint, listEndpointDeliveries, listWebhookEndpoints, retryDeliveryNow, type WebhookDelivery, type WebhookEndpointRow } from '../../../projections/webhook-outbox.ts';
+import { runCommand } from '../../command-handler.ts';
 import { conflict, invalidField, notFound, validationError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { newSigningSecret } from '../../webhooks/signing.ts';
 import { seal } from '../../seal.ts';
 import { checkWebhookUrl } from '../../webhooks/ssrf.ts';
-import { accountWebhookSecret, endpointSecret } from '../../webhooks/secrets.ts';
+import { accountWebhookSecret, endpointSecret } from '../../webhooks/signing-secrets.ts';
 import { DeliveryClient } from '../../webhooks/delivery.ts';
 import type { AppDeps } from '../deps.ts';
-import { IdCursor, decodeCursor, iso, metadataOf, page, pageQuery, settle } from '../common.ts';
+import { IdCursor, decodeCursor, iso, metadataOf, page, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const OUTBOX = ['webhook_outbox'];
@@ -30,16 +31,7 @@ const CATALOGUE: { name: PlatformEvent; description: string }[] = [
   { name: 'form.submitted', description: 'a hosted form is submitted' },
 ];
 
-interface EndpointRow {
-  id: string;
-  url: string;
-  events: string[];
-  status: string;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const endpointOut = (r: EndpointRow) => ({ id: r.id, url: r.url, events: r.events, status: r.status, created_at: iso(r.created_at), updated_at: iso(r.updated_at) });
+const endpointOut = (r: WebhookEndpointRow) => ({ id: r.id, url: r.url, events: r.events, status: r.status, created_at: iso(r.created_at), updated_at: iso(r.updated_at) });
 
 function checkEvents(events: string[] | undefined): PlatformEvent[] | undefined {
   if (events === undefined) return undefined;
@@ -60,10 +52,10 @@ export function webhookEndpointRoutes({ engage }: AppDeps): AnyRoute[] {
     const problem = checkWebhookUrl(url, allowPrivate);
     if (problem) throw invalidField('url', problem);
   };
-  async function own(accountId: string, id: string): Promise<EndpointRow> {
-    const { rows } = await engage.pool.query<EndpointRow>('SELECT * FROM webhook_endpoints WHERE id = $1 AND account_id = $2', [id, accountId]);
-    if (!rows[0]) throw notFound('webhook endpoint');
-    return rows[0];
+  async function own(accountId: string, id: string): Promise<WebhookEndpointRow> {
+    const endpoint = await findWebhookEndpoint(engage.pool, accountId, id);
+    if (!endpoint) throw notFound('webhook endpoint');
+    return endpoint;
   }
 
   return [
@@ -74,8 +66,8 @@ export function webhookEndpointRoutes({ engage }: AppDeps): AnyRoute[] {
       summary: "The account's webhook endpoints and the catalogue of subscribable events",
       tags: ['webhooks'],
       async handler({ auth }) {
-        const { rows } = await engage.pool.query<EndpointRow>('SELECT * FROM webhook_endpoints WHERE account_id = $1 ORDER BY id', [auth.accountId]);
-        return { data: rows.map(endpointOut), next_cursor: null, events: CATALOGUE };
+        const endpoints = await listWebhookEndpoints(engage.pool, auth.accountId);
+        return { data: endpoints.map(endpointOut), next_cursor: null, events: CATALOGUE };
       },
     }),
     defineRoute({
@@ -90,14 +82,12 @@ export function webhookEndpointRoutes({ engage }: AppDeps): AnyRoute[] {
         const events = checkEvents(body.events) ?? [];
         const id = newId('webhookEndpoint');
         const secret = newSigningSecret();
-        const result = await handleCommand(
-          engage.store,
-          webhookEndpointDecider,
-          webhookEndpointStream(id),
-          { type: 'Create', id, accountId: auth.accountId, url: body.url, events, secretSealed: await seal(engage.pool, secret), now: engage.clock.now() },
-          metadataOf(req),
-        );
-        await settle(engage, OUTBOX, result.position);
+        const secretSealed = await seal(engage.pool, secret);
+        const result = await runCommand(engage, metadataOf(req), OUTBOX, {
+          decider: webhookEndpointDecider,
+          streamId: webhookEndpointStream(id),
+          command: { type: 'Create', id, accountId: auth.accountId, url: body.url, events, secretSealed, now: engage.clock.now() },
+        });
         reply.code(201);
         const created = result.events[0].data as { created_at: string };
         return { id, url: body.url, events, status: 'active', secret, created_at: created.created_at };
@@ -114,14 +104,11 @@ export function webhookEndpointRoutes({ engage }: AppDeps): AnyRoute[] {
       async handler({ params, body, auth, req }) {
         checkUrl(body.url);
         const events = checkEvents(body.events);
-        const result = await handleCommand(
-          engage.store,
-          webhookEndpointDecider,
-          webhookEndpointStream(params.id),
-          { type: 'Update', accountId: auth.accountId, url: body.url, events, status: body.status, now: engage.clock.now() },
-          metadataOf(req),
-        );
-        await settle(engage, OUTBOX, result.position);
+        await runCommand(engage, metadataOf(req), OUTBOX, {
+          decider: webhookEndpointDecider,
+          streamId: webhookEndpointStream(params.id),
+          command: { type: 'Update', accountId: auth.accountId, url: body.url, events, status: body.status, now: engage.clock.now() },
+        });
         return endpointOut(await own(auth.accountId, params.id));
       },
     }),
@@ -133,14 +120,11 @@ export function webhookEndpointRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: ['webhooks'],
       params: IdParams,
       async handler({ params, auth, req }) {
-        const result = await handleCommand(
-          engage.store,
-          webhookEndpointDecider,
-          webhookEndpointStream(params.id),
-          { type: 'Delete', accountId: auth.accountId, now: engage.clock.now() },
-          metadataOf(req),
-        );
-        await settle(engage, OUTBOX, result.position);
+        await runCommand(engage, metadataOf(req), OUTBOX, {
+          decider: webhookEndpointDecider,
+          streamId: webhookEndpointStream(params.id),
+          command: { type: 'Delete', accountId: auth.accountId, now: engage.clock.now() },
+        });
         return { id: params.id, deleted: true };
       },
     }),
@@ -174,12 +158,8 @@ export function webhookEndpointRoutes({ engage }: AppDeps): AnyRoute[] {
       async handler({ params, query, auth }) {
         await own(auth.accountId, params.id);
         const after = decodeCursor(query.cursor, IdCursor);
-        const { rows } = await engage.pool.query(
-          `SELECT * FROM webhook_deliveries WHERE endpoint_id = $1 AND account_id = $2 AND ($3::text IS NULL OR id < $3) AND ($4::text IS NULL OR status = $4)
-           ORDER BY id DESC LIMIT $5`,
-          [params.id, auth.accountId, after?.id ?? null, query.status ?? null, query.limit + 1],
-        );
-        return page(rows, query.limit, deliveryOut, (r) => ({ id: r.id }));
+        const deliveries = await listEndpointDeliveries(engage.pool, { endpointId: params.id, accountId: auth.accountId, before: after?.id, status: query.status, limit: query.limit + 1 });
+        return page(deliveries, query.limit, deliveryOut, (r) => ({ id: r.id }));
       },
     }),
     defineRoute({
@@ -192,20 +172,14 @@ export function webhookEndpointRoutes({ engage }: AppDeps): AnyRoute[] {
       body: z.strictObject({}).optional(),
       async handler({ params, auth, reply }) {
         await own(auth.accountId, params.id);
-        // an attempt in flight holds a lease (locked_until): re-arming it would send it twice at once
-        const { rows } = await engage.pool.query(
-          `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $4, locked_until = NULL, updated_at = $4
-           WHERE id = $1 AND endpoint_id = $2 AND account_id = $3 AND status <> 'delivered' AND (locked_until IS NULL OR locked_until < $4) RETURNING *`,
-          [params.deliveryId, params.id, auth.accountId, engage.clock.now()],
-        );
-        if (!rows[0]) {
-          const exists = await engage.pool.query('SELECT status FROM webhook_deliveries WHERE id = $1 AND endpoint_id = $2 AND account_id = $3', [params.deliveryId, params.id, auth.accountId]);
-          if (!exists.rows[0]) throw notFound('delivery');
-          if (exists.rows[0].status === 'delivered') throw conflict('this delivery already succeeded', { status: 'delivered' });
-          throw conflict('this delivery is being attempted right now', { status: exists.rows[0].status });
+        const outcome = await retryDeliveryNow(engage.pool, { deliveryId: params.deliveryId, endpointId: params.id, accountId: auth.accountId, now: engage.clock.now() });
+        if ('refused' in outcome) {
+          if (outcome.refused === 'not_found') throw notFound('delivery');
+          if (outcome.refused === 'delivered') throw conflict('this delivery already succeeded', { status: 'delivered' });
+          throw conflict('this delivery is being attempted right now', { status: outcome.status });
         }
         reply.code(202);
-        return deliveryOut(rows[0]);
+        return deliveryOut(outcome.retried);
       },
     }),
     defineRoute({
@@ -234,7 +208,7 @@ export function webhookEndpointRoutes({ engage }: AppDeps): AnyRoute[] {
   ];
 }
 
-export const deliveryOut = (r: Record<string, any>) => ({
+export const deliveryOut = (r: WebhookDelivery) => ({
   id: r.id,
   endpoint_id: r.endpoint_id,
   event_id: r.event_id,

@@ -4,7 +4,7 @@ import { accountDecider, accountStream } from '../../commands/account.ts';
 import { accountWebhookSecretSealed } from '../../projections/auth.ts';
 import { sendingEndpoints } from '../../projections/webhook-outbox.ts';
 import type { Engage } from '../context.ts';
-import { handleCommand } from '../decider.ts';
+import { handleCommand } from '../command-handler.ts';
 import { newSigningSecret } from './signing.ts';
 import { seal, unseal } from '../seal.ts';
 

@@ -1,11 +1,11 @@
 // What an event means to webhook receivers: the platform events it becomes for an account's
 // endpoints, and the status callbacks for a message's own webhook_url. Pure: the outbox projection
 // passes in the endpoints and message hooks it keeps, and stores the deliveries this returns.
-import type { ContactEvent } from '../../commands/contact.ts';
-import type { MessageEvent } from '../../commands/message.ts';
-import type { SuppressionEvent } from '../../commands/suppression.ts';
-import type { PlatformEvent } from '../../commands/webhook-endpoint.ts';
-import type { RecordedEvent } from '../eventstore/port.ts';
+import type { ContactEvent } from '../commands/contact.ts';
+import type { MessageEvent } from '../commands/message.ts';
+import type { SuppressionEvent } from '../commands/suppression.ts';
+import type { PlatformEvent } from '../commands/webhook-endpoint.ts';
+import type { RecordedEvent } from '../src/eventstore/port.ts';
 
 /** An endpoint as the outbox knows it when it fans out an event. */
 export interface EndpointSubscription {
