@@ -1,6 +1,7 @@
 // Environment → validated configuration. Every tunable of the service lives here.
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { parseDkimKeys } from './dkim-keys.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -114,7 +115,8 @@ const ConfigSchema = z.object({
   WEBHOOK_PER_HOST_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(32),
   /** how long a claimed delivery stays invisible to other senders (never less than 3 × WEBHOOK_TIMEOUT_MS): after a crash, what was in flight is sent again once it ends */
   WEBHOOK_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
-  SMTP_URL: z.string().optional(),
+  /** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://…:465; switches the email channel to SMTP */
+  SMTP_URL: z.url({ protocol: /^smtps?$/, message: 'an SMTP URL such as smtp://user:pass@host:587 or smtps://user:pass@host:465' }).optional(),
   SANDBOX_DELIVERY_DELAY_MS: z.coerce.number().int().min(0).default(200),
   EMAIL_FROM: z.string().default('no-reply@engage.local'),
   MARKETING_CAP_PER_DAY: z.coerce.number().int().min(0).default(2),
@@ -140,7 +142,17 @@ const ConfigSchema = z.object({
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/, message: 'an http(s) URL such as https://api.example.com' }).optional(),
   // email over SMTP (README "Email over SMTP"); SMTP_URL above switches the email channel to it
   /** JSON map domain → {selector, privateKey (PEM)}, or a path to a file holding that JSON */
-  DKIM_KEYS: z.string().optional(),
+  DKIM_KEYS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      try {
+        return parseDkimKeys(value);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message.replace(/^DKIM_KEYS: /, '') });
+        return z.NEVER;
+      }
+    }),
   /** pooled SMTP connections per process */
   SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100).default(5),
   /** connect, greeting and socket-inactivity timeout of an SMTP connection; below DISPATCH_LEASE_MS */

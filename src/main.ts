@@ -5,7 +5,7 @@ import pino from 'pino';
 import { ALL_PROJECTIONS, findProjection } from '../projections/index.ts';
 import { describeHold, readerHold } from './eventstore/reader-hold.ts';
 import { accountOfKey, createAccount, issueApiKey, rotateApiKey } from './accounts.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, withoutEmpty } from './config.ts';
 import { redactCredentials } from './credentials.ts';
 import { type Engage, openEngage } from './context.ts';
 import { parsePosition, positionToString, type Position } from './eventstore/port.ts';
@@ -14,11 +14,13 @@ import { startWorkers } from './workers/index.ts';
 import { ensureProjection, requestRebuild, resetCheckpoint } from './read-models/generations.ts';
 import { ProjectionRunner } from './read-models/runner.ts';
 import { readStatuses } from './read-models/status.ts';
+import { sleep } from './sleep.ts';
 
 const program = new Command();
 program.name('engage').description('engage: event-sourced customer engagement platform').showHelpAfterError();
 
-const quietLog = () => pino({ level: process.env.LOG_LEVEL || 'warn' }) // empty = unset, as in loadConfig;
+// one-shot commands log warnings and worse unless LOG_LEVEL says otherwise (read through the configuration)
+const quietLog = () => pino({ level: withoutEmpty(process.env).LOG_LEVEL === undefined ? 'warn' : loadConfig().LOG_LEVEL });
 
 async function withEngage<T>(fn: (engage: Engage) => Promise<T>, runProjections = false): Promise<T> {
   const engage = await openEngage({ log: quietLog(), runProjections });
@@ -139,7 +141,7 @@ async function catchUp(engage: Engage, names: string[], timeoutMs = 60_000) {
       const statuses = (await readStatuses(engage.pool, engage.store, ps)).filter((s) => names.includes(s.name) && s.active);
       if (statuses.length === names.length && statuses.every((s) => s.lag === 0 || s.status === 'failed')) return;
       if (Date.now() > deadline) throw new Error(`the ${names.join(', ')} read model did not catch up within ${timeoutMs / 1000} s`);
-      await new Promise((r) => setTimeout(r, 50));
+      await sleep(50);
     }
   } finally {
     await runner.stop();

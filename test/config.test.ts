@@ -39,6 +39,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
   });
 
+  it('refuses a bad SMTP_URL or DKIM_KEYS at load, not at the first email', () => {
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example.com' })).toThrow(/SMTP_URL: an SMTP URL/);
+    expect(() => loadConfig({ SMTP_URL: 'not a url' })).toThrow(/SMTP_URL/);
+    expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.com:465' }).SMTP_URL).toBe('smtps://u:p@mail.example.com:465');
+    expect(() => loadConfig({ DKIM_KEYS: '{"example.com": {"selector": "s1"}}' })).toThrow(/DKIM_KEYS: example.com.privateKey/);
+    expect(() => loadConfig({ DKIM_KEYS: '{"example.com": {"selector": "s1", "privateKey": "not a key"}}' })).toThrow(/DKIM_KEYS: the privateKey of example.com is not a PEM private key/);
+    expect(() => loadConfig({ DKIM_KEYS: '/nonexistent/dkim.json' })).toThrow(/DKIM_KEYS: cannot read the key file/);
+    expect(loadConfig({}).DKIM_KEYS.size).toBe(0);
+  });
+
   it('reads WEBHOOK_RETRY_DELAYS into milliseconds at load, and refuses one it cannot read', () => {
     expect(loadConfig({}).WEBHOOK_RETRY_DELAYS).toEqual([30_000, 300_000, 1_800_000]);
     expect(loadConfig({ WEBHOOK_RETRY_DELAYS: ' 1.5s , 200ms,1h ' }).WEBHOOK_RETRY_DELAYS).toEqual([1500, 200, 3_600_000]);

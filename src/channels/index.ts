@@ -23,7 +23,7 @@ export class ProviderRegistry {
         smtpOptionsFromConfig({
           SMTP_URL: config.SMTP_URL,
           EMAIL_FROM: config.EMAIL_FROM ?? 'no-reply@engage.local',
-          DKIM_KEYS: config.DKIM_KEYS,
+          DKIM_KEYS: config.DKIM_KEYS ?? new Map(),
           SMTP_MAX_CONNECTIONS: config.SMTP_MAX_CONNECTIONS ?? 5,
           SMTP_TIMEOUT_MS: config.SMTP_TIMEOUT_MS ?? 30_000,
         }),

@@ -24,76 +24,23 @@
 // message, not that it reached the mailbox, so an SMTP message stays `sent` until feedback arrives
 // through the inbound callback POST /v1/webhooks/smtp: a bounce fails it, a complaint or a
 // delivered notice makes it `delivered`. No report is ever made up here.
-import { createPrivateKey } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import nodemailer, { type NodemailerError, type SendMailOptions, type SMTPPoolSentMessageInfo, type Transporter } from 'nodemailer';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
+import { type DkimKey, parseDkimKeys } from '../dkim-keys.ts';
 import { type ChannelProvider, type OutboundMessage, RESERVED_HEADERS, type SendOutcome } from './port.ts';
 
 /** A DKIM signing key of one domain. */
-export interface DkimKey {
-  selector: string;
-  /** PEM (PKCS#1 or PKCS#8) */
-  privateKey: string;
-}
-
 /** Finds the signing key of a From domain (lower case); undefined: send unsigned. */
 export type DkimKeyLookup = (domain: string) => DkimKey | undefined | Promise<DkimKey | undefined>;
-
-const DkimKeysSchema = z.record(
-  z.string().min(1),
-  z.strictObject({
-    selector: z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62})$/, 'a DNS label such as s1 or 2026a'),
-    privateKey: z.string().min(1),
-  }),
-);
-
-/**
- * Reads DKIM_KEYS: a JSON object {"example.com": {"selector": "s1", "privateKey": "-----BEGIN …"}},
- * inline or in a file whose path is given. Every key is parsed now, so a bad one stops the start
- * instead of failing sends. Error messages never quote the value (it holds private keys).
- */
-export function parseDkimKeys(value: string | undefined): Map<string, DkimKey> {
-  const keys = new Map<string, DkimKey>();
-  if (value === undefined || value.trim() === '') return keys;
-  let text = value.trim();
-  if (!text.startsWith('{')) {
-    try {
-      text = readFileSync(text, 'utf8');
-    } catch (err) {
-      throw new Error(`DKIM_KEYS: cannot read the key file ${value.trim()}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
-    }
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new Error('DKIM_KEYS: not valid JSON (expected {"<domain>": {"selector": "…", "privateKey": "<PEM>"}})');
-  }
-  const parsed = DkimKeysSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`DKIM_KEYS: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  }
-  for (const [domain, key] of Object.entries(parsed.data)) {
-    try {
-      createPrivateKey(key.privateKey);
-    } catch {
-      throw new Error(`DKIM_KEYS: the privateKey of ${domain} is not a PEM private key`);
-    }
-    keys.set(domain.trim().toLowerCase().replace(/\.$/, ''), key);
-  }
-  return keys;
-}
 
 /**
  * The DKIM key lookup from configuration. Exact domain match: a key for example.com does not sign
  * mail from news.example.com. (The email-domains feature, with keys generated per domain, replaces
  * this lookup; the provider takes any DkimKeyLookup.)
  */
-export function dkimKeysFromConfig(value: string | undefined): (domain: string) => DkimKey | undefined {
-  const keys = parseDkimKeys(value);
+export function dkimKeysFromConfig(value: string | ReadonlyMap<string, DkimKey> | undefined): (domain: string) => DkimKey | undefined {
+  const keys = typeof value === 'string' || value === undefined ? parseDkimKeys(value) : value;
   return function dkimKeyFor(domain: string) {
     return keys.get(domain.toLowerCase());
   };

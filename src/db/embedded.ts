@@ -14,6 +14,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { sleep } from '../sleep.ts';
 
 export interface EmbeddedDatabase {
   connectionString: string;
@@ -239,7 +240,7 @@ async function startServer(bin: string, dir: string, root: string, s: Settings, 
       const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-8).join('\n') : '';
       throw new Error(`Postgres ${exited ?? 'did not start within 60 s'}; the end of ${logFile}:\n${tail}`);
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   return child;
 }

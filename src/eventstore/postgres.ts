@@ -25,6 +25,7 @@ import {
   upcast,
 } from './port.ts';
 import { isConnectionError, isRetryableConflict } from '../db/errors.ts';
+import { sleep } from '../sleep.ts';
 import { Wakeup } from './wakeup.ts';
 import type { Migration } from '../db/migrations.ts';
 
@@ -591,9 +592,6 @@ export class PostgresEventStore implements EventStore {
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /**
  * A catch-up subscription built on readAll: reads history in batches, then waits for wake-ups (or

@@ -11,6 +11,7 @@
 //   most one batch): any transaction holding a transaction id holds every catch-up reader back.
 import { EventEmitter } from 'node:events';
 import type pg from 'pg';
+import { sleep } from '../sleep.ts';
 import type { Logger } from 'pino';
 import { isConnectionError, isTransientError } from '../db/errors.ts';
 import type { EventStore, Position, RecordedEvent } from '../eventstore/port.ts';
@@ -415,6 +416,3 @@ export class ProjectionRunner extends EventEmitter {
   }
 }
 
-function sleep(ms: number) {
-  return new Promise((r) => setTimeout(r, ms));
-}

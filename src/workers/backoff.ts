@@ -3,26 +3,12 @@
 // backs off (250 ms doubling to 2 s, so it is back within ~2 s of the database) and says when it
 // has recovered. Work whose outcome is already decided (a provider call made, a webhook answered)
 // is recorded with `whileUnavailable`, which retries through the outage instead of dropping it.
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { isConnectionError } from '../db/errors.ts';
+import { doublingDelay, sleep } from '../sleep.ts';
 
 const FIRST_DELAY_MS = 250;
 const MAX_DELAY_MS = 2_000;
-
-/** Waits `ms`, or less once `signal` aborts; never rejects: a stopping worker must not wait out a backoff. */
-export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  try {
-    await delay(ms, undefined, { signal });
-  } catch (err) {
-    if (!signal?.aborted) throw err;
-  }
-}
-
-/** The wait after the `failures`-th failure in a row: `firstMs`, doubling each time, at most `maxMs`. */
-export function doublingDelay(failures: number, firstMs: number, maxMs: number): number {
-  return Math.min(firstMs * 2 ** Math.max(0, failures - 1), maxMs);
-}
 
 /** The loops' backoff: 250 ms doubling to 2 s. */
 export function backoffDelay(failures: number): number {

@@ -16,7 +16,8 @@ import type { OutboundMessage, SendOutcome } from '../channels/port.ts';
 import type { Engage } from '../context.ts';
 import { applyTransitions, type Transition, type TransitionResult } from '../messages/outcomes.ts';
 import { Policy } from '../messages/policy.ts';
-import { doublingDelay, retryWithBackoff, whileUnavailable } from './backoff.ts';
+import { doublingDelay } from '../sleep.ts';
+import { retryWithBackoff, whileUnavailable } from './backoff.ts';
 import { OwnWrites, WorkerLoop } from './loop.ts';
 
 const HOLD_REASONS = new Set(['quiet_hours', 'marketing_cap', 'warmup_cap']);

@@ -10,7 +10,8 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboundMessage } from '../../src/channels/port.ts';
-import { dkimKeysFromConfig, parseDkimKeys, redactSmtpUrl, SmtpProvider } from '../../src/channels/smtp.ts';
+import { dkimKeysFromConfig, redactSmtpUrl, SmtpProvider } from '../../src/channels/smtp.ts';
+import { parseDkimKeys } from '../../src/dkim-keys.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
 import { until } from '../support/waits.ts';
 
