@@ -89,18 +89,13 @@ export const STREAM_MOVED = 'ES409';
  * req: [{s: stream id, k: no_stream|any|stream_exists|exact, r?: expected revision, l: look for ids,
  *        e: [{i: id, t: type, d: data, m: metadata}]}]
  */
-export const APPEND_FUNCTION = `
--- Writes every stream of req if each fits its expectation and none asks to look for ids; else
--- writes nothing and returns no row. A stream that moved since it was read fails the whole call
--- with ${STREAM_MOVED} (or a unique violation): nothing is written.
-CREATE OR REPLACE FUNCTION es_write(req jsonb)
-RETURNS TABLE (o_stream text, o_outcome text, o_revision bigint, o_txid text, o_gp bigint)
-LANGUAGE plpgsql AS $fn$
-BEGIN
-  RETURN QUERY
-  WITH r AS (
-    SELECT t.ord, t.x->>'s' AS s, t.x->>'k' AS kind, (t.x->>'r')::bigint AS expected, coalesce((t.x->>'l')::boolean, false) AS look,
-           t.x->'e' AS evs, jsonb_array_length(t.x->'e')::bigint AS n
+/**
+ * The streams of a request as rows c(ord, item, s, kind, expected, look, evs, n, cur, fits): each
+ * stream's current revision and whether it fits its expectation (es_write and es_append judge alike).
+ */
+const REQUEST_STREAMS = `r AS (
+    SELECT t.ord, t.x AS item, t.x->>'s' AS s, t.x->>'k' AS kind, (t.x->>'r')::bigint AS expected,
+           coalesce((t.x->>'l')::boolean, false) AS look, t.x->'e' AS evs, jsonb_array_length(t.x->'e')::bigint AS n
     FROM jsonb_array_elements(req) WITH ORDINALITY AS t(x, ord)
   ), rc AS (
     -- a correlated look-up per stream (an index probe): a join here may be planned as a scan of every stream
@@ -110,10 +105,21 @@ BEGIN
            CASE rc.kind WHEN 'no_stream' THEN rc.cur IS NULL
                         WHEN 'stream_exists' THEN rc.cur IS NOT NULL
                         WHEN 'exact' THEN rc.cur IS NOT NULL AND rc.cur = rc.expected
-                        ELSE true END AND NOT rc.look AS fits
+                        ELSE true END AS fits
     FROM rc
-  ), go AS (
-    SELECT bool_and(c.fits) AS all_fit, count(*) AS streams, array_agg(c.s) FILTER (WHERE c.cur IS NOT NULL) AS existing FROM c
+  )`;
+
+export const APPEND_FUNCTION = `
+-- Writes every stream of req if each fits its expectation and none asks to look for ids; else
+-- writes nothing and returns no row. A stream that moved since it was read fails the whole call
+-- with ${STREAM_MOVED} (or a unique violation): nothing is written.
+CREATE OR REPLACE FUNCTION es_write(req jsonb)
+RETURNS TABLE (o_stream text, o_outcome text, o_revision bigint, o_txid text, o_gp bigint)
+LANGUAGE plpgsql AS $fn$
+BEGIN
+  RETURN QUERY
+  WITH ${REQUEST_STREAMS}, go AS (
+    SELECT bool_and(c.fits AND NOT c.look) AS all_fit, count(*) AS streams, array_agg(c.s) FILTER (WHERE c.cur IS NOT NULL) AS existing FROM c
   ), moved AS (
     -- only where the row still holds the revision we read (= ANY keeps this an index look-up)
     UPDATE es_streams e SET revision = c.cur + c.n
@@ -171,20 +177,7 @@ BEGIN
   END IF;
 
   -- judge each stream, looking for the ids where asked or where the expectation failed
-  WITH r AS (
-    SELECT t.ord, t.x AS item, t.x->>'s' AS s, t.x->>'k' AS kind, (t.x->>'r')::bigint AS expected,
-           coalesce((t.x->>'l')::boolean, false) AS look, t.x->'e' AS evs, jsonb_array_length(t.x->'e')::bigint AS n
-    FROM jsonb_array_elements(req) WITH ORDINALITY AS t(x, ord)
-  ), rc AS (
-    SELECT r.*, (SELECT st.revision FROM es_streams st WHERE st.stream_id = r.s) AS cur FROM r
-  ), c AS (
-    SELECT rc.*,
-           CASE rc.kind WHEN 'no_stream' THEN rc.cur IS NULL
-                        WHEN 'stream_exists' THEN rc.cur IS NOT NULL
-                        WHEN 'exact' THEN rc.cur IS NOT NULL AND rc.cur = rc.expected
-                        ELSE true END AS fits
-    FROM rc
-  ), p AS (
+  WITH ${REQUEST_STREAMS}, p AS (
     SELECT c.*,
            CASE WHEN c.cur IS NULL OR (c.fits AND NOT c.look) THEN NULL
                 WHEN c.kind = 'exact' THEN c.expected + 1
