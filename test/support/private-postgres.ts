@@ -2,11 +2,10 @@
 // tests that stop or restart Postgres, or hold transactions that would stall every other test file
 // sharing the suite's cluster.
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.ts';
+import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.ts';
 
 export interface PrivatePostgres {
   port: number;
@@ -21,16 +20,7 @@ export interface PrivatePostgres {
   destroy(): Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'engage-pg-'));
