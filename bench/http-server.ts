@@ -3,7 +3,7 @@
 // account; `baseline`: a bare fastify route returning a constant. Prints one BENCH_READY line.
 import Fastify from 'fastify';
 import pino from 'pino';
-import { createAccount } from '../src/accounts.ts';
+import { createAccount } from '../src/accounts/service.ts';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
 

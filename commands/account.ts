@@ -1,6 +1,6 @@
 // The account aggregate (stream account-<id>): the account, its dashboard users and its API keys.
 // Credential material (password and key hashes) is not part of these events: the handler in
-// src/accounts.ts keeps it in the credentials table (issue 8, finding 7). Events written before
+// src/accounts/service.ts keeps it in the credentials table (issue 8, finding 7). Events written before
 // that carry `password_hash` / `key_hash`; they stay as they are, and readers redact them.
 import type { Decider } from '../src/decider.ts';
 import { AppError, conflict, notFound } from '../src/errors.ts';

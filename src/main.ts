@@ -4,7 +4,7 @@ import { SingleBar } from 'cli-progress';
 import pino from 'pino';
 import { ALL_PROJECTIONS, findProjection } from '../projections/index.ts';
 import { describeHold, readerHold } from './eventstore/reader-hold.ts';
-import { accountOfKey, createAccount, issueApiKey, rotateApiKey } from './accounts.ts';
+import { accountOfKey, createAccount, issueApiKey, rotateApiKey } from './accounts/service.ts';
 import { loadConfig, withoutEmpty } from './config.ts';
 import { redactCredentials } from './credentials.ts';
 import { type Engage, openEngage } from './context.ts';

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { anyAccountExists } from '../projections/auth.ts';
-import { createAccount } from './accounts.ts';
+import { createAccount } from './accounts/service.ts';
 import { type Engage, type OpenOptions, openEngage } from './context.ts';
 import { buildApp } from './http/app.ts';
 import { Authenticator } from './http/plugins/auth.ts';

@@ -4,7 +4,7 @@
 // stderr; stdout carries one line, BENCH_READY {url, key, account_id, pid}.
 //   node --import tsx bench/lib/engage-child.ts
 import pino from 'pino';
-import { createAccount } from '../../src/accounts.ts';
+import { createAccount } from '../../src/accounts/service.ts';
 import { loadConfig } from '../../src/config.ts';
 import { startServer } from '../../src/server.ts';
 

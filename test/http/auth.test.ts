@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { addUser, createAccount } from '../../src/accounts.ts';
+import { addUser, createAccount } from '../../src/accounts/service.ts';
 import { testServerForSuite } from '../support/harness.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -3,10 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { accountStream } from '../../commands/account.ts';
-import { addUser, hashApiKey } from '../../src/accounts.ts';
+import { addUser, hashApiKey } from '../../src/accounts/service.ts';
 import { migrate } from '../../src/schema.ts';
 import { newId } from '../../src/ids.ts';
-import { hashPassword } from '../../src/passwords.ts';
+import { hashPassword } from '../../src/accounts/passwords.ts';
 import { runEngage } from '../support/processes.ts';
 import { testServerForSuite } from '../support/harness.ts';
 

@@ -7,7 +7,7 @@ import { SignJWT } from 'jose';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { hashPassword, verifyPassword, passwordNeedsRehash } from '../../src/passwords.ts';
+import { hashPassword, verifyPassword, passwordNeedsRehash } from '../../src/accounts/passwords.ts';
 import { startServer, type Server } from '../../src/server.ts';
 import { freshDatabase, startTestServer, testConfig, testServerForSuite, type TestServer } from '../support/harness.ts';
 import { awayFromWindowEdge, burst } from '../support/rate-limits.ts';

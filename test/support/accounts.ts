@@ -1,7 +1,7 @@
 // Account fixtures: a new account with its owner and a full-access key, made through the service
 // itself, and one whose key is known to work over HTTP.
 import { randomBytes } from 'node:crypto';
-import { createAccount } from '../../src/accounts.ts';
+import { createAccount } from '../../src/accounts/service.ts';
 import type { Server } from '../../src/server.ts';
 import type { TestServer } from './harness.ts';
 import { eventually } from './waits.ts';

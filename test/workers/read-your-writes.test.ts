@@ -2,7 +2,7 @@
 // keeps the read models: a command's response waits on projection_state, so the next read sees it.
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/accounts.ts';
+import { createAccount } from '../../src/accounts/service.ts';
 import { type Server, startServer } from '../../src/server.ts';
 import { freshDatabase, testConfig } from '../support/harness.ts';
 import { requestJson } from '../support/http.ts';

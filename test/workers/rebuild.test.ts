@@ -5,7 +5,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactsProjection } from '../../projections/contacts.ts';
-import { createAccount } from '../../src/accounts.ts';
+import { createAccount } from '../../src/accounts/service.ts';
 import { type Engage, openEngage } from '../../src/context.ts';
 import { createPool } from '../../src/db/pool.ts';
 import { type NewEvent, type Position, comparePositions, positionToString } from '../../src/eventstore/port.ts';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { accountDecider, accountStream, type Scope } from '../../../commands/account.ts';
 import { type ApiKeyRow, findAccount, findApiKey, listApiKeys, userProfile } from '../../../projections/auth.ts';
-import { issueApiKey, rotateApiKey } from '../../accounts.ts';
+import { issueApiKey, rotateApiKey } from '../../accounts/service.ts';
 import { runCommand } from '../../command-handler.ts';
 import { AppError } from '../../errors.ts';
 import type { AppDeps } from '../deps.ts';

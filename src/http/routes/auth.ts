@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { userWithPasswordHash } from '../../../projections/auth.ts';
 import { replaceCredentialHash } from '../../credentials.ts';
 import { unauthorized } from '../../errors.ts';
-import { DUMMY_HASH, hashPassword, passwordNeedsRehash, verifyPassword } from '../../passwords.ts';
+import { DUMMY_HASH, hashPassword, passwordNeedsRehash, verifyPassword } from '../../accounts/passwords.ts';
 import type { AppDeps } from '../deps.ts';
 import { FAILED_LOGINS_PER_ACCOUNT, MemoryCounters, checkLimit, refusal } from '../plugins/rate-limit.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';

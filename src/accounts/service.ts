@@ -1,14 +1,14 @@
 // Account, user and API key operations shared by the HTTP routes, the CLI and first start.
 import { createHash, randomBytes } from 'node:crypto';
-import { accountDecider, accountStream, type AccountCommand, type Role, type Scope } from '../commands/account.ts';
-import { accountOfApiKey, userExists } from '../projections/auth.ts';
-import { claim, claimIsFresh, release } from './claims.ts';
-import type { Engage } from './context.ts';
-import { handleCommand } from './command-handler.ts';
-import { storeCredential } from './credentials.ts';
-import { conflict, notFound } from './errors.ts';
-import type { EventMetadata, Position } from './eventstore/port.ts';
-import { newId } from './ids.ts';
+import { accountDecider, accountStream, type AccountCommand, type Role, type Scope } from '../../commands/account.ts';
+import { accountOfApiKey, userExists } from '../../projections/auth.ts';
+import { claim, claimIsFresh, release } from '../claims.ts';
+import type { Engage } from '../context.ts';
+import { handleCommand } from '../command-handler.ts';
+import { storeCredential } from '../credentials.ts';
+import { conflict, notFound } from '../errors.ts';
+import type { EventMetadata, Position } from '../eventstore/port.ts';
+import { newId } from '../ids.ts';
 import { hashPassword } from './passwords.ts';
 
 export const KEY_ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
