@@ -25,10 +25,28 @@ export type ContactEvent =
   | { type: 'ContactUpdated'; data: { account_id: string; id: string; changes: ContactFields; custom_fields: Record<string, unknown | null>; updated_at: string } }
   | { type: 'ContactDeleted'; data: { account_id: string; id: string; deleted_at: string } }
   /** email feedback reported a bounce: a deliverability signal, not an opt-out */
-  | { type: 'ContactBounced'; data: { account_id: string; id: string; email: string; reason: string; message_id?: string; at: string } };
+  | { type: 'ContactBounced'; data: { account_id: string; id: string; email: string; reason: string; message_id?: string; at: string } }
+  /**
+   * The person's data is erased (right to erasure): the keys that sealed it are destroyed, so every
+   * earlier event of theirs reads as erased. Holds no personal data: who, when, why, which keys, and
+   * the keyed hashes of the addresses that stay suppressed.
+   */
+  | { type: 'ContactErased'; data: ContactErasedData };
+
+export interface ContactErasedData {
+  account_id: string;
+  id: string;
+  erasure_id: string;
+  /** the data keys destroyed: the contact's own and those of every address it ever had */
+  key_ids: string[];
+  address_hashes: string[];
+  reason: string | null;
+  erased_by: string;
+  erased_at: string;
+}
 
 export interface ContactState {
-  status: 'none' | 'active' | 'deleted';
+  status: 'none' | 'active' | 'deleted' | 'erased';
   id?: string;
   accountId?: string;
   fields: ContactFields;
@@ -36,13 +54,20 @@ export interface ContactState {
   createdAt?: string;
   updatedAt?: string;
   bounces?: number;
+  /** every email and phone number the contact ever had (what an erasure must also erase) */
+  addresses: string[];
 }
 
 export type ContactCommand =
   | { type: 'CreateContact'; accountId: string; id: string; fields: ContactFields; custom: CustomValues; definitions: FieldDefinition[]; now: Date }
   | { type: 'UpdateContact'; accountId: string; changes: ContactFields; custom: Record<string, unknown | null>; definitions: FieldDefinition[]; now: Date }
   | { type: 'DeleteContact'; accountId: string; now: Date }
-  | { type: 'RecordBounce'; accountId: string; email: string; reason: string; messageId?: string; now: Date };
+  | { type: 'RecordBounce'; accountId: string; email: string; reason: string; messageId?: string; now: Date }
+  | { type: 'EraseContact'; accountId: string; erasureId: string; keyIds: string[]; addressHashes: string[]; reason?: string; erasedBy: string; now: Date };
+
+/** The addresses among some contact fields (what messages to the contact are sent to). */
+const addressesIn = (f: ContactFields) => [f.email, f.phone].filter((a): a is string => typeof a === 'string' && a.length > 0);
+const withAddresses = (known: string[], more: string[]) => [...new Set([...known, ...more])];
 
 /** Custom values must match a live definition; `null` (removal) is allowed for any key, defined or not. */
 function checkCustom(values: Record<string, unknown>, definitions: FieldDefinition[], allowNull: boolean): void {
@@ -67,23 +92,28 @@ function visible(state: ContactState, accountId: string) {
 }
 
 export const contactDecider: Decider<ContactCommand, ContactState, ContactEvent> = {
-  initialState: { status: 'none', fields: {}, custom: {} },
+  initialState: { status: 'none', fields: {}, custom: {}, addresses: [] },
   evolve(state, event) {
     switch (event.type) {
       case 'ContactCreated':
-        return { status: 'active', id: event.data.id, accountId: event.data.account_id, fields: { ...event.data.fields }, custom: { ...event.data.custom_fields }, createdAt: event.data.created_at, updatedAt: event.data.created_at };
+        return {
+          status: 'active', id: event.data.id, accountId: event.data.account_id, fields: { ...event.data.fields }, custom: { ...event.data.custom_fields },
+          createdAt: event.data.created_at, updatedAt: event.data.created_at, addresses: addressesIn(event.data.fields),
+        };
       case 'ContactUpdated': {
         const custom = { ...state.custom };
         for (const [k, v] of Object.entries(event.data.custom_fields)) {
           if (v === null) delete custom[k];
           else custom[k] = v;
         }
-        return { ...state, fields: { ...state.fields, ...event.data.changes }, custom, updatedAt: event.data.updated_at };
+        return { ...state, fields: { ...state.fields, ...event.data.changes }, custom, updatedAt: event.data.updated_at, addresses: withAddresses(state.addresses, addressesIn(event.data.changes)) };
       }
       case 'ContactDeleted':
         return { ...state, status: 'deleted' };
       case 'ContactBounced':
-        return { ...state, bounces: (state.bounces ?? 0) + 1 };
+        return { ...state, bounces: (state.bounces ?? 0) + 1, addresses: withAddresses(state.addresses, [event.data.email]) };
+      case 'ContactErased':
+        return { ...state, status: 'erased', fields: {}, custom: {}, addresses: [] };
     }
   },
   decide(command, state) {
@@ -119,9 +149,19 @@ export const contactDecider: Decider<ContactCommand, ContactState, ContactEvent>
             data: { account_id: command.accountId, id: state.id!, email: command.email, reason: command.reason, ...(command.messageId ? { message_id: command.messageId } : {}), at },
           },
         ];
+      case 'EraseContact': {
+        // a deleted contact's data is still in its events: it can (and should) be erased too
+        if (state.status === 'none' || state.accountId !== command.accountId) throw notFound('contact');
+        if (state.status === 'erased') return [];
+        const data: ContactErasedData = {
+          account_id: command.accountId, id: state.id!, erasure_id: command.erasureId, key_ids: command.keyIds, address_hashes: command.addressHashes,
+          reason: command.reason ?? null, erased_by: command.erasedBy, erased_at: at,
+        };
+        return [{ type: 'ContactErased', data }];
+      }
     }
   },
 };
 
 export const contactStream = (id: string) => `contact-${id}`;
-export const CONTACT_EVENT_TYPES = ['ContactCreated', 'ContactUpdated', 'ContactDeleted', 'ContactBounced'] as const;
+export const CONTACT_EVENT_TYPES = ['ContactCreated', 'ContactUpdated', 'ContactDeleted', 'ContactBounced', 'ContactErased'] as const;

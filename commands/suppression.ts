@@ -1,11 +1,16 @@
-// Suppressions (opt-outs) of one recipient address in one account (stream suppression-<acct>:<address>).
+// Suppressions (opt-outs) of one recipient address in one account (stream suppression-<acct>:<hash>,
+// named by the keyed hash of the address, never the address itself). The address travels sealed
+// (src/personal-data); a suppression kept after an erasure has only the hash.
 import type { Decider } from '../src/decider.ts';
 
-export type SuppressionReason = 'complaint' | 'unsubscribe' | 'stop' | 'bounce' | 'manual';
+export type SuppressionReason = 'complaint' | 'unsubscribe' | 'stop' | 'bounce' | 'manual' | 'erasure';
 
 export type SuppressionEvent =
-  | { type: 'RecipientSuppressed'; data: { account_id: string; address: string; reason: SuppressionReason; source: string; message_id?: string; at: string } }
-  | { type: 'RecipientUnsuppressed'; data: { account_id: string; address: string; source: string; at: string } };
+  | {
+      type: 'RecipientSuppressed';
+      data: { account_id: string; address_hash: string; address?: string; reason: SuppressionReason; source: string; message_id?: string; at: string };
+    }
+  | { type: 'RecipientUnsuppressed'; data: { account_id: string; address_hash: string; address?: string; source: string; at: string } };
 
 export interface SuppressionState {
   suppressed: boolean;
@@ -13,21 +18,24 @@ export interface SuppressionState {
 }
 
 export type SuppressionCommand =
-  | { type: 'Suppress'; accountId: string; address: string; reason: SuppressionReason; source: string; messageId?: string; now: Date }
-  | { type: 'Unsuppress'; accountId: string; address: string; source: string; now: Date };
+  | { type: 'Suppress'; accountId: string; addressHash: string; address?: string; reason: SuppressionReason; source: string; messageId?: string; now: Date }
+  | { type: 'Unsuppress'; accountId: string; addressHash: string; address?: string; source: string; now: Date };
 
 export const suppressionDecider: Decider<SuppressionCommand, SuppressionState, SuppressionEvent> = {
   initialState: { suppressed: false },
   evolve: (state, e) => (e.type === 'RecipientSuppressed' ? { suppressed: true, reason: e.data.reason } : { suppressed: false }),
   decide(c, state) {
     const at = c.now.toISOString();
+    const who = { account_id: c.accountId, address_hash: c.addressHash, ...(c.address !== undefined ? { address: c.address } : {}) };
     if (c.type === 'Suppress') {
-      if (state.suppressed) return [];
-      return [{ type: 'RecipientSuppressed', data: { account_id: c.accountId, address: c.address, reason: c.reason, source: c.source, ...(c.messageId ? { message_id: c.messageId } : {}), at } }];
+      // an erasure's suppression replaces any other: it must outlive an unsubscribe being undone
+      if (state.suppressed && (c.reason !== 'erasure' || state.reason === 'erasure')) return [];
+      return [{ type: 'RecipientSuppressed', data: { ...who, reason: c.reason, source: c.source, ...(c.messageId ? { message_id: c.messageId } : {}), at } }];
     }
-    if (!state.suppressed) return [];
-    return [{ type: 'RecipientUnsuppressed', data: { account_id: c.accountId, address: c.address, source: c.source, at } }];
+    // a person who asked to be erased is never messaged again: no undoing that suppression
+    if (!state.suppressed || state.reason === 'erasure') return [];
+    return [{ type: 'RecipientUnsuppressed', data: { ...who, source: c.source, at } }];
   },
 };
 
-export const suppressionStream = (accountId: string, address: string) => `suppression-${accountId}:${address}`;
+export const suppressionStream = (accountId: string, addressHash: string) => `suppression-${accountId}:${addressHash}`;

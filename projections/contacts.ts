@@ -107,6 +107,7 @@ function evolveRow(row: Row | undefined, recorded: { type: string; data: unknown
       return next;
     }
     case 'ContactDeleted':
+    case 'ContactErased':
       return undefined;
     case 'ContactBounced':
       return row && { ...row, bounce_count: Number(row.bounce_count ?? 0) + 1, last_bounced_at: e.data.at };

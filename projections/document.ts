@@ -34,3 +34,26 @@ export async function applyDocuments(
     );
   }
 }
+
+/**
+ * Applies a batch in log order when some events are not about one document (an erasure touches many
+ * rows): runs of ordinary events go to `apply` together, each special event to `applySpecial` alone,
+ * so a special event sees every event before it applied, and none after.
+ */
+export async function applyInOrder(
+  events: RecordedEvent[],
+  isSpecial: (e: RecordedEvent) => boolean,
+  handlers: { apply(run: RecordedEvent[]): Promise<unknown>; applySpecial(e: RecordedEvent): Promise<unknown> },
+): Promise<void> {
+  let run: RecordedEvent[] = [];
+  for (const e of events) {
+    if (!isSpecial(e)) {
+      run.push(e);
+      continue;
+    }
+    if (run.length) await handlers.apply(run);
+    run = [];
+    await handlers.applySpecial(e);
+  }
+  if (run.length) await handlers.apply(run);
+}

@@ -4,7 +4,9 @@ import type { MessageContent, MessageEvent } from '../commands/message.ts';
 import { MESSAGE_EVENT_TYPES, isMarketing, type Channel, type MessageStatus } from '../commands/message.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import type { Projection } from '../src/read-models/projection.ts';
-import { applyDocuments, type Row } from './document.ts';
+import { ERASED, type OpenedPersonalData } from '../src/personal-data/codec.ts';
+import { applyDocuments, applyInOrder, type Row } from './document.ts';
+import { ERASURE_EVENTS, erasedKeys, isErasure } from './erasures.ts';
 import { type Db, Filters, type IdRange, type Recipient, findInAccount, listById } from './queries.ts';
 
 /** A row of the messages read model as node-postgres returns it. */
@@ -43,13 +45,15 @@ export interface MessageRow {
   claimed_until: Date | null;
   /** stream revision of the last applied event */
   revision: string;
+  /** the data key that seals the recipient and content in the message's events (src/personal-data) */
+  personal_key: string | null;
 }
 
 export const MESSAGE_COLUMNS = [
   'id', 'account_id', 'channel', 'to_address', 'status', 'message', 'htmlmessage', 'subject', 'reply_to', 'from_name', 'headers',
   'sender', 'transactional', 'category', 'marketing', 'webhook_url', 'scheduled_at', 'not_before', 'claimed_until', 'attempts',
   'provider', 'provider_message_id', 'reason', 'resend_of', 'bulk_id', 'revision', 'created_at', 'updated_at', 'queued_at',
-  'sent_at', 'delivered_at', 'failed_at', 'cancelled_at',
+  'sent_at', 'delivered_at', 'failed_at', 'cancelled_at', 'personal_key',
 ] as const satisfies readonly (keyof MessageRow)[];
 
 /** The email-only fields a message row has set (a null column is a field the message left out). */
@@ -79,9 +83,9 @@ export function contentOfRow(r: DispatchRow): MessageContent {
 
 export const messagesProjection: Projection = {
   name: 'messages',
-  version: 1,
+  version: 2,
   tables: ['messages'],
-  types: [...MESSAGE_EVENT_TYPES],
+  types: [...MESSAGE_EVENT_TYPES, ...ERASURE_EVENTS],
   schema: (t) => `
     CREATE TABLE ${t('messages')} (
       id text PRIMARY KEY,
@@ -116,16 +120,30 @@ export const messagesProjection: Projection = {
       sent_at timestamptz,
       delivered_at timestamptz,
       failed_at timestamptz,
-      cancelled_at timestamptz
+      cancelled_at timestamptz,
+      personal_key text
     );
     CREATE INDEX ${t('messages')}_history ON ${t('messages')} (account_id, id DESC);
     CREATE INDEX ${t('messages')}_status ON ${t('messages')} (account_id, status, id DESC);
     CREATE INDEX ${t('messages')}_to ON ${t('messages')} (account_id, to_address, id DESC);
     CREATE INDEX ${t('messages')}_work ON ${t('messages')} (status, not_before) WHERE status IN ('scheduled', 'queued');
     CREATE INDEX ${t('messages')}_provider_id ON ${t('messages')} (provider_message_id) WHERE provider_message_id IS NOT NULL;
+    CREATE INDEX ${t('messages')}_personal_key ON ${t('messages')} (personal_key) WHERE personal_key IS NOT NULL;
     CREATE INDEX ${t('messages')}_marketing ON ${t('messages')} (account_id, to_address, sent_at) WHERE marketing AND sent_at IS NOT NULL;`,
   async apply(tx, events, t) {
-    await applyDocuments(tx, t('messages'), MESSAGE_COLUMNS, events, (e) => (e.data as { id: string }).id, evolveRow);
+    await applyInOrder(events, isErasure, {
+      apply: (run) => applyDocuments(tx, t('messages'), MESSAGE_COLUMNS, run, (e) => (e.data as { id: string }).id, evolveRow),
+      // the recipient and content sealed under the destroyed keys are blanked where the read model keeps them
+      applySpecial: (e) =>
+        tx.query(
+          `UPDATE ${t('messages')} SET to_address = $3, message = $3,
+             htmlmessage = CASE WHEN htmlmessage IS NULL THEN NULL ELSE $3 END, subject = CASE WHEN subject IS NULL THEN NULL ELSE $3 END,
+             reply_to = CASE WHEN reply_to IS NULL THEN NULL ELSE $3 END, from_name = CASE WHEN from_name IS NULL THEN NULL ELSE $3 END,
+             headers = CASE WHEN headers IS NULL THEN NULL ELSE '{}'::jsonb END
+           WHERE account_id = $1 AND personal_key = ANY($2::text[])`,
+          [(e.data as { account_id: string }).account_id, erasedKeys(e), ERASED],
+        ),
+    });
   },
 };
 
@@ -168,6 +186,7 @@ function evolveRow(row: Row | undefined, recorded: RecordedEvent): Row | undefin
       delivered_at: null,
       failed_at: null,
       cancelled_at: null,
+      personal_key: (d as { personal_data?: OpenedPersonalData }).personal_data?.key ?? null,
     };
   }
   if (!row) return row;

@@ -9,7 +9,10 @@ import type { WebhookEndpointEvent } from '../commands/webhook-endpoint.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import { newId } from '../src/ids.ts';
 import type { Projection, TableNamer } from '../src/read-models/projection.ts';
-import { type DeliveryDraft, deliveriesFor, type EndpointSubscription, type MessageHook } from './webhook-payloads.ts';
+import { ERASED, type OpenedPersonalData } from '../src/personal-data/codec.ts';
+import { applyInOrder } from './document.ts';
+import { ERASURE_EVENTS, erasedKeys, isErasure } from './erasures.ts';
+import { type DeliveryDraft, deliveriesFor, type EndpointSubscription, erasePersonalData, type MessageHook } from './webhook-payloads.ts';
 import type { Migration } from '../src/db/migrations.ts';
 import { type Db, findInAccount } from './queries.ts';
 
@@ -44,7 +47,7 @@ export const webhookOutboxProjection: Projection = {
   types: [
     'WebhookEndpointCreated', 'WebhookEndpointUpdated', 'WebhookEndpointDeleted',
     'MessageAccepted', 'MessageQueued', 'MessageSent', 'MessageDelivered', 'MessageFailed',
-    'ContactCreated', 'ContactUpdated', 'ContactBounced', 'RecipientSuppressed',
+    'ContactCreated', 'ContactUpdated', 'ContactBounced', 'RecipientSuppressed', ...ERASURE_EVENTS,
   ],
   schema: (t) => `
     CREATE TABLE ${t('webhook_endpoints')} (
@@ -54,8 +57,9 @@ export const webhookOutboxProjection: Projection = {
     CREATE INDEX ${t('webhook_endpoints')}_account ON ${t('webhook_endpoints')} (account_id, id);
     CREATE TABLE ${t('webhook_message_hooks')} (
       message_id text PRIMARY KEY, account_id text NOT NULL, webhook_url text, channel text NOT NULL, to_address text NOT NULL,
-      provider_message_id text
+      provider_message_id text, personal_key text
     );
+    CREATE INDEX ${t('webhook_message_hooks')}_personal_key ON ${t('webhook_message_hooks')} (personal_key) WHERE personal_key IS NOT NULL;
     CREATE TABLE ${t('webhook_deliveries')} (
       id text PRIMARY KEY,
       account_id text NOT NULL,
@@ -77,48 +81,77 @@ export const webhookOutboxProjection: Projection = {
       updated_at timestamptz NOT NULL,
       delivered_at timestamptz,
       target_key text NOT NULL,
+      personal_key text,
       UNIQUE (event_id, target_key)
     );
+    CREATE INDEX ${t('webhook_deliveries')}_personal_key ON ${t('webhook_deliveries')} (personal_key) WHERE personal_key IS NOT NULL;
     CREATE INDEX ${t('webhook_deliveries')}_due ON ${t('webhook_deliveries')} (next_attempt_at) WHERE status = 'pending';
     CREATE INDEX ${t('webhook_deliveries')}_endpoint ON ${t('webhook_deliveries')} (endpoint_id, id DESC);`,
+  // personal_key columns came with erasure (a generation made before gets them here)
+  upgrade: (t) => `
+    ALTER TABLE ${t('webhook_message_hooks')} ADD COLUMN IF NOT EXISTS personal_key text;
+    ALTER TABLE ${t('webhook_deliveries')} ADD COLUMN IF NOT EXISTS personal_key text;
+    CREATE INDEX IF NOT EXISTS ${t('webhook_message_hooks')}_personal_key ON ${t('webhook_message_hooks')} (personal_key) WHERE personal_key IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS ${t('webhook_deliveries')}_personal_key ON ${t('webhook_deliveries')} (personal_key) WHERE personal_key IS NOT NULL;`,
   async apply(tx, events, t) {
-    const { endpoints, hooks } = await loadReceivers(tx, events, t);
-    const newHooks: MessageHook[] = [];
-    const deliveries: DeliveryDraft[] = [];
-    for (const recorded of events) {
-      const e = recorded as unknown as WebhookEndpointEvent | MessageEvent;
-      // first what the event changes in the receivers the outbox keeps, then what it delivers to them
-      let hook: MessageHook | undefined;
-      switch (e.type) {
-        case 'WebhookEndpointCreated':
-        case 'WebhookEndpointUpdated':
-        case 'WebhookEndpointDeleted':
-          await applyEndpointEvent(tx, e, endpoints, t);
-          continue;
-        case 'MessageAccepted': {
-          const d = e.data;
-          // only messages somebody listens to are remembered
-          if (!d.webhook_url && ![...endpoints.values()].some((ep) => ep.account_id === d.account_id)) break;
-          hook = { message_id: d.id, account_id: d.account_id, webhook_url: d.webhook_url ?? null, channel: d.channel, to_address: d.to, provider_message_id: null };
-          hooks.set(d.id, hook);
-          newHooks.push(hook);
-          break;
-        }
-        case 'MessageSent':
-          hook = hooks.get(e.data.id);
-          if (!hook) break;
-          hook.provider_message_id = e.data.provider_message_id;
-          await tx.query(`UPDATE ${t('webhook_message_hooks')} SET provider_message_id = $2 WHERE message_id = $1`, [hook.message_id, hook.provider_message_id]);
-          break;
-        default:
-          if (e.type.startsWith('Message')) hook = hooks.get(e.data.id);
-      }
-      deliveries.push(...deliveriesFor(recorded, { endpoints: endpoints.values(), hook }));
-    }
-    await insertHooks(tx, newHooks, t);
-    await insertDeliveries(tx, deliveries, t);
+    await applyInOrder(events, isErasure, { apply: (run) => applyRun(tx, run, t), applySpecial: (e) => applyErasure(tx, e, t) });
   },
 };
+
+/** Blanks what the erased keys sealed wherever the outbox keeps a copy: message hooks and delivery bodies. */
+async function applyErasure(tx: Db, e: RecordedEvent, t: TableNamer): Promise<void> {
+  const { account_id } = e.data as { account_id: string };
+  const keys = erasedKeys(e);
+  await tx.query(`UPDATE ${t('webhook_message_hooks')} SET to_address = $3 WHERE account_id = $1 AND personal_key = ANY($2::text[])`, [account_id, keys, ERASED]);
+  const { rows } = await tx.query<{ id: string; event_type: string; body: string }>(
+    `SELECT id, event_type, body FROM ${t('webhook_deliveries')} WHERE account_id = $1 AND personal_key = ANY($2::text[])`,
+    [account_id, keys],
+  );
+  if (!rows.length) return;
+  await tx.query(`UPDATE ${t('webhook_deliveries')} d SET body = u.body FROM unnest($1::text[], $2::text[]) AS u(id, body) WHERE d.id = u.id`, [
+    rows.map((r) => r.id),
+    rows.map((r) => erasePersonalData(r.event_type, r.body)),
+  ]);
+}
+
+async function applyRun(tx: Db, events: RecordedEvent[], t: TableNamer): Promise<void> {
+  const { endpoints, hooks } = await loadReceivers(tx, events, t);
+  const newHooks: MessageHook[] = [];
+  const deliveries: DeliveryDraft[] = [];
+  for (const recorded of events) {
+    const e = recorded as unknown as WebhookEndpointEvent | MessageEvent;
+    // first what the event changes in the receivers the outbox keeps, then what it delivers to them
+    let hook: MessageHook | undefined;
+    switch (e.type) {
+      case 'WebhookEndpointCreated':
+      case 'WebhookEndpointUpdated':
+      case 'WebhookEndpointDeleted':
+        await applyEndpointEvent(tx, e, endpoints, t);
+        continue;
+      case 'MessageAccepted': {
+        const d = e.data;
+        // only messages somebody listens to are remembered
+        if (!d.webhook_url && ![...endpoints.values()].some((ep) => ep.account_id === d.account_id)) break;
+        const personalKey = (d as { personal_data?: OpenedPersonalData }).personal_data?.key ?? null;
+        hook = { message_id: d.id, account_id: d.account_id, webhook_url: d.webhook_url ?? null, channel: d.channel, to_address: d.to, provider_message_id: null, personal_key: personalKey };
+        hooks.set(d.id, hook);
+        newHooks.push(hook);
+        break;
+      }
+      case 'MessageSent':
+        hook = hooks.get(e.data.id);
+        if (!hook) break;
+        hook.provider_message_id = e.data.provider_message_id;
+        await tx.query(`UPDATE ${t('webhook_message_hooks')} SET provider_message_id = $2 WHERE message_id = $1`, [hook.message_id, hook.provider_message_id]);
+        break;
+      default:
+        if (e.type.startsWith('Message')) hook = hooks.get(e.data.id);
+    }
+    deliveries.push(...deliveriesFor(recorded, { endpoints: endpoints.values(), hook }));
+  }
+  await insertHooks(tx, newHooks, t);
+  await insertDeliveries(tx, deliveries, t);
+}
 
 
 /** The endpoints of the batch's accounts and the hooks of its messages, as stored before the batch. */
@@ -174,9 +207,12 @@ async function applyEndpointEvent(tx: Db, e: WebhookEndpointEvent, endpoints: Ma
 async function insertHooks(tx: Db, hooks: readonly MessageHook[], t: TableNamer): Promise<void> {
   if (!hooks.length) return;
   await tx.query(
-    `INSERT INTO ${t('webhook_message_hooks')} (message_id, account_id, webhook_url, channel, to_address)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) ON CONFLICT DO NOTHING`,
-    [hooks.map((h) => h.message_id), hooks.map((h) => h.account_id), hooks.map((h) => h.webhook_url), hooks.map((h) => h.channel), hooks.map((h) => h.to_address)],
+    `INSERT INTO ${t('webhook_message_hooks')} (message_id, account_id, webhook_url, channel, to_address, personal_key)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) ON CONFLICT DO NOTHING`,
+    [
+      hooks.map((h) => h.message_id), hooks.map((h) => h.account_id), hooks.map((h) => h.webhook_url), hooks.map((h) => h.channel), hooks.map((h) => h.to_address),
+      hooks.map((h) => h.personal_key),
+    ],
   );
 }
 
@@ -184,14 +220,15 @@ async function insertHooks(tx: Db, hooks: readonly MessageHook[], t: TableNamer)
 async function insertDeliveries(tx: Db, drafts: readonly DeliveryDraft[], t: TableNamer): Promise<void> {
   if (!drafts.length) return;
   await tx.query(
-    `INSERT INTO ${t('webhook_deliveries')} (id, account_id, endpoint_id, target_url, target_host, kind, event_id, event_type, body, next_attempt_at, created_at, updated_at, target_key)
-     SELECT id, acct, ep, url, ${TARGET_HOST_SQL('url')}, kind, evt, typ, body, now(), created, now(), coalesce(ep, 'message')
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[])
-       AS u(id, acct, ep, url, kind, evt, typ, body, created)
+    `INSERT INTO ${t('webhook_deliveries')} (id, account_id, endpoint_id, target_url, target_host, kind, event_id, event_type, body, next_attempt_at, created_at, updated_at, target_key, personal_key)
+     SELECT id, acct, ep, url, ${TARGET_HOST_SQL('url')}, kind, evt, typ, body, now(), created, now(), coalesce(ep, 'message'), pkey
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::text[])
+       AS u(id, acct, ep, url, kind, evt, typ, body, created, pkey)
      ON CONFLICT (event_id, target_key) DO NOTHING`,
     [
       drafts.map(() => newId('delivery')), drafts.map((d) => d.account_id), drafts.map((d) => d.endpoint_id), drafts.map((d) => d.target_url),
       drafts.map((d) => d.kind), drafts.map((d) => d.event_id), drafts.map((d) => d.event_type), drafts.map((d) => d.body), drafts.map((d) => d.created_at),
+      drafts.map((d) => d.personal_key),
     ],
   );
 }

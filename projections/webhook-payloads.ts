@@ -6,6 +6,7 @@ import type { MessageEvent } from '../commands/message.ts';
 import type { SuppressionEvent } from '../commands/suppression.ts';
 import type { PlatformEvent } from '../commands/webhook-endpoint.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
+import { ERASED, type OpenedPersonalData } from '../src/personal-data/codec.ts';
 
 /** An endpoint as the outbox knows it when it fans out an event. */
 export interface EndpointSubscription {
@@ -25,6 +26,8 @@ export interface MessageHook {
   channel: string;
   to_address: string;
   provider_message_id: string | null;
+  /** the data key sealing the message's recipient (src/personal-data): its erasure blanks it here too */
+  personal_key: string | null;
 }
 
 /** One delivery to make: a signed POST of `body` to `target_url`. */
@@ -37,6 +40,8 @@ export interface DeliveryDraft {
   event_type: string;
   body: string;
   created_at: string;
+  /** the data key sealing the personal data in `body`, if any */
+  personal_key: string | null;
 }
 
 /** What the outbox knows about an event's receivers, as of that event. */
@@ -73,8 +78,10 @@ export function deliveriesFor(recorded: RecordedEvent, receivers: Receivers): De
       if (!hook) return [];
       const extra: Record<string, unknown> = e.type === 'MessageFailed' ? { reason: e.data.reason } : {};
       const deliveries = messageDeliveries(recorded, hook, PER_MESSAGE_STATUS[e.type]!, extra);
-      if (e.type === 'MessageDelivered') deliveries.push(...toEndpoints(hook.account_id, 'message.delivered', messageData(hook, 'delivered', extra)));
-      if (e.type === 'MessageFailed') deliveries.push(...toEndpoints(hook.account_id, 'message.failed', messageData(hook, 'failed', extra)));
+      const toMessageEndpoints = (type: 'message.delivered' | 'message.failed', status: string) =>
+        endpointDeliveries(recorded, receivers.endpoints, hook.account_id, type, messageData(hook, status, extra), hook.personal_key);
+      if (e.type === 'MessageDelivered') deliveries.push(...toMessageEndpoints('message.delivered', 'delivered'));
+      if (e.type === 'MessageFailed') deliveries.push(...toMessageEndpoints('message.failed', 'failed'));
       return deliveries;
     }
     case 'ContactCreated':
@@ -92,7 +99,14 @@ export function deliveriesFor(recorded: RecordedEvent, receivers: Receivers): De
 }
 
 /** A platform event to every active endpoint of the account that subscribes to it. */
-function endpointDeliveries(recorded: RecordedEvent, endpoints: Iterable<EndpointSubscription>, accountId: string, type: PlatformEvent, data: unknown): DeliveryDraft[] {
+function endpointDeliveries(
+  recorded: RecordedEvent,
+  endpoints: Iterable<EndpointSubscription>,
+  accountId: string,
+  type: PlatformEvent,
+  data: unknown,
+  personalKey: string | null = personalKeyOf(recorded),
+): DeliveryDraft[] {
   const eventId = `evt_${recorded.id}`;
   const createdAt = recorded.createdAt.toISOString();
   const deliveries: DeliveryDraft[] = [];
@@ -101,7 +115,7 @@ function endpointDeliveries(recorded: RecordedEvent, endpoints: Iterable<Endpoin
     if (ep.events.length > 0 && !ep.events.includes(type)) continue;
     deliveries.push({
       account_id: accountId, endpoint_id: ep.id, target_url: ep.url, kind: 'endpoint', event_id: eventId, event_type: type,
-      body: JSON.stringify({ id: eventId, type, created_at: createdAt, account_id: accountId, data }), created_at: createdAt,
+      body: JSON.stringify({ id: eventId, type, created_at: createdAt, account_id: accountId, data }), created_at: createdAt, personal_key: personalKey,
     });
   }
   return deliveries;
@@ -115,7 +129,7 @@ function messageDeliveries(recorded: RecordedEvent, hook: MessageHook, status: s
   const createdAt = recorded.createdAt.toISOString();
   return [{
     account_id: hook.account_id, endpoint_id: null, target_url: hook.webhook_url, kind: 'message', event_id: eventId, event_type: type,
-    body: JSON.stringify({ id: eventId, type, created_at: createdAt, data: messageData(hook, status, extra) }), created_at: createdAt,
+    body: JSON.stringify({ id: eventId, type, created_at: createdAt, data: messageData(hook, status, extra) }), created_at: createdAt, personal_key: hook.personal_key,
   }];
 }
 
@@ -128,4 +142,31 @@ function messageData(hook: MessageHook, status: string, extra: Record<string, un
     ...extra,
     ...(hook.provider_message_id ? { provider_message_id: hook.provider_message_id } : {}),
   };
+}
+
+const personalKeyOf = (recorded: RecordedEvent): string | null => (recorded.data as { personal_data?: OpenedPersonalData }).personal_data?.key ?? null;
+
+const CONTACT_FIELDS = ['email', 'phone', 'first_name', 'last_name', 'external_id'];
+/** Where each webhook body keeps personal data: text fields and objects (custom values). */
+const PERSONAL_IN_BODY: Record<string, { text: string[][]; objects: string[][] }> = {
+  'contact.created': { text: CONTACT_FIELDS.map((f) => ['data', f]), objects: [['data', 'custom_fields']] },
+  'contact.updated': { text: CONTACT_FIELDS.map((f) => ['data', 'changes', f]), objects: [['data', 'custom_fields']] },
+  'contact.bounced': { text: [['data', 'email']], objects: [] },
+  'contact.unsubscribed': { text: [['data', 'address']], objects: [] },
+};
+const MESSAGE_BODY = { text: [['data', 'to']], objects: [] };
+
+/** A delivery's body with its personal data erased (as the events it came from now read). */
+export function erasePersonalData(eventType: string, body: string): string {
+  const where = PERSONAL_IN_BODY[eventType] ?? (eventType.startsWith('message.') ? MESSAGE_BODY : undefined);
+  if (!where) return body;
+  const doc = JSON.parse(body) as Record<string, any>;
+  const set = (path: string[], value: unknown) => {
+    const parent = path.slice(0, -1).reduce<any>((at, k) => (at && typeof at === 'object' ? at[k] : undefined), doc);
+    const last = path[path.length - 1];
+    if (parent && typeof parent === 'object' && parent[last] !== undefined && parent[last] !== null) parent[last] = value;
+  };
+  for (const path of where.text) set(path, ERASED);
+  for (const path of where.objects) set(path, {});
+  return JSON.stringify(doc);
 }

@@ -11,6 +11,7 @@ import { createPool } from './db/pool.ts';
 import type { EventStore } from './eventstore/port.ts';
 import { PostgresEventStore } from './eventstore/postgres.ts';
 import type { Projection } from './read-models/projection.ts';
+import { PersonalDataStore } from './personal-data/store.ts';
 import { ProjectionRunner } from './read-models/runner.ts';
 
 export interface Engage {
@@ -51,13 +52,15 @@ export async function openEngage(options: OpenOptions = {}): Promise<Engage> {
   const { url, embedded } = await resolveDatabase(config, log, options.databaseName);
   const pool = createPool(url);
   await migrate(pool);
-  let store: EventStore;
+  let adapter: EventStore;
   if (config.EVENTSTORE_URL) {
     const { EsdbEventStore } = await import('./eventstore/esdb.ts');
-    store = new EsdbEventStore(config.EVENTSTORE_URL, { log });
+    adapter = new EsdbEventStore(config.EVENTSTORE_URL, { log });
   } else {
-    store = new PostgresEventStore(pool, url, { log });
+    adapter = new PostgresEventStore(pool, url, { log });
   }
+  // personal data is sealed on the way in and opened on the way out, under per-subject keys
+  const store: EventStore = new PersonalDataStore(adapter, pool);
   const runner = new ProjectionRunner(pool, store, options.projections ?? ALL_PROJECTIONS, log, store.wakeup);
   if (options.runProjections) {
     // cross-process wake-ups (LISTEN/NOTIFY on Postgres, a live subscription on EventStoreDB)

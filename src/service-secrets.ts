@@ -6,7 +6,7 @@ import type pg from 'pg';
 import type { Migration } from './db/migrations.ts';
 
 /** The configured value, else the stored one (generated on first use; concurrent first uses agree). */
-export async function serviceSecret(pool: pg.Pool, name: string, configured?: string): Promise<string> {
+export async function serviceSecret(pool: Pick<pg.Pool, 'query'>, name: string, configured?: string): Promise<string> {
   if (configured) return configured;
   const candidate = randomBytes(32).toString('base64url');
   await pool.query('INSERT INTO service_secrets (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING', [name, candidate]);

@@ -1,4 +1,4 @@
-// Sending policy, decided per batch before any provider call: suppressed recipients fail;
+// Sending policy, decided per batch before any provider call: erased and suppressed recipients fail;
 // marketing messages respect the per-recipient daily cap and the recipient's quiet hours;
 // transactional messages (transactional: true or category "transactional") bypass both.
 import type pg from 'pg';
@@ -6,6 +6,8 @@ import { recipientTimezones } from '../../projections/contacts.ts';
 import { marketingSentSince } from '../../projections/messages.ts';
 import type { Recipient } from '../../projections/queries.ts';
 import { suppressedAmong } from '../../projections/suppressions.ts';
+import { addressHasher } from '../personal-data/address-hash.ts';
+import { ERASED } from '../personal-data/codec.ts';
 import type { Config, QuietHours } from '../config.ts';
 
 export interface PolicyInput {
@@ -18,7 +20,7 @@ export interface PolicyInput {
 
 export type Decision =
   | { action: 'send' }
-  | { action: 'fail'; reason: 'suppressed'; detail: string }
+  | { action: 'fail'; reason: 'suppressed' | 'recipient_erased'; detail: string }
   | { action: 'hold'; until: Date; reason: 'quiet_hours' | 'marketing_cap'; detail: string };
 
 /** Minutes since local midnight in a time zone. */
@@ -54,10 +56,16 @@ export class Policy {
     if (messages.length === 0) return decisions;
     const recipientOf = (m: PolicyInput): Recipient => ({ account_id: m.account_id, address: m.to_address });
 
+    // suppressions are kept by the keyed hash of the address (an erasure's has nothing else)
+    const hash = await addressHasher(this.pool);
+    const hashOf = new Map(messages.map((m) => [m.id, hash(m.to_address)]));
     const suppressed = new Map<string, string>();
-    for (const r of await suppressedAmong(this.pool, messages.map(recipientOf))) suppressed.set(`${r.account_id} ${r.address}`, r.reason);
+    for (const r of await suppressedAmong(this.pool, messages.map((m) => ({ account_id: m.account_id, address_hash: hashOf.get(m.id)! })))) {
+      suppressed.set(`${r.account_id} ${r.address_hash}`, r.reason);
+    }
+    const suppressionOf = (m: PolicyInput) => suppressed.get(`${m.account_id} ${hashOf.get(m.id)}`);
 
-    const marketing = messages.filter((m) => m.marketing && !suppressed.has(`${m.account_id} ${m.to_address}`));
+    const marketing = messages.filter((m) => m.marketing && m.to_address !== ERASED && !suppressionOf(m));
     const timezones = new Map<string, string>();
     const sentToday = new Map<string, { count: number; oldest: Date }>();
     if (marketing.length) {
@@ -69,7 +77,12 @@ export class Policy {
 
     for (const m of messages) {
       const key = `${m.account_id} ${m.to_address}`;
-      const reason = suppressed.get(key);
+      // the message was accepted, then its recipient erased: there is no address left to send to
+      if (m.to_address === ERASED) {
+        decisions.set(m.id, { action: 'fail', reason: 'recipient_erased', detail: 'the recipient was erased' });
+        continue;
+      }
+      const reason = suppressionOf(m);
       if (reason) {
         decisions.set(m.id, { action: 'fail', reason: 'suppressed', detail: `recipient is suppressed (${reason})` });
         continue;

@@ -2,7 +2,6 @@
 // message events; an email bounce is also a contact bounce signal, a complaint a suppression.
 import { contactDecider, contactStream, type ContactCommand, type ContactEvent, type ContactState } from '../../commands/contact.ts';
 import { messageDecider, type MessageCommand } from '../../commands/message.ts';
-import { suppressionDecider, suppressionStream } from '../../commands/suppression.ts';
 import { contactIdsWithEmail } from '../../projections/contacts.ts';
 import { reportTargets } from '../../projections/messages.ts';
 import type { DeliveryReport } from '../channels/port.ts';
@@ -10,7 +9,9 @@ import type { Engage } from '../context.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { Decider } from '../decider.ts';
 import type { EventMetadata } from '../eventstore/port.ts';
+import { ERASED } from '../personal-data/codec.ts';
 import { applyTransitions, type Transition } from './outcomes.ts';
+import { suppressRecipient } from './suppressions.ts';
 
 interface Target {
   id: string;
@@ -97,13 +98,12 @@ async function recordFeedback(engage: Engage, report: DeliveryReport, target: Ta
   if (!known) return;
   const accountId = known.account_id;
   const address = known.to_address.toLowerCase();
-  if (!address) return;
+  // an erased recipient is suppressed already, by the erasure
+  if (!address || known.to_address === ERASED) return;
   const now = engage.clock.now();
   const meta = { ...metadata, accountId };
   if (report.feedback === 'complaint') {
-    await handleCommand(engage.store, suppressionDecider, suppressionStream(accountId, address), {
-      type: 'Suppress', accountId, address, reason: 'complaint', source: report.provider, messageId: target.id, now,
-    }, meta);
+    await suppressRecipient(engage, { accountId, address, reason: 'complaint', source: report.provider, messageId: target.id }, meta);
     return;
   }
   // a bounce is a signal on the contact with that email, if there is one

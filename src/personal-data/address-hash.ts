@@ -6,13 +6,15 @@ import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import { serviceSecret } from '../service-secrets.ts';
 
-const secrets = new WeakMap<pg.Pool, Promise<string>>();
+type Queryable = Pick<pg.Pool, 'query'>;
+
+const secrets = new WeakMap<Queryable, Promise<string>>();
 
 /** Addresses as compared: emails case-insensitively, phone numbers and device tokens as given (E.164 already). */
 export const normaliseAddress = (address: string) => (address.includes('@') ? address.trim().toLowerCase() : address.trim());
 
 /** A hasher bound to this deployment's secret (read once per pool; it never changes). */
-export async function addressHasher(pool: pg.Pool): Promise<(address: string) => string> {
+export async function addressHasher(pool: Queryable): Promise<(address: string) => string> {
   let secret = secrets.get(pool);
   if (!secret) {
     secret = serviceSecret(pool, 'address_hash');

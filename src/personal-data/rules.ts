@@ -13,7 +13,7 @@ export interface PersonalDataRule {
 
 const CONTACT_FIELDS = (at: string) => ['email', 'phone', 'first_name', 'last_name', 'external_id'].map((f) => `${at}.${f}`);
 const ofContact = (data: Data) => contactSubject(data.id as string);
-const ofAddress = (field: string) => (data: Data, hash: (address: string) => string) => addressSubject(hash(String(data[field])));
+const ofAddress = (field: string) => (data: Data, hash: (address: string) => string) => addressSubject((data.address_hash as string | undefined) ?? hash(String(data[field])));
 
 export const PERSONAL_DATA_RULES: Readonly<Record<string, PersonalDataRule>> = {
   // a contact's standard identifying fields and every custom value (country, language, timezone and

@@ -29,6 +29,11 @@ export async function ensureProjection(pool: pg.Pool, p: Projection): Promise<vo
     if (!active || active.version >= p.version) {
       // stale rebuilds of versions older than the live one can never swap in
       for (const r of building.filter((b) => active && b.version < active.version)) await removeGeneration(client, p, r);
+      if (active && active.version === p.version && p.upgrade) {
+        await client.query(p.upgrade(tableNamer(active.generation)));
+        // a view lists the columns its table had when it was made
+        await replaceViews(client, p, active.generation);
+      }
       return;
     }
     if (p.rebuildable === false) {

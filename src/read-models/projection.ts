@@ -16,6 +16,11 @@ export interface Projection {
   tables: readonly string[];
   /** DDL creating this generation's tables (and their indexes) */
   schema(t: TableNamer): string;
+  /**
+   * For a projection that cannot be rebuilt: idempotent DDL (ADD COLUMN IF NOT EXISTS, …) bringing
+   * the live generation's tables up to today's schema, run at every start before it is used.
+   */
+  upgrade?(t: TableNamer): string;
   types: readonly string[];
   /** Applies a batch of events in order, inside the transaction that also moves the checkpoint. */
   apply(tx: pg.PoolClient, events: RecordedEvent[], t: TableNamer): Promise<void>;

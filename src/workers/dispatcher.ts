@@ -104,7 +104,7 @@ export class Dispatcher extends WorkerLoop {
       for (const c of claimed) {
         const d = decisions.get(c.messageId)!;
         const known = { state: c.state!, revision: c.revision! };
-        if (d.action === 'fail') outcomes.push({ messageId: c.messageId, known, command: { type: 'RecordFailed', now, reason: 'suppressed', stage: 'policy' } });
+        if (d.action === 'fail') outcomes.push({ messageId: c.messageId, known, command: { type: 'RecordFailed', now, reason: d.reason, stage: 'policy' } });
         else if (d.action === 'hold') outcomes.push({ messageId: c.messageId, known, command: { type: 'Hold', now, until: d.until, reason: d.reason, detail: d.detail } });
         else toSend.push(c);
       }

@@ -178,3 +178,37 @@ describe('a contact that is missing, deleted or in another account', () => {
     for (const command of commands) given([created]).when({ ...command, accountId: 'acct_2' }).thenThrows(domainError('not_found', 404));
   });
 });
+
+describe('erasing a contact (right to erasure)', () => {
+  const erase = (accountOf = accountId, minutes = 10) => ({
+    type: 'EraseContact' as const, accountId: accountOf, erasureId: 'er_1', keyIds: ['dk_1', 'dk_2'], addressHashes: ['h1'], reason: 'asked by the person', erasedBy: 'key_1', now: at(minutes),
+  });
+  const erased: ContactEvent = {
+    type: 'ContactErased',
+    data: { ...base, erasure_id: 'er_1', key_ids: ['dk_1', 'dk_2'], address_hashes: ['h1'], reason: 'asked by the person', erased_by: 'key_1', erased_at: iso(10) },
+  };
+
+  it('a contact is erased with who, when, why and which keys, and no personal data', () => {
+    given([created]).when(erase()).then([erased]);
+  });
+
+  it('a deleted contact can still be erased: its events still hold its data', () => {
+    given([created, deleted]).when(erase()).then([erased]);
+  });
+
+  it('erasing again changes nothing', () => {
+    given([created, erased]).when(erase(accountId, 20)).thenNothingHappened();
+  });
+
+  it('a missing contact, or another account\'s, cannot be erased: 404', () => {
+    given([]).when(erase()).thenThrows(domainError('not_found', 404));
+    given([created]).when(erase('acct_2')).thenThrows(domainError('not_found', 404));
+  });
+
+  it('an erased contact is gone: no update, delete or bounce (404), and its id is never created again (409)', () => {
+    given([created, erased]).when(update({ first_name: 'Grace' })).thenThrows(domainError('not_found', 404));
+    given([created, erased]).when({ type: 'DeleteContact', accountId, now: at(11) }).thenThrows(domainError('not_found', 404));
+    given([created, erased]).when({ type: 'RecordBounce', accountId, email: 'ada@example.com', reason: 'x', now: at(11) }).thenThrows(domainError('not_found', 404));
+    given([created, erased]).when(create({})).thenThrows(domainError('conflict', 409));
+  });
+});

@@ -10,14 +10,14 @@ const T0 = Date.parse('2026-03-01T10:00:00.000Z');
 const at = (minutes: number) => new Date(T0 + minutes * 60_000);
 const iso = (minutes: number) => at(minutes).toISOString();
 
-const recipient = { account_id: 'acct_1', address: '+15551230000' };
-const command = { accountId: 'acct_1', address: '+15551230000' };
-const suppressed = (minutes: number, reason: 'stop' | 'complaint' = 'stop'): SuppressionEvent => ({
+const recipient = { account_id: 'acct_1', address_hash: 'h1', address: '+15551230000' };
+const command = { accountId: 'acct_1', addressHash: 'h1', address: '+15551230000' };
+const suppressed = (minutes: number, reason: 'stop' | 'complaint' | 'erasure' = 'stop'): SuppressionEvent => ({
   type: 'RecipientSuppressed',
   data: { ...recipient, reason, source: 'inbound', at: iso(minutes) },
 });
 const unsuppressed = (minutes: number): SuppressionEvent => ({ type: 'RecipientUnsuppressed', data: { ...recipient, source: 'api', at: iso(minutes) } });
-const suppress = (minutes: number, reason: 'stop' | 'complaint' = 'stop') => ({ type: 'Suppress' as const, ...command, reason, source: 'inbound', now: at(minutes) });
+const suppress = (minutes: number, reason: 'stop' | 'complaint' | 'erasure' = 'stop') => ({ type: 'Suppress' as const, ...command, reason, source: 'inbound', now: at(minutes) });
 const unsuppress = (minutes: number) => ({ type: 'Unsuppress' as const, ...command, source: 'api', now: at(minutes) });
 
 describe('suppressing a recipient', () => {
@@ -50,3 +50,22 @@ describe('lifting a suppression', () => {
     given([suppressed(1), unsuppressed(2)]).when(suppress(3)).then([suppressed(3)]);
   });
 });
+
+describe('the suppression an erasure leaves', () => {
+  const byErasure: SuppressionEvent = { type: 'RecipientSuppressed', data: { account_id: 'acct_1', address_hash: 'h1', reason: 'erasure', source: 'erasure', at: iso(5) } };
+
+  it('is kept by the hash alone: the address is not in it', () => {
+    given([]).when({ type: 'Suppress', accountId: 'acct_1', addressHash: 'h1', reason: 'erasure', source: 'erasure', now: at(5) }).then([byErasure]);
+  });
+
+  it('replaces an earlier suppression of another reason, so it outlives that one being lifted', () => {
+    given([suppressed(1, 'stop')]).when({ type: 'Suppress', accountId: 'acct_1', addressHash: 'h1', reason: 'erasure', source: 'erasure', now: at(5) }).then([byErasure]);
+  });
+
+  it('is never lifted, and is not replaced by a later suppression', () => {
+    given([byErasure]).when(unsuppress(6)).thenNothingHappened();
+    given([byErasure]).when(suppress(6, 'complaint')).thenNothingHappened();
+    given([byErasure]).when({ type: 'Suppress', accountId: 'acct_1', addressHash: 'h1', reason: 'erasure', source: 'erasure', now: at(7) }).thenNothingHappened();
+  });
+});
+

@@ -2,8 +2,7 @@
 // marketing messages respect the per-recipient daily cap and the recipient's quiet hours, and
 // transactional messages (transactional: true or category "transactional") bypass both.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { suppressionDecider, suppressionStream } from '../../commands/suppression.ts';
-import { handleCommand } from '../../src/command-handler.ts';
+import { suppressRecipient } from '../../src/messages/suppressions.ts';
 import { readyAccount } from '../support/accounts.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
 import { timeline, type TimelineEvent } from '../support/messages.ts';
@@ -59,13 +58,7 @@ describe('suppressions and the marketing cap', () => {
 
   it('fails a message to a suppressed recipient without calling the provider, and the timeline says why', async () => {
     for (const address of ['+14155550160', 'suppressed@example.com']) {
-      const r = await handleCommand(
-        server.engage.store,
-        suppressionDecider,
-        suppressionStream(accountId, address),
-        { type: 'Suppress', accountId, address, reason: 'unsubscribe', source: 'test', now: new Date() },
-        { accountId, actor: 'test' },
-      );
+      const r = await suppressRecipient(server.engage, { accountId, address, reason: 'unsubscribe', source: 'test' }, { accountId, actor: 'test' });
       await server.engage.runner.waitFor(['suppressions'], r.position!, 5000);
     }
     const ids = [
