@@ -85,16 +85,13 @@ export async function freshDatabase(cluster: Cluster, label: string, poolSize = 
   };
 }
 
-/** A plain table with the columns of es_events and nothing else (no unique key, no extra index, no trigger). */
+/**
+ * A plain table with the columns of es_events and nothing else (no unique key, no extra index, no
+ * trigger): copied from the migrated event store (src/eventstore/postgres.ts), so it cannot drift.
+ * Run on a database from freshDatabase (migrated).
+ */
 export const PLAIN_EVENTS_TABLE = `
 CREATE TABLE IF NOT EXISTS bench_plain_events (
-  global_position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
-  stream_id text NOT NULL,
-  stream_revision bigint NOT NULL,
-  event_id uuid NOT NULL,
-  type text NOT NULL,
-  data jsonb NOT NULL,
-  metadata jsonb NOT NULL,
-  created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+  LIKE es_events INCLUDING DEFAULTS INCLUDING IDENTITY,
+  PRIMARY KEY (global_position)
 );`;

@@ -17,3 +17,6 @@ export interface Scenario {
 }
 
 export const scaled = (ctx: BenchContext, n: number, min: number) => Math.max(min, Math.round(n * ctx.scale));
+
+/** How long an open-loop run lasts and how much of its start is warm-up (not measured): 20 s and 3 s at scale 1. */
+export const openLoopTimes = (ctx: BenchContext) => ({ durationMs: scaled(ctx, 20_000, 3_000), warmupMs: scaled(ctx, 3_000, 1_000) });

@@ -2,7 +2,9 @@
 // table of (order, contact, revision, type), then one INSERT … SELECT per chunk so the log holds
 // many transactions (as real appends make) in commit order.
 import type pg from 'pg';
+import { type BenchDatabase, freshDatabase } from './db.ts';
 import { BENCH_ACCOUNT } from './events.ts';
+import type { BenchContext } from './scenario.ts';
 import { now, progress } from './stats.ts';
 
 export interface SeedShape {
@@ -91,4 +93,17 @@ export async function seedContactEvents(pool: pg.Pool, shape: SeedShape, chunk =
   await pool.query(`VACUUM (ANALYZE) es_events`);
   await pool.query(`VACUUM (ANALYZE) es_streams`);
   progress(`seeded ${total.toLocaleString('en-US')} contact events in ${((now() - t0) / 1000).toFixed(1)} s`);
+}
+
+/** A fresh database (a pool of `poolSize`) holding the contact-event history of seedShape(events); dropped again if seeding fails. */
+export async function seededDatabase(ctx: BenchContext, label: string, events: number, poolSize: number): Promise<{ shape: SeedShape; db: BenchDatabase }> {
+  const shape = seedShape(events);
+  const db = await freshDatabase(ctx.cluster, label, poolSize);
+  try {
+    await seedContactEvents(db.pool, shape);
+  } catch (err) {
+    await db.drop();
+    throw err;
+  }
+  return { shape, db };
 }

@@ -1,59 +1,28 @@
 // Catch-up read of the global log: readAll in batches from START, against raw primary-key paging
 // of the same table.
-import { START, type Position } from '../../src/eventstore/port.ts';
+import { START } from '../../src/eventstore/port.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
-import { freshDatabase } from '../lib/db.ts';
 import { figure } from '../lib/report.ts';
 import { type Scenario, scaled } from '../lib/scenario.ts';
-import { seedContactEvents, seedShape } from '../lib/seed.ts';
+import { seededDatabase } from '../lib/seed.ts';
 import { now, progress } from '../lib/stats.ts';
+
+/** The baseline: primary-key paging of the same table, the same columns. */
+const RAW_PAGE = `SELECT global_position, transaction_id::text AS txid, stream_id, stream_revision, event_id, type, data, metadata, created_at
+  FROM es_events WHERE global_position > $1 ORDER BY global_position LIMIT $2`;
 
 export const catchupRead: Scenario = {
   name: 'catchup-read',
   description: 'readAll from START over the whole global log',
   async run(ctx) {
-    const shape = seedShape(scaled(ctx, 250_000, 5_000));
-    const db = await freshDatabase(ctx.cluster, 'catchup', 4);
+    const { shape, db } = await seededDatabase(ctx, 'catchup', scaled(ctx, 250_000, 5_000), 4);
     try {
-      await seedContactEvents(db.pool, shape);
       const store = new PostgresEventStore(db.pool, db.url);
 
-      const viaReadAll = async (batch: number) => {
-        const t = now();
-        let after: Position = START;
-        let n = 0;
-        let calls = 0;
-        for (;;) {
-          const events = await store.readAll({ after, maxCount: batch });
-          calls++;
-          n += events.length;
-          if (events.length === 0) break;
-          after = events[events.length - 1].position;
-          if (events.length < batch) break;
-        }
-        const secs = (now() - t) / 1000;
-        return { rate: n / secs, secs, events: n, calls };
-      };
-      const viaRawPaging = async (batch: number) => {
-        const t = now();
-        let after = '0';
-        let n = 0;
-        let calls = 0;
-        for (;;) {
-          const { rows } = await db.pool.query(
-            `SELECT global_position, transaction_id::text AS txid, stream_id, stream_revision, event_id, type, data, metadata, created_at
-             FROM es_events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
-            [after, batch],
-          );
-          calls++;
-          n += rows.length;
-          if (rows.length === 0) break;
-          after = rows[rows.length - 1].global_position;
-          if (rows.length < batch) break;
-        }
-        const secs = (now() - t) / 1000;
-        return { rate: n / secs, secs, events: n, calls };
-      };
+      const viaReadAll = (batch: number) =>
+        timedPaging(batch, START, (after) => store.readAll({ after, maxCount: batch }), (last) => last.position);
+      const viaRawPaging = (batch: number) =>
+        timedPaging(batch, '0', async (after) => (await db.pool.query(RAW_PAGE, [after, batch])).rows, (last): string => last.global_position);
       const best = <T extends { rate: number }>(a: T, b: T) => (a.rate >= b.rate ? a : b);
 
       await viaRawPaging(1000); // warm the cache: the first pass would measure the disk
@@ -86,3 +55,24 @@ export const catchupRead: Scenario = {
     }
   },
 };
+
+/**
+ * Reads the whole log page by page from `start` (`page` returns up to `batch` items after a cursor,
+ * `cursorOf` the cursor after an item), until a page comes back short: events and calls counted, timed.
+ */
+async function timedPaging<T, C>(batch: number, start: C, page: (after: C) => Promise<T[]>, cursorOf: (last: T) => C) {
+  const t = now();
+  let after = start;
+  let n = 0;
+  let calls = 0;
+  for (;;) {
+    const items = await page(after);
+    calls++;
+    n += items.length;
+    if (items.length === 0) break;
+    after = cursorOf(items[items.length - 1]);
+    if (items.length < batch) break;
+  }
+  const secs = (now() - t) / 1000;
+  return { rate: n / secs, secs, events: n, calls };
+}

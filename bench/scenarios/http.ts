@@ -11,7 +11,7 @@ import { freshDatabase } from '../lib/db.ts';
 import { type LoadResult, openLoop } from '../lib/loadgen.ts';
 import { clusterCpuDelta, counterDelta, dbCounters, embeddedPostgresCpu, processCpu } from '../lib/procstat.ts';
 import { figure, type Figure } from '../lib/report.ts';
-import type { BenchContext, Scenario } from '../lib/scenario.ts';
+import { type BenchContext, type Scenario, openLoopTimes } from '../lib/scenario.ts';
 import { progress, runConcurrent } from '../lib/stats.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -92,8 +92,32 @@ async function phase(label: string, child: Child, pool: pg.Pool | undefined, run
   };
 }
 
-function durations(ctx: BenchContext) {
-  return { durationMs: Math.max(3_000, Math.round(20_000 * ctx.scale)), warmupMs: Math.max(1_000, Math.round(3_000 * ctx.scale)) };
+type PhaseResult = Awaited<ReturnType<typeof phase>>;
+
+/**
+ * A p99 figure of `r` against the bare fastify route run at the same rate (`base`). A latency target
+ * is not met by failing requests: any error fails the figure and is noted.
+ */
+function p99Figure(
+  ctx: BenchContext,
+  f: { scenario: string; request: string; rate: number; targetMs: number; r: PhaseResult; base: PhaseResult; details: Record<string, unknown> },
+): Figure {
+  const { scenario, rate, r, base } = f;
+  const result = figure({
+    scenario,
+    name: `${f.request} p99 @ ${rate}/s`,
+    unit: 'ms',
+    better: 'lower',
+    value: r.latency_ms.p99,
+    target: { op: '<=', value: f.targetMs },
+    baseline: { name: `GET /baseline (bare fastify, constant body) @ ${rate}/s`, value: base.latency_ms.p99 },
+    details: { ...r, ...f.details, baseline_run: base },
+  });
+  if (r.errors) {
+    result.pass = false;
+    ctx.notes.push(`${scenario}: ${r.errors} errors ${JSON.stringify(r.error_kinds)}`);
+  }
+  return result;
 }
 
 const RUN = Date.now().toString(36);
@@ -119,7 +143,7 @@ export function httpScenarios(only: (name: string) => boolean): Scenario[] {
         ctx.notes.push('http: rate limits are OFF (RATE_LIMITS_ENABLED=false): one account\'s 500 requests/min limit would otherwise cap the run');
         ownCluster = ctx.cluster.mode === 'embedded';
         const db = await freshDatabase(ctx.cluster, 'http', 2);
-        const { durationMs, warmupMs } = durations(ctx);
+        const { durationMs, warmupMs } = openLoopTimes(ctx);
         let engage: Child | undefined;
         let baseline: Child | undefined;
         const figures: Figure[] = [];
@@ -148,22 +172,7 @@ export function httpScenarios(only: (name: string) => boolean): Scenario[] {
             created = r.ok;
             // read-your-writes: every created contact is in the read model when its POST returns
             const { rows } = await db.pool.query(`SELECT count(*)::int AS n FROM contacts`);
-            figures.push(
-              figure({
-                scenario: 'http-create',
-                name: `POST /v1/contacts p99 @ ${rate}/s`,
-                unit: 'ms',
-                better: 'lower',
-                value: r.latency_ms.p99,
-                target: { op: '<=', value: 50 },
-                baseline: { name: `GET /baseline (bare fastify, constant body) @ ${rate}/s`, value: base.latency_ms.p99 },
-                details: { ...r, contacts_in_read_model: rows[0].n, baseline_run: base },
-              }),
-            );
-            if (r.errors) {
-              figures[figures.length - 1].pass = false; // a latency target is not met by failing requests
-              ctx.notes.push(`http-create: ${r.errors} errors ${JSON.stringify(r.error_kinds)}`);
-            }
+            figures.push(p99Figure(ctx, { scenario: 'http-create', request: 'POST /v1/contacts', rate, targetMs: 50, r, base, details: { contacts_in_read_model: rows[0].n } }));
           }
           if (wantList) {
             if (created < 100) {
@@ -178,22 +187,7 @@ export function httpScenarios(only: (name: string) => boolean): Scenario[] {
             const r = await phase(`GET /v1/contacts @ ${rate}/s`, engage, db.pool, () =>
               openLoop({ origin: url, rate, durationMs, warmupMs, expectStatus: 200, request: () => ({ method: 'GET', path: '/v1/contacts', headers: auth }) }),
             );
-            figures.push(
-              figure({
-                scenario: 'http-list',
-                name: `GET /v1/contacts p99 @ ${rate}/s`,
-                unit: 'ms',
-                better: 'lower',
-                value: r.latency_ms.p99,
-                target: { op: '<=', value: 20 },
-                baseline: { name: `GET /baseline (bare fastify, constant body) @ ${rate}/s`, value: base.latency_ms.p99 },
-                details: { ...r, page_size: 50, baseline_run: base },
-              }),
-            );
-            if (r.errors) {
-              figures[figures.length - 1].pass = false;
-              ctx.notes.push(`http-list: ${r.errors} errors ${JSON.stringify(r.error_kinds)}`);
-            }
+            figures.push(p99Figure(ctx, { scenario: 'http-list', request: 'GET /v1/contacts', rate, targetMs: 20, r, base, details: { page_size: 50 } }));
           }
           return figures;
         } finally {

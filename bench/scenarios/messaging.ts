@@ -14,7 +14,7 @@ import { lagProbe } from '../lib/probes.ts';
 import { counterDelta, dbCounters } from '../lib/procstat.ts';
 import { openLoop } from '../lib/loadgen.ts';
 import { figure, type Figure } from '../lib/report.ts';
-import { type BenchContext, type Scenario, scaled } from '../lib/scenario.ts';
+import { type BenchContext, type Scenario, openLoopTimes, scaled } from '../lib/scenario.ts';
 import { now, percentile, progress, sleep, summarise } from '../lib/stats.ts';
 
 const BULK = 10_000;
@@ -393,8 +393,7 @@ export const sendLatency: Scenario = {
   description: 'POST /v1/messages/send at a fixed 300 requests/s (open loop)',
   async run(ctx) {
     const rate = 300;
-    const durationMs = Math.max(3_000, Math.round(20_000 * ctx.scale));
-    const warmupMs = Math.max(1_000, Math.round(3_000 * ctx.scale));
+    const { durationMs, warmupMs } = openLoopTimes(ctx);
     const db = await freshDatabase(ctx.cluster, 'send', 2);
     let engage: ServerChild | undefined;
     let baseline: ServerChild | undefined;

@@ -10,10 +10,9 @@ import type pg from 'pg';
 import { tableNamer } from '../../src/read-models/projection.ts';
 import { ensureProjection, requestRebuild } from '../../src/read-models/generations.ts';
 import { ProjectionRunner } from '../../src/read-models/runner.ts';
-import { freshDatabase } from '../lib/db.ts';
 import { figure } from '../lib/report.ts';
 import { type Scenario, scaled } from '../lib/scenario.ts';
-import { seedContactEvents, seedShape } from '../lib/seed.ts';
+import { seededDatabase } from '../lib/seed.ts';
 import { now, progress } from '../lib/stats.ts';
 
 const BASELINE_TABLE = 'bench_baseline_contacts';
@@ -41,11 +40,9 @@ export const projectionRebuild: Scenario = {
   name: 'projection-rebuild',
   description: 'rebuild of the contacts read model from 1,000,000 contact events',
   async run(ctx) {
-    const shape = seedShape(scaled(ctx, 1_000_000, 10_000));
-    const db = await freshDatabase(ctx.cluster, 'rebuild', 20);
+    const { shape, db } = await seededDatabase(ctx, 'rebuild', scaled(ctx, 1_000_000, 10_000), 20);
     const store = new PostgresEventStore(db.pool, db.url);
     try {
-      await seedContactEvents(db.pool, shape);
       // the live generation is caught up: a rebuild is requested on a service that is current
       await ensureProjection(db.pool, contactsProjection);
       const head = await store.headPosition();

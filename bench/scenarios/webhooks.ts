@@ -16,7 +16,7 @@ import { lagProbe } from '../lib/probes.ts';
 import { contactCreated } from '../lib/events.ts';
 import { openLoop } from '../lib/loadgen.ts';
 import { figure } from '../lib/report.ts';
-import { type BenchContext, type Scenario, scaled } from '../lib/scenario.ts';
+import { type BenchContext, type Scenario, openLoopTimes, scaled } from '../lib/scenario.ts';
 import { now, percentile, progress, runConcurrent, sleep, summarise } from '../lib/stats.ts';
 
 /** wall-clock time in ms with sub-ms resolution (comparable with the database's clock_timestamp()) */
@@ -197,8 +197,7 @@ export const webhookLatency: Scenario = {
   description: 'contact.created at 500 events/s: append → arrival at the receiver',
   async run(ctx) {
     const rate = 500;
-    const durationMs = Math.max(3_000, Math.round(20_000 * ctx.scale));
-    const warmupMs = Math.max(1_000, Math.round(3_000 * ctx.scale));
+    const { durationMs, warmupMs } = openLoopTimes(ctx);
     // events appended straight into the event store from here (one append each, open loop), unless
     // BENCH_WEBHOOK_SOURCE=http: POST /v1/contacts into the same server, which on 2 shared cores
     // does not sustain 500 creates/s beside the webhook pipeline (69/s achieved in a trial run)
