@@ -2,37 +2,21 @@
 // the global log, no deadlocks surfaced, idempotent retries after a lost acknowledgement, and a
 // conflict inside a batch that names its stream. Each scenario is bounded in time.
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPool } from '../../src/db/pool.ts';
-import { migrate } from '../../src/schema.ts';
 import { type ExpectedRevision, type NewEvent, WrongExpectedVersionError } from '../../src/eventstore/port.ts';
 import { PostgresEventStore, STREAM_LOCK_NAMESPACE } from '../../src/eventstore/postgres.ts';
-import { freshDatabase } from '../support/harness.ts';
+import { migratedStoreForSuite } from '../support/event-store.ts';
 import { startTcpProxy } from '../support/tcp-proxy.ts';
 
-let url: string;
-let pool: pg.Pool;
-let store: PostgresEventStore;
-
-beforeAll(async () => {
-  url = await freshDatabase();
-  pool = createPool(url, 40);
-  await migrate(pool);
-  store = new PostgresEventStore(pool, url);
-});
-
-afterAll(async () => {
-  await store?.close();
-  await pool?.end();
-});
+const db = migratedStoreForSuite(40);
 
 const ev = (type = 'Stress', data: Record<string, unknown> = {}): NewEvent => ({ type, data });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Every stream's events, in global-log order: revisions must count up 0, 1, 2, … with no gap or repeat. */
 async function streamsOutOfOrder(prefix: string) {
-  const { rows } = await pool.query<{ stream_id: string; rev: string }>(
+  const { rows } = await db.pool.query<{ stream_id: string; rev: string }>(
     `SELECT stream_id, stream_revision::text AS rev FROM es_events WHERE stream_id LIKE $1 || '%' ORDER BY transaction_id, global_position`,
     [prefix],
   );
@@ -50,7 +34,7 @@ describe('postgres append under contention', () => {
   it('keeps every stream in revision order in the global log: 12 appenders mixing appendMany and append on 50 streams', async () => {
     const prefix = `order${randomUUID().slice(0, 8)}-`;
     const streams = Array.from({ length: 50 }, (_, i) => `${prefix}${String(i).padStart(2, '0')}`);
-    for (const s of streams) await store.append(s, [ev('Created')], 'no_stream');
+    for (const s of streams) await db.store.append(s, [ev('Created')], 'no_stream');
     const errors: unknown[] = [];
     const until = Date.now() + 4_000;
     const pick = () => streams[Math.floor(Math.random() * streams.length)];
@@ -62,12 +46,12 @@ describe('postgres append under contention', () => {
             const a = pick();
             let b = pick();
             while (b === a) b = pick();
-            await store.appendMany([
+            await db.store.appendMany([
               { streamId: a, events: [ev()], expected: kinds[Math.floor(Math.random() * 2)] },
               { streamId: b, events: [ev(), ev()], expected: 'any' },
             ]);
           } else {
-            await store.append(pick(), [ev()], 'any');
+            await db.store.append(pick(), [ev()], 'any');
           }
         } catch (err) {
           errors.push(err);
@@ -84,7 +68,7 @@ describe('postgres append under contention', () => {
   it('never surfaces a deadlock: overlapping appendMany batches with mixed expectations only ever conflict cleanly', async () => {
     const prefix = `dead${randomUUID().slice(0, 8)}-`;
     const streams = Array.from({ length: 20 }, (_, i) => `${prefix}${String(i).padStart(2, '0')}`);
-    for (const s of streams) await store.append(s, [ev('Created')], 'no_stream');
+    for (const s of streams) await db.store.append(s, [ev('Created')], 'no_stream');
     const other: unknown[] = [];
     let ok = 0;
     let conflicts = 0;
@@ -98,12 +82,12 @@ describe('postgres append under contention', () => {
             const kind = i % 3;
             if (kind === 0) return { streamId: s, events: [ev()], expected: 'any' as const };
             if (kind === 1) return { streamId: s, events: [ev()], expected: 'stream_exists' as const };
-            const [last] = await store.readStream(s, { direction: 'backwards', maxCount: 1 });
+            const [last] = await db.store.readStream(s, { direction: 'backwards', maxCount: 1 });
             return { streamId: s, events: [ev()], expected: last.revision };
           }),
         );
         try {
-          await store.appendMany(batch);
+          await db.store.appendMany(batch);
           ok++;
         } catch (err) {
           if (err instanceof WrongExpectedVersionError) conflicts++;
@@ -121,25 +105,25 @@ describe('postgres append under contention', () => {
   it('retries a deadlock that another session causes, and writes the batch once', async () => {
     const a = `deadlock-a-${randomUUID()}`;
     const b = `deadlock-b-${randomUUID()}`;
-    await store.append(a, [ev('Created')], 'no_stream');
-    await store.append(b, [ev('Created')], 'no_stream');
+    await db.store.append(a, [ev('Created')], 'no_stream');
+    await db.store.append(b, [ev('Created')], 'no_stream');
     // another session holds the stream lock of whichever of a, b the adapter takes second, then asks
     // for the first: the two wait on each other until Postgres breaks the deadlock
-    const key = async (s: string) => (await pool.query<{ k: number }>('SELECT hashtext($1) AS k', [s])).rows[0].k;
+    const key = async (s: string) => (await db.pool.query<{ k: number }>('SELECT hashtext($1) AS k', [s])).rows[0].k;
     const [ka, kb] = [await key(a), await key(b)];
     const [first, second] = ka < kb ? [ka, kb] : [kb, ka];
-    const outsider = await pool.connect();
+    const outsider = await db.pool.connect();
     try {
       await outsider.query('BEGIN');
       await outsider.query('SELECT pg_advisory_xact_lock($1, $2)', [STREAM_LOCK_NAMESPACE, second]);
-      const appending = store.appendMany([
+      const appending = db.store.appendMany([
         // expectations that take stream locks (an exact revision is checked as the row is written instead)
         { streamId: a, events: [ev('Both')], expected: 'stream_exists' },
         { streamId: b, events: [ev('Both')], expected: 'any' },
       ]);
       // wait until the adapter holds `first` and waits for `second`
       for (let i = 0; i < 200; i++) {
-        const { rows } = await pool.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objid::int = $1`, [second]);
+        const { rows } = await db.pool.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objid::int = $1`, [second]);
         if (rows.length) break;
         await sleep(10);
       }
@@ -159,7 +143,7 @@ describe('postgres append under contention', () => {
       await outsider.query('ROLLBACK').catch(() => undefined);
       outsider.release();
     }
-    for (const s of [a, b]) expect((await store.readStream(s)).map((e) => e.type)).toEqual(['Created', 'Both']);
+    for (const s of [a, b]) expect((await db.store.readStream(s)).map((e) => e.type)).toEqual(['Created', 'Both']);
   });
 });
 
@@ -167,47 +151,47 @@ describe('postgres append: idempotent retries', () => {
   it('re-appending the same events (same ids) at the same place writes nothing and answers as the first time', async () => {
     for (const expected of [0n, 'any', 'stream_exists'] as const) {
       const s = `idem-${randomUUID()}`;
-      await store.append(s, [ev('Created')], 'no_stream');
+      await db.store.append(s, [ev('Created')], 'no_stream');
       const events = [{ ...ev('One'), id: randomUUID() }, { ...ev('Two'), id: randomUUID() }];
-      const first = await store.append(s, events, expected);
-      const again = await store.append(s, events, expected);
+      const first = await db.store.append(s, events, expected);
+      const again = await db.store.append(s, events, expected);
       expect(again, `expected ${String(expected)}`).toEqual(first);
-      expect((await store.readStream(s)).map((e) => e.type)).toEqual(['Created', 'One', 'Two']);
+      expect((await db.store.readStream(s)).map((e) => e.type)).toEqual(['Created', 'One', 'Two']);
     }
     const fresh = `idem-${randomUUID()}`;
     const created = [{ ...ev('Created'), id: randomUUID() }];
-    const first = await store.append(fresh, created, 'no_stream');
-    expect(await store.append(fresh, created, 'no_stream')).toEqual(first);
-    expect(await store.readStream(fresh)).toHaveLength(1);
+    const first = await db.store.append(fresh, created, 'no_stream');
+    expect(await db.store.append(fresh, created, 'no_stream')).toEqual(first);
+    expect(await db.store.readStream(fresh)).toHaveLength(1);
   });
 
   it('is idempotent for appendMany batches too, and still refuses other events at a taken place', async () => {
     const a = `idem-many-${randomUUID()}`;
     const b = `idem-many-${randomUUID()}`;
-    await store.append(a, [ev('Created')], 'no_stream');
+    await db.store.append(a, [ev('Created')], 'no_stream');
     const batch = [
       { streamId: a, events: [{ ...ev('A1'), id: randomUUID() }], expected: 0n },
       { streamId: b, events: [{ ...ev('B0'), id: randomUUID() }], expected: 'no_stream' as const },
     ];
-    const first = await store.appendMany(batch);
-    expect(await store.appendMany(batch)).toEqual(first);
-    expect(await store.readStream(a)).toHaveLength(2);
-    expect(await store.readStream(b)).toHaveLength(1);
+    const first = await db.store.appendMany(batch);
+    expect(await db.store.appendMany(batch)).toEqual(first);
+    expect(await db.store.readStream(a)).toHaveLength(2);
+    expect(await db.store.readStream(b)).toHaveLength(1);
     // different ids at the same revision: a genuine conflict
-    const err = await store.append(a, [{ ...ev('Other'), id: randomUUID() }], 0n).catch((e: unknown) => e);
+    const err = await db.store.append(a, [{ ...ev('Other'), id: randomUUID() }], 0n).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WrongExpectedVersionError);
     expect((err as WrongExpectedVersionError).streamId).toBe(a);
   });
 
   it('survives a lost commit acknowledgement: the connection drops after the commit, the retry writes nothing twice', async () => {
-    const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(url).port) });
-    const proxied = createPool(proxy.rewrite(url), 2);
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(db.url).port) });
+    const proxied = createPool(proxy.rewrite(db.url), 2);
     const viaProxy = new PostgresEventStore(proxied);
     try {
       for (const shape of ['append', 'appendMany'] as const) {
         const a = `lost-ack-${randomUUID()}`;
         const b = `lost-ack-${randomUUID()}`;
-        await store.append(a, [ev('Created')], 'no_stream');
+        await db.store.append(a, [ev('Created')], 'no_stream');
         // the server's answer to the append statement, including its ReadyForQuery ('Z'): the commit happened
         const swallowed = proxy.swallowNextReply((chunk) => chunk.includes(Buffer.from('Z\0\0\0\x05')) && chunk.includes(Buffer.from('o_stream')));
         const result =
@@ -220,8 +204,8 @@ describe('postgres append: idempotent retries', () => {
         // the proxy really did swallow the committed answer (else the test would prove nothing)
         await Promise.race([swallowed, sleep(10_000).then(() => Promise.reject(new Error('the append answer never came through the proxy')))]);
         expect(result[0].nextExpectedRevision, shape).toBe(2n);
-        expect((await store.readStream(a)).map((e) => e.type), shape).toEqual(['Created', 'Once', 'Twice?']);
-        if (shape === 'appendMany') expect((await store.readStream(b)).map((e) => e.type)).toEqual(['Once']);
+        expect((await db.store.readStream(a)).map((e) => e.type), shape).toEqual(['Created', 'Once', 'Twice?']);
+        if (shape === 'appendMany') expect((await db.store.readStream(b)).map((e) => e.type)).toEqual(['Once']);
       }
     } finally {
       await viaProxy.close();
@@ -235,13 +219,13 @@ describe('postgres append: conflicts name their stream', () => {
   it('a unique violation inside appendMany is a WrongExpectedVersionError for that stream, and nothing of the batch is written', async () => {
     const fine = `uv-fine-${randomUUID()}`;
     const broken = `uv-broken-${randomUUID()}`;
-    await store.append(broken, [ev('Created')], 'no_stream');
+    await db.store.append(broken, [ev('Created')], 'no_stream');
     // an event row the stream table does not know of (as a writer bypassing the adapter would leave)
-    await pool.query(
+    await db.pool.query(
       `INSERT INTO es_events (stream_id, stream_revision, event_id, type, data, metadata) VALUES ($1, 1, $2, 'Stray', '{}', '{}')`,
       [broken, randomUUID()],
     );
-    const err = await store
+    const err = await db.store
       .appendMany([
         { streamId: fine, events: [ev()], expected: 'no_stream' },
         { streamId: broken, events: [ev()], expected: 'any' },
@@ -249,6 +233,6 @@ describe('postgres append: conflicts name their stream', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WrongExpectedVersionError);
     expect((err as WrongExpectedVersionError).streamId).toBe(broken);
-    expect(await store.readStream(fine)).toEqual([]);
+    expect(await db.store.readStream(fine)).toEqual([]);
   });
 });

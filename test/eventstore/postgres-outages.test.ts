@@ -3,31 +3,15 @@
 // the outage. The outage is a TCP proxy that drops every connection and refuses new ones.
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import pg from 'pg';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPool } from '../../src/db/pool.ts';
-import { migrate } from '../../src/schema.ts';
 import type { RecordedEvent } from '../../src/eventstore/port.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
-import { freshDatabase } from '../support/harness.ts';
+import { migratedStoreForSuite } from '../support/event-store.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 
-let url: string;
-let pool: pg.Pool;
-let direct: PostgresEventStore;
-
-beforeAll(async () => {
-  url = await freshDatabase();
-  pool = createPool(url);
-  await migrate(pool);
-  direct = new PostgresEventStore(pool, url);
-});
-
-afterAll(async () => {
-  await direct?.close();
-  await pool?.end();
-});
+const db = migratedStoreForSuite();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -53,12 +37,12 @@ async function outage(proxy: TcpProxy, ms: number, during?: () => Promise<void>)
 
 describe('catch-up subscription through connection loss', () => {
   it('resumes from its last position after its connections drop, without loss, repeat or end, and says so in the log', async () => {
-    const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(url).port) });
-    const proxiedPool = createPool(proxy.rewrite(url), 4);
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(db.url).port) });
+    const proxiedPool = createPool(proxy.rewrite(db.url), 4);
     const { log, lines } = capturingLog();
-    const store = new PostgresEventStore(proxiedPool, proxy.rewrite(url), { log });
+    const store = new PostgresEventStore(proxiedPool, proxy.rewrite(db.url), { log });
     const type = `Outage${randomUUID().slice(0, 8)}`;
-    const sub = store.subscribeToAll({ after: await direct.headPosition(), types: [type] });
+    const sub = store.subscribeToAll({ after: await db.store.headPosition(), types: [type] });
     const got: RecordedEvent[] = [];
     let ended = false;
     let failed: unknown;
@@ -72,14 +56,14 @@ describe('catch-up subscription through connection loss', () => {
     })();
     try {
       const stream = `outage-${randomUUID()}`;
-      for (let i = 0; i < 5; i++) await direct.append(stream, [{ type, data: { i } }]);
+      for (let i = 0; i < 5; i++) await db.store.append(stream, [{ type, data: { i } }]);
       for (let t = 0; got.length < 5 && t < 200; t++) await sleep(25);
       expect(got).toHaveLength(5);
       // 2.5 s down: events keep arriving on a connection the subscription cannot reach
       await outage(proxy, 2_500, async () => {
-        for (let i = 5; i < 10; i++) await direct.append(stream, [{ type, data: { i } }]);
+        for (let i = 5; i < 10; i++) await db.store.append(stream, [{ type, data: { i } }]);
       });
-      for (let i = 10; i < 15; i++) await direct.append(stream, [{ type, data: { i } }]);
+      for (let i = 10; i < 15; i++) await db.store.append(stream, [{ type, data: { i } }]);
       for (let t = 0; got.length < 15 && t < 600; t++) await sleep(25);
       expect(failed).toBeUndefined();
       expect(ended).toBe(false);
@@ -102,7 +86,7 @@ describe('NOTIFY listener through connection loss', () => {
     let inARow = 0;
     while (Date.now() < deadline) {
       const ticket = store.wakeup.ticket();
-      await pool.query(`SELECT pg_notify('engage_events', '')`);
+      await db.pool.query(`SELECT pg_notify('engage_events', '')`);
       await store.wakeup.wait(ticket, 300);
       inARow = store.wakeup.ticket() !== ticket ? inARow + 1 : 0;
       if (inARow >= 2) return true;
@@ -112,9 +96,9 @@ describe('NOTIFY listener through connection loss', () => {
   }
 
   it('reconnects after an outage longer than 3 s, and keeps doing so for as long as the process lives', async () => {
-    const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(url).port) });
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(db.url).port) });
     const { log, lines } = capturingLog();
-    const store = new PostgresEventStore(pool, proxy.rewrite(url), { log });
+    const store = new PostgresEventStore(db.pool, proxy.rewrite(db.url), { log });
     try {
       await store.listen();
       expect(await notificationsArrive(store, 5_000)).toBe(true);
@@ -132,8 +116,8 @@ describe('NOTIFY listener through connection loss', () => {
   });
 
   it('starts listening once Postgres can be reached, when it could not be at start', async () => {
-    const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(url).port) });
-    const store = new PostgresEventStore(pool, proxy.rewrite(url));
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(db.url).port) });
+    const store = new PostgresEventStore(db.pool, proxy.rewrite(db.url));
     try {
       proxy.refuse(true);
       await store.listen();

@@ -294,23 +294,20 @@ describe('API key scopes', () => {
     expect((await server.call('GET', '/v1/contacts/fields', { key: acct.key })).body.data).toEqual([]);
   });
 
-  it('lets a read+write key mutate contacts but not manage keys', async () => {
-    const acct = await server.newAccount();
-    const rw = await issueKey(acct.key, { scopes: ['read', 'write'] });
-    expect((await server.call('POST', '/v1/contacts', { key: rw.key, body: { email: 'rw@example.com' } })).status).toBe(201);
-    const keys = await server.call('GET', '/v1/account/api-keys', { key: rw.key });
-    expect(keys.status).toBe(403);
-    expect(keys.body).toMatchObject({ error: 'insufficient_scope', required_scope: 'settings' });
-  });
-
-  it('lets a write-only key mutate but not read', async () => {
-    const acct = await server.newAccount();
-    const wo = await issueKey(acct.key, { scopes: ['write'] });
-    expect((await server.call('POST', '/v1/contacts', { key: wo.key, body: { email: 'wo@example.com' } })).status).toBe(201);
-    const read = await server.call('GET', '/v1/contacts', { key: wo.key });
-    expect(read.status).toBe(403);
-    expect(read.body).toMatchObject({ error: 'insufficient_scope', required_scope: 'read' });
-  });
+  const mutatingKeys = [
+    { what: 'a read+write key mutate contacts but not manage keys', scopes: ['read', 'write'], email: 'rw@example.com', denied: '/v1/account/api-keys', required: 'settings' },
+    { what: 'a write-only key mutate but not read', scopes: ['write'], email: 'wo@example.com', denied: '/v1/contacts', required: 'read' },
+  ];
+  for (const { what, scopes, email, denied, required } of mutatingKeys) {
+    it(`lets ${what}`, async () => {
+      const acct = await server.newAccount();
+      const scoped = await issueKey(acct.key, { scopes });
+      expect((await server.call('POST', '/v1/contacts', { key: scoped.key, body: { email } })).status).toBe(201);
+      const res = await server.call('GET', denied, { key: scoped.key });
+      expect(res.status).toBe(403);
+      expect(res.body).toMatchObject({ error: 'insufficient_scope', required_scope: required });
+    });
+  }
 
   it('gives an unscoped key full access: contacts and key management', async () => {
     const acct = await server.newAccount();

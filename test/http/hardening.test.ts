@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { hashPassword, verifyPassword, passwordNeedsRehash } from '../../src/accounts/passwords.ts';
 import { startServer, type Server } from '../../src/server.ts';
-import { freshDatabase, startTestServer, testConfig, testServerForSuite, type TestServer } from '../support/harness.ts';
+import { freshDatabase, testConfig, testServerForSuite } from '../support/harness.ts';
 import { awayFromWindowEdge, burst } from '../support/rate-limits.ts';
 import { sleep } from '../support/waits.ts';
 
@@ -44,41 +44,39 @@ function postUnfinishedBody(url: string, headers: Record<string, string>, patien
 }
 
 describe('finding 3: authentication before the body is read; failed auth counts per IP', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
+  describe('authentication before the body is read', () => {
+    const server = testServerForSuite();
+
+    it('refuses an unauthenticated bulk POST with 401 while its body is still arriving', async () => {
+      expect(await postUnfinishedBody(`${server.url}/v1/messages/bulk`, { 'x-api-key': 'ek_live_garbage_garbage_garbage' })).toBe(401);
+      expect(await postUnfinishedBody(`${server.url}/v1/messages/bulk`, {})).toBe(401);
+      expect(await postUnfinishedBody(`${server.url}/v1/messages/bulk`, { authorization: 'Bearer not.a.jwt' })).toBe(401);
+    }, 60_000);
   });
 
-  it('refuses an unauthenticated bulk POST with 401 while its body is still arriving', async () => {
-    expect(await postUnfinishedBody(`${server.url}/v1/messages/bulk`, { 'x-api-key': 'ek_live_garbage_garbage_garbage' })).toBe(401);
-    expect(await postUnfinishedBody(`${server.url}/v1/messages/bulk`, {})).toBe(401);
-    expect(await postUnfinishedBody(`${server.url}/v1/messages/bulk`, { authorization: 'Bearer not.a.jwt' })).toBe(401);
-  }, 60_000);
-
-  it('answers 429 once one IP has sent 120 requests with a garbage key or none in a minute; valid keys from that IP still work', async () => {
+  describe('failed auth counts per IP', () => {
     // a server of its own: nothing else has been counted for 127.0.0.1
-    await server.close();
-    server = await startTestServer();
-    const acct = await server.newAccount();
-    await awayFromWindowEdge(60_000, 20_000);
-    const garbage = await burst(150, 10, (i) =>
-      i % 3 === 0 ? server.call('GET', '/v1/contacts') : server.call('GET', '/v1/contacts', { key: `ek_live_garbage_${i}` }),
-    );
-    const statuses = garbage.map((r) => r.status);
-    expect(statuses.filter((s) => s === 401)).toHaveLength(120);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(30);
-    const last = garbage[garbage.length - 1];
-    expect(last.status).toBe(429);
-    expect(last.body).toMatchObject({ error: 'rate_limit_exceeded', limit: 120, window: '1 minute' });
-    expect(last.headers.get('retry-after')).toBe(String(last.body.retry_after));
-    // a caller that authenticates is counted per account, not per IP
-    const ok = await server.call('GET', '/v1/contacts', { key: acct.key });
-    expect(ok.status).toBe(200);
-    expect(ok.headers.get('ratelimit-limit')).toBe('500');
-  }, 120_000);
+    const server = testServerForSuite();
+
+    it('answers 429 once one IP has sent 120 requests with a garbage key or none in a minute; valid keys from that IP still work', async () => {
+      const acct = await server.newAccount();
+      await awayFromWindowEdge(60_000, 20_000);
+      const garbage = await burst(150, 10, (i) =>
+        i % 3 === 0 ? server.call('GET', '/v1/contacts') : server.call('GET', '/v1/contacts', { key: `ek_live_garbage_${i}` }),
+      );
+      const statuses = garbage.map((r) => r.status);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(120);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(30);
+      const last = garbage[garbage.length - 1];
+      expect(last.status).toBe(429);
+      expect(last.body).toMatchObject({ error: 'rate_limit_exceeded', limit: 120, window: '1 minute' });
+      expect(last.headers.get('retry-after')).toBe(String(last.body.retry_after));
+      // a caller that authenticates is counted per account, not per IP
+      const ok = await server.call('GET', '/v1/contacts', { key: acct.key });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('ratelimit-limit')).toBe('500');
+    }, 120_000);
+  });
 });
 
 describe('finding 4: 120 requests per minute per IP on every route reachable without a key', () => {

@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readyAccount } from '../support/accounts.ts';
-import { freshDatabase, startTestServer, type TestServer } from '../support/harness.ts';
+import { freshDatabase, serversAcrossRestart, startTestServer } from '../support/harness.ts';
 import { requestJson } from '../support/http.ts';
 import { type EngageProcess, killAllEngageProcesses, printedApiKey, startEngage, untilOtherSessionsEnd } from '../support/processes.ts';
 import { countOf as count, type StreamSummary, streamsOf } from '../support/streams.ts';
@@ -54,31 +54,26 @@ async function allDelivered(db: pg.Pool | pg.Client, ids: string[], timeoutMs = 
 }
 
 describe('a graceful restart while dispatching', () => {
-  let first: TestServer | undefined;
-  let second: TestServer | undefined;
-  afterAll(async () => {
-    await first?.close().catch(() => undefined);
-    await second?.close();
-  });
+  const servers = serversAcrossRestart();
 
   it('3,000 accepted messages all end delivered, each sent once', async () => {
     const N = 3000;
     // small batches, so that the close lands while dispatch is in progress
     const overrides = { DISPATCH_BATCH_SIZE: '100', RATE_LIMITS_ENABLED: 'false' };
-    first = await startTestServer(overrides);
-    const { key } = await readyAccount(first);
-    const databaseUrl = first.databaseUrl;
-    const bulk = await first.call('POST', '/v1/messages/bulk', { key, body: { messages: sms(N, 'graceful') } });
+    servers.first = await startTestServer(overrides);
+    const { key } = await readyAccount(servers.first);
+    const databaseUrl = servers.first.databaseUrl;
+    const bulk = await servers.first.call('POST', '/v1/messages/bulk', { key, body: { messages: sms(N, 'graceful') } });
     expect(bulk.status).toBe(202);
     expect(bulk.body.accepted).toBe(N);
     const ids: string[] = bulk.body.results.map((r: { id: string }) => r.id);
 
-    const closing = first;
+    const closing = servers.first;
     const firstCalls = closing.workers.messaging!.providers.sandbox.calls;
     // close as soon as dispatch is under way
     await eventually('dispatch to start', async () => (firstCalls.size > 0 ? true : undefined), 30_000, 5);
     await closing.close();
-    first = undefined;
+    servers.first = undefined;
 
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
@@ -91,10 +86,10 @@ describe('a graceful restart while dispatching', () => {
       // a graceful close leaves no claim unresolved: every claim has its outcome recorded
       for (const s of atClose.values()) expect(count(s.types, 'MessageDispatching'), s.id).toBe(count(s.types, 'MessageSent'));
 
-      second = await startTestServer(overrides, databaseUrl);
+      servers.second = await startTestServer(overrides, databaseUrl);
       await allDelivered(db, ids);
       const after = await streamsOf(db, ids);
-      const secondCalls = second.workers.messaging!.providers.sandbox.calls;
+      const secondCalls = servers.second.workers.messaging!.providers.sandbox.calls;
       for (const id of ids) {
         const s = after.get(id)!;
         expect(s.types, id).toEqual(['MessageAccepted', 'MessageDispatching', 'MessageSent', 'MessageDelivered']);

@@ -1,9 +1,9 @@
 // The scheduler: a scheduled message is queued within a second of scheduled_at and then sent, and
 // scheduled messages survive a restart (their state is the event log), queued and sent once each.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readyAccount } from '../support/accounts.ts';
-import { startTestServer, testServerForSuite, type TestServer } from '../support/harness.ts';
+import { serversAcrossRestart, startTestServer, testServerForSuite, type TestServer } from '../support/harness.ts';
 import { timeline, type TimelineEvent } from '../support/messages.ts';
 import { eventually } from '../support/waits.ts';
 
@@ -82,20 +82,15 @@ describe('scheduled messages', () => {
 });
 
 describe('scheduled messages across a restart', () => {
-  let first: TestServer | undefined;
-  let second: TestServer | undefined;
-  afterAll(async () => {
-    await first?.close().catch(() => undefined);
-    await second?.close();
-  });
+  const servers = serversAcrossRestart();
 
   it('are still scheduled on the new server, then queued and sent exactly once each', async () => {
-    first = await startTestServer();
-    const { key } = await readyAccount(first);
+    servers.first = await startTestServer();
+    const { key } = await readyAccount(servers.first);
     // some fall due while no server runs, some after the new one has started
     const dueDuringDowntime = new Date(Date.now() + 1500);
     const dueAfterRestart = new Date(Date.now() + 6000);
-    const bulk = await first.call('POST', '/v1/messages/bulk', {
+    const bulk = await servers.first.call('POST', '/v1/messages/bulk', {
       key,
       body: {
         messages: [
@@ -108,31 +103,31 @@ describe('scheduled messages across a restart', () => {
     const ids: string[] = bulk.body.results.map((r: { id: string }) => r.id);
     const down = ids.slice(0, 5);
     const after = ids.slice(5);
-    const dbUrl = first.databaseUrl;
-    await first.close();
-    const firstCalls = first.workers.messaging!.providers.sandbox.calls;
-    first = undefined;
+    const dbUrl = servers.first.databaseUrl;
+    await servers.first.close();
+    const firstCalls = servers.first.workers.messaging!.providers.sandbox.calls;
+    servers.first = undefined;
     expect(ids.some((id) => firstCalls.has(id))).toBe(false);
 
     await new Promise((r) => setTimeout(r, Math.max(0, dueDuringDowntime.getTime() + 300 - Date.now())));
     // still nothing queued while no server ran
     expect(await scheduledCount(dbUrl, ids)).toBe(10);
     const restartedAt = Date.now();
-    second = await startTestServer({}, dbUrl);
+    servers.second = await startTestServer({}, dbUrl);
     // the ones not yet due are still scheduled on the new server
     if (Date.now() < dueAfterRestart.getTime() - 500) {
-      const s = await statuses(second, after);
+      const s = await statuses(servers.second, after);
       expect([...s.values()]).toEqual(after.map(() => 'scheduled'));
     }
     await eventually('all delivered', async () => {
-      const s = await statuses(second!, ids);
+      const s = await statuses(servers.second!, ids);
       return [...s.values()].filter((v) => v === 'delivered').length === ids.length ? true : undefined;
     });
     for (const id of ids) {
-      const events = await timeline(second, key, id);
+      const events = await timeline(servers.second, key, id);
       const types = events.map((e) => e.type);
       expect(types, id).toEqual(['MessageAccepted', 'MessageQueued', 'MessageDispatching', 'MessageSent', 'MessageDelivered']);
-      expect(second.workers.messaging!.providers.sandbox.calls.get(id)).toBe(1);
+      expect(servers.second.workers.messaging!.providers.sandbox.calls.get(id)).toBe(1);
       const queuedAt = Date.parse(events[1].at);
       if (down.includes(id)) expect(queuedAt).toBeGreaterThanOrEqual(restartedAt);
       else {

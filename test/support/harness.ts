@@ -83,3 +83,18 @@ export function testServerForSuite(overrides: Record<string, string> = {}): Test
     },
   });
 }
+
+/**
+ * For a block whose test restarts the service on one database: the test puts the servers it starts
+ * in `first` and `second` and empties `first` once it has closed it itself. After the block, a first
+ * still open is closed (an error ignored: a test that failed may have left it half closed), then
+ * the second.
+ */
+export function serversAcrossRestart(): { first?: TestServer; second?: TestServer } {
+  const servers: { first?: TestServer; second?: TestServer } = {};
+  afterAll(async () => {
+    await servers.first?.close().catch(() => undefined);
+    await servers.second?.close();
+  });
+  return servers;
+}

@@ -160,7 +160,3 @@ export function printedApiKey(proc: EngageProcess): string {
   if (!key) throw new Error(`engage serve printed no API key\nstdout:\n${proc.output().stdout}`);
   return key;
 }
-
-// crash-bulk.test.ts, postgres-restart.test.ts and projection-runner.test.ts import these from here
-export { requestJson as callJson } from './http.ts';
-export { eventually } from './waits.ts';

@@ -75,9 +75,6 @@ export async function startReceiver(answer: Answer = () => 200, path = '/hook'):
   return receiver;
 }
 
-// postgres-restart.test.ts imports sleep from here
-export { sleep } from './waits.ts';
-
 /** An HMAC written here, independently of src/webhooks/signing.ts, from SPEC §6 / DECISIONS.md. */
 export function independentServiceSignature(secret: string, timestamp: string, rawBody: string): string {
   return createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');

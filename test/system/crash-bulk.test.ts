@@ -7,9 +7,11 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase } from '../support/harness.ts';
-import { type EngageProcess, callJson, eventually, killAllEngageProcesses, printedApiKey, startEngage, TEST_APPLICATION_NAME, untilOtherSessionsEnd } from '../support/processes.ts';
+import { requestJson } from '../support/http.ts';
+import { type EngageProcess, killAllEngageProcesses, printedApiKey, startEngage, TEST_APPLICATION_NAME, untilOtherSessionsEnd } from '../support/processes.ts';
 import { type Hit, type Receiver, h, startReceiver } from '../support/receivers.ts';
 import { type StreamSummary, countOf, streamsOf } from '../support/streams.ts';
+import { eventually } from '../support/waits.ts';
 
 const N = 5000;
 const CANCELS = 20;
@@ -85,7 +87,7 @@ describe('kill -9 of engage serve mid-bulk, then a restart on the same data', ()
     const first: EngageProcess = await startEngage('serve', databaseUrl, ENV);
     const key = printedApiKey(first);
 
-    const bulk = await callJson(first.url!, 'POST', '/v1/messages/bulk', { key, body: { messages: bulkItems(receiver.url) } });
+    const bulk = await requestJson(first.url!, 'POST', '/v1/messages/bulk', { key, body: { messages: bulkItems(receiver.url) } });
     expect(bulk.status, JSON.stringify(bulk.body).slice(0, 500)).toBe(202);
     expect(bulk.body.accepted).toBe(N);
     const ids: string[] = bulk.body.results.map((r: { id: string }) => r.id);
@@ -96,7 +98,7 @@ describe('kill -9 of engage serve mid-bulk, then a restart on the same data', ()
     const cancelled = new Set<string>();
     await Promise.all(
       ids.slice(-CANCELS).map(async (id) => {
-        const res = await callJson(first.url!, 'DELETE', `/v1/messages/${id}`, { key });
+        const res = await requestJson(first.url!, 'DELETE', `/v1/messages/${id}`, { key });
         if (res.status === 200) cancelled.add(id);
         else expect(res.body, `cancel ${id}`).toMatchObject({ error: 'not_cancellable' });
       }),

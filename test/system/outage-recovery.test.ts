@@ -35,10 +35,19 @@ async function restart(during: () => Promise<void>, downMs = 1000): Promise<void
   }
 }
 
+/** Runs `fn` with a pool of 4 on a new database `name` of this file's cluster; ends the pool after. */
+async function withPool(name: string, fn: (pool: pg.Pool) => Promise<void>): Promise<void> {
+  const pool = createPool(await postgres.createDatabase(name), 4);
+  try {
+    await fn(pool);
+  } finally {
+    await pool.end();
+  }
+}
+
 describe('a pool client checked out when Postgres shuts down', () => {
   it('fails its next statement instead of ending the process, and the pool works again after the restart', async () => {
-    const pool = createPool(await postgres.createDatabase('pool_client'), 4);
-    try {
+    await withPool('pool_client', async (pool) => {
       const client = await pool.connect();
       await client.query('SELECT 1');
       // held between statements (as a transaction or a projection batch holds it): the server's
@@ -50,16 +59,13 @@ describe('a pool client checked out when Postgres shuts down', () => {
       });
       const { rows } = await eventually('the pool to connect again', async () => pool.query('SELECT 1 AS one').catch(() => undefined), 10_000, 100);
       expect(rows[0].one).toBe(1);
-    } finally {
-      await pool.end();
-    }
+    });
   });
 });
 
 describe('the webhook seal key', () => {
   it('is read again after a first read that failed while Postgres was down', async () => {
-    const pool = createPool(await postgres.createDatabase('seal_key'), 4);
-    try {
+    await withPool('seal_key', async (pool) => {
       await migrate(pool);
       let whileDown: unknown;
       await restart(async () => {
@@ -68,9 +74,7 @@ describe('the webhook seal key', () => {
       expect(whileDown).toBeInstanceOf(Error);
       const sealed = await eventually('sealing to work again', async () => seal(pool, 'whsec_secret').catch(() => undefined), 10_000, 100);
       expect(await unseal(pool, sealed)).toBe('whsec_secret');
-    } finally {
-      await pool.end();
-    }
+    });
   });
 });
 

@@ -8,8 +8,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrivatePostgres, type PrivatePostgres } from '../support/private-postgres.ts';
-import { type EngageProcess, eventually, killAllEngageProcesses, printedApiKey, startEngage } from '../support/processes.ts';
-import { type Receiver, h, sleep, startReceiver } from '../support/receivers.ts';
+import { type EngageProcess, killAllEngageProcesses, printedApiKey, startEngage } from '../support/processes.ts';
+import { type Receiver, h, startReceiver } from '../support/receivers.ts';
+import { eventually, sleep } from '../support/waits.ts';
 
 /** Postgres stays down this long. */
 const OUTAGE_MS = 5_000;

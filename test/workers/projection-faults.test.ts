@@ -3,43 +3,31 @@
 // an in-flight rebuild, each generation runs only its own version's code, and a swap drops the old
 // generation's own tables; a failed rebuild is not the live read model failing; a long catch-up does
 // not hold every other reader back for its whole length.
-import pg from 'pg';
+import type pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool } from '../../src/db/pool.ts';
-import { migrate } from '../../src/schema.ts';
 import { type NewEvent, type Position, type RecordedEvent, comparePositions } from '../../src/eventstore/port.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
 import type { Projection } from '../../src/read-models/projection.ts';
 import { type RunnerOptions, ProjectionRunner } from '../../src/read-models/runner.ts';
 import { readStatuses } from '../../src/read-models/status.ts';
-import { freshDatabase } from '../support/harness.ts';
+import { migratedStoreForSuite, openMigratedStore } from '../support/event-store.ts';
 import { startPrivatePostgres, type PrivatePostgres } from '../support/private-postgres.ts';
 import { eventually } from '../support/waits.ts';
 
 const silent = pino({ level: 'silent' });
-let url: string;
-let pool: pg.Pool;
-let store: PostgresEventStore;
+const db = migratedStoreForSuite();
 const runners: ProjectionRunner[] = [];
 
-beforeAll(async () => {
-  url = await freshDatabase();
-  pool = createPool(url);
-  await migrate(pool);
-  store = new PostgresEventStore(pool, url);
-});
-
+// before the database closes (hooks registered later run their afterAll first)
 afterAll(async () => {
   await Promise.allSettled(runners.map((r) => r.stop()));
-  await store?.close();
-  await pool?.end();
 });
 
 function runner(projections: Projection[], options: RunnerOptions = {}): ProjectionRunner {
   // each runner its own store (own wake-ups), like its own process
-  const own = new PostgresEventStore(pool, url);
-  const r = new ProjectionRunner(pool, own, projections, silent, own.wakeup, { controlIntervalMs: 100, retryBaseMs: 20, ...options });
+  const own = new PostgresEventStore(db.pool, db.url);
+  const r = new ProjectionRunner(db.pool, own, projections, silent, own.wakeup, { controlIntervalMs: 100, retryBaseMs: 20, ...options });
   runners.push(r);
   return r;
 }
@@ -47,7 +35,7 @@ function runner(projections: Projection[], options: RunnerOptions = {}): Project
 async function appendNumbered(type: string, first: number, count: number): Promise<Position> {
   const batch: { streamId: string; events: NewEvent[] }[] = [];
   for (let n = first; n < first + count; n++) batch.push({ streamId: `${type.toLowerCase()}-${n}`, events: [{ type, data: { n } }] });
-  const results = await store.appendMany(batch);
+  const results = await db.store.appendMany(batch);
   return results.reduce((a, r) => (comparePositions(r.position, a) > 0 ? r.position : a), results[0].position);
 }
 
@@ -70,7 +58,7 @@ function ledger(name: string, type: string, version: number, opts: { table?: str
 }
 
 async function state(name: string) {
-  const { rows } = await pool.query(
+  const { rows } = await db.pool.query(
     `SELECT generation, active, version, status, error, error_event, tables FROM projection_state WHERE name = $1 ORDER BY generation`,
     [name],
   );
@@ -78,11 +66,11 @@ async function state(name: string) {
 }
 
 async function tableExists(name: string): Promise<boolean> {
-  return (await pool.query(`SELECT to_regclass($1) IS NOT NULL AS e`, [name])).rows[0].e;
+  return (await db.pool.query(`SELECT to_regclass($1) IS NOT NULL AS e`, [name])).rows[0].e;
 }
 
 /** The events of a type once `count` of them are readable (other transactions on the cluster may delay that). */
-async function readableEvents(type: string, count: number, on: PostgresEventStore = store): Promise<RecordedEvent[]> {
+async function readableEvents(type: string, count: number, on: PostgresEventStore = db.store): Promise<RecordedEvent[]> {
   return eventually(`${count} ${type} events to be readable`, async () => {
     const got = await on.readAll({ types: [type], maxCount: 10_000 });
     return got.length >= count ? got : undefined;
@@ -111,7 +99,7 @@ describe('transient errors in a projection', () => {
     await r.start();
     expect(await r.waitFor(['flaky'], last, 30_000)).toBe(true);
     expect(injected).toBe(2);
-    const { rows } = await pool.query('SELECT n, count(*)::int AS c FROM flaky_ledger GROUP BY n ORDER BY n');
+    const { rows } = await db.pool.query('SELECT n, count(*)::int AS c FROM flaky_ledger GROUP BY n ORDER BY n');
     expect(rows).toEqual(Array.from({ length: 20 }, (_, n) => ({ n, c: 1 })));
     expect((await state('flaky'))[0]).toMatchObject({ status: 'running', error: null });
     expect(r.isFailing('flaky')).toBeUndefined();
@@ -132,7 +120,7 @@ describe('transient errors in a projection', () => {
     await r.start();
     expect(await r.waitFor(['killed'], last, 30_000)).toBe(true);
     expect(killed).toBe(true);
-    expect((await pool.query('SELECT count(*)::int AS c, count(DISTINCT n)::int AS d FROM killed_ledger')).rows[0]).toEqual({ c: 10, d: 10 });
+    expect((await db.pool.query('SELECT count(*)::int AS c, count(DISTINCT n)::int AS d FROM killed_ledger')).rows[0]).toEqual({ c: 10, d: 10 });
     expect((await state('killed'))[0].status).toBe('running');
   });
 
@@ -159,7 +147,7 @@ describe('transient errors in a projection', () => {
     expect(failed.error_event).toBe(`Stuck ${culprit.streamId}@0 (id ${culprit.id})`);
     // twice the attempts for a transient error (each attempt also re-applies the event once to find it)
     expect(attempts).toBeGreaterThanOrEqual(6);
-    expect((await pool.query('SELECT n FROM stuck_ledger ORDER BY n')).rows.map((x) => x.n)).toEqual([0, 1, 2]);
+    expect((await db.pool.query('SELECT n FROM stuck_ledger ORDER BY n')).rows.map((x) => x.n)).toEqual([0, 1, 2]);
   });
 });
 
@@ -184,10 +172,10 @@ describe('a projection whose code version changes', () => {
     // meanwhile the live generation keeps running its own (version 1) code
     const more = await appendNumbered(type, 60, 10);
     expect(await v1.waitFor([name], more, 30_000)).toBe(true);
-    const live = await pool.query(`SELECT version, count(*)::int AS c FROM versioned_a GROUP BY version`);
+    const live = await db.pool.query(`SELECT version, count(*)::int AS c FROM versioned_a GROUP BY version`);
     expect(live.rows).toEqual([{ version: 1, c: 70 }]);
     // version 2's code never touched the live generation's tables
-    expect((await pool.query(`SELECT count(*)::int AS c FROM versioned_a_g1 WHERE version <> 1`)).rows[0].c).toBe(0);
+    expect((await db.pool.query(`SELECT count(*)::int AS c FROM versioned_a_g1 WHERE version <> 1`)).rows[0].c).toBe(0);
 
     // version 3 (its table renamed) replaces version 2's stale rebuild, catches up and swaps in
     const v3 = runner([ledger(name, type, 3, { table: 'versioned_b' })], { batchSize: 20 });
@@ -201,14 +189,14 @@ describe('a projection whose code version changes', () => {
     // the old generation's own table is dropped, although version 3's code no longer names it
     expect(await tableExists('versioned_a_g1')).toBe(false);
     expect(await tableExists('versioned_a')).toBe(false);
-    const rebuilt = await pool.query(`SELECT version, count(*)::int AS c, count(DISTINCT n)::int AS d FROM versioned_b GROUP BY version`);
+    const rebuilt = await db.pool.query(`SELECT version, count(*)::int AS c, count(DISTINCT n)::int AS d FROM versioned_b GROUP BY version`);
     expect(rebuilt.rows).toEqual([{ version: 3, c: 70, d: 70 }]);
 
     // the version 1 runner, still running, leaves the newer generation alone
     const later = await appendNumbered(type, 70, 5);
     expect(await v3.waitFor([name], later, 30_000)).toBe(true);
     await new Promise((r) => setTimeout(r, 300));
-    expect((await pool.query(`SELECT version, count(*)::int AS c FROM versioned_b GROUP BY version`)).rows).toEqual([{ version: 3, c: 75 }]);
+    expect((await db.pool.query(`SELECT version, count(*)::int AS c FROM versioned_b GROUP BY version`)).rows).toEqual([{ version: 3, c: 75 }]);
     expect(v1.isFailing(name)).toBeUndefined();
   });
 
@@ -225,7 +213,7 @@ describe('a projection whose code version changes', () => {
     );
     await v2.start();
     await eventually('the rebuild to fail', async () => ((await state(name)).some((s) => s.status === 'failed') ? true : undefined));
-    const statuses = (await readStatuses(pool, store)).filter((s) => s.name === name);
+    const statuses = (await readStatuses(db.pool, db.store)).filter((s) => s.name === name);
     expect(statuses.map((s) => [s.generation, s.active, s.status])).toEqual([[1, true, 'running'], [2, false, 'failed']]);
     expect(statuses[1].error).toBe('version 2 cannot read #6');
     expect(v2.isFailing(name)).toBeUndefined();
@@ -247,10 +235,7 @@ describe('transactions of a catching-up projection', () => {
   });
 
   it('do not hold other readers back for the whole catch-up: an event appended meanwhile is readable long before it ends', async () => {
-    const ownUrl = await cluster.createDatabase('engage');
-    const ownPool = createPool(ownUrl);
-    await migrate(ownPool);
-    const own = new PostgresEventStore(ownPool, ownUrl);
+    const { pool: ownPool, store: own, close } = await openMigratedStore(await cluster.createDatabase('engage'));
     const r = new ProjectionRunner(ownPool, own, [ledger('slowpoke', 'Slow', 1, { before: (tx) => tx.query('SELECT pg_sleep(0.03)').then(() => undefined) })], silent, own.wakeup);
     try {
       const batch = Array.from({ length: 200 }, (_, n) => ({ streamId: `slow-${n}`, events: [{ type: 'Slow', data: { n } }] }));
@@ -267,8 +252,7 @@ describe('transactions of a catching-up projection', () => {
       expect(await r.waitFor(['slowpoke'], lastSlow, 60_000)).toBe(true);
     } finally {
       await r.stop();
-      await own.close();
-      await ownPool.end();
+      await close();
     }
   }, 120_000);
 });

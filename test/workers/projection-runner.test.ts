@@ -4,31 +4,26 @@
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool } from '../../src/db/pool.ts';
-import { migrate } from '../../src/schema.ts';
 import { type NewEvent, type Position, type RecordedEvent, comparePositions, positionToString } from '../../src/eventstore/port.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
 import type { Projection } from '../../src/read-models/projection.ts';
 import { resetCheckpoint } from '../../src/read-models/generations.ts';
 import { ProjectionRunner } from '../../src/read-models/runner.ts';
+import { openMigratedStore } from '../support/event-store.ts';
 import { freshDatabase, startTestServer, type TestServer } from '../support/harness.ts';
-import { eventually, killAllEngageProcesses, runEngage } from '../support/processes.ts';
+import { killAllEngageProcesses, runEngage } from '../support/processes.ts';
+import { eventually } from '../support/waits.ts';
 
 const silent = pino({ level: 'silent' });
 
 /** One "process": its own pool and event store (and so its own wake-ups). */
-interface Node {
-  pool: pg.Pool;
-  store: PostgresEventStore;
-}
+type Node = Awaited<ReturnType<typeof openMigratedStore>>;
 
 const nodes: Node[] = [];
 const runners: ProjectionRunner[] = [];
 
 async function node(url: string): Promise<Node> {
-  const pool = createPool(url);
-  await migrate(pool);
-  const n = { pool, store: new PostgresEventStore(pool, url) };
+  const n = await openMigratedStore(url);
   nodes.push(n);
   return n;
 }
@@ -108,10 +103,7 @@ async function eventsOf(store: PostgresEventStore, type: string, expected = 1): 
 
 afterAll(async () => {
   await Promise.allSettled(runners.map((r) => r.stop()));
-  for (const n of nodes) {
-    await n.store.close();
-    await n.pool.end();
-  }
+  for (const n of nodes) await n.close();
   await killAllEngageProcesses();
 });
 
