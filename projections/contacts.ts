@@ -153,6 +153,12 @@ export async function contactIdsWithEmail(db: Db, accountId: string, email: stri
   return rows.map((r) => r.id);
 }
 
+/** The ids of the account's contacts with this email or phone number (as stored). */
+export async function contactIdsWithAddress(db: Db, accountId: string, address: string): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM contacts WHERE account_id = $1 AND (email = $2 OR phone = $2) ORDER BY id', [accountId, address]);
+  return rows.map((r) => r.id);
+}
+
 /**
  * The time zone of each recipient that is a contact's email or phone and has one (the lowest contact
  * id wins when several match), for quiet hours.

@@ -251,13 +251,14 @@ export type DispatchRow = Pick<
   MessageRow,
   | 'id' | 'account_id' | 'channel' | 'to_address' | 'message' | 'htmlmessage' | 'subject' | 'reply_to' | 'from_name' | 'headers'
   | 'sender' | 'transactional' | 'category' | 'marketing' | 'webhook_url' | 'not_before' | 'claimed_until' | 'attempts' | 'reason' | 'revision'
+  | 'personal_key'
 >;
 
 /** Queued messages due now and not under a live claim, oldest due first, leaving out `exceptIds` (a dispatcher's own in-flight ones). */
 export async function dueForDispatch(db: Db, limit: number, exceptIds: readonly string[]): Promise<DispatchRow[]> {
   const { rows } = await db.query<DispatchRow>(
     `SELECT id, account_id, channel, to_address, message, htmlmessage, subject, reply_to, from_name, headers, sender,
-            transactional, category, marketing, webhook_url, not_before, claimed_until, attempts, reason, revision::text
+            transactional, category, marketing, webhook_url, not_before, claimed_until, attempts, reason, revision::text, personal_key
      FROM messages
      WHERE status = 'queued' AND (not_before IS NULL OR not_before <= now())
        AND (claimed_until IS NULL OR claimed_until < now()) AND NOT (id = ANY($2::text[]))

@@ -44,6 +44,11 @@ export async function claimIsFresh(pool: pg.Pool, scope: { accountId: string; ki
   return rows[0]?.fresh === true;
 }
 
+/** Releases every claim an owner holds in an account (an erased contact's email and phone). */
+export async function releaseAllOf(pool: pg.Pool, accountId: string, ownerId: string): Promise<void> {
+  await pool.query('DELETE FROM unique_claims WHERE account_id = $1 AND owner_id = $2', [accountId, ownerId]);
+}
+
 /** Releases a claim, only if `ownerId` still holds it. */
 export async function release(pool: pg.Pool, scope: { accountId: string; kind: string }, value: string, ownerId: string): Promise<void> {
   await pool.query(`DELETE FROM unique_claims WHERE account_id = $1 AND kind = $2 AND value = $3 AND owner_id = $4`, [

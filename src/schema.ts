@@ -7,6 +7,7 @@ import { CREDENTIALS_MIGRATIONS } from './credentials.ts';
 import { type Migration, runMigrations } from './db/migrations.ts';
 import { EVENTSTORE_MIGRATIONS } from './eventstore/postgres.ts';
 import { IDEMPOTENCY_MIGRATIONS } from './idempotency.ts';
+import { ERASURES_MIGRATIONS } from './personal-data/erasure.ts';
 import { DATA_KEYS_MIGRATIONS } from './personal-data/keys.ts';
 import { READ_MODEL_STATE_MIGRATIONS } from './read-models/state.ts';
 import { SERVICE_SECRETS_MIGRATIONS } from './service-secrets.ts';
@@ -20,6 +21,7 @@ export const SCHEMA: readonly Migration[] = [
   ...CREDENTIALS_MIGRATIONS,
   ...WEBHOOK_ATTEMPTS_MIGRATIONS,
   ...DATA_KEYS_MIGRATIONS,
+  ...ERASURES_MIGRATIONS,
 ];
 
 /** Brings a database's own tables up to date (idempotent; safe from many processes at once). */

@@ -8,6 +8,7 @@ import type { Recipient } from '../../projections/queries.ts';
 import { suppressedAmong } from '../../projections/suppressions.ts';
 import { addressHasher } from '../personal-data/address-hash.ts';
 import { ERASED } from '../personal-data/codec.ts';
+import { keysById } from '../personal-data/keys.ts';
 import type { Config, QuietHours } from '../config.ts';
 
 export interface PolicyInput {
@@ -16,6 +17,8 @@ export interface PolicyInput {
   channel: string;
   to_address: string;
   marketing: boolean;
+  /** the data key sealing the recipient: gone once the recipient is erased */
+  personal_key: string | null;
 }
 
 export type Decision =
@@ -64,8 +67,11 @@ export class Policy {
       suppressed.set(`${r.account_id} ${r.address_hash}`, r.reason);
     }
     const suppressionOf = (m: PolicyInput) => suppressed.get(`${m.account_id} ${hashOf.get(m.id)}`);
+    // the read model may not show an erasure yet; its keys are destroyed before anything else
+    const keys = await keysById(this.pool, messages.map((m) => m.personal_key).filter((k): k is string => k !== null));
+    const erased = (m: PolicyInput) => m.to_address === ERASED || (m.personal_key !== null && keys.get(m.personal_key) === null);
 
-    const marketing = messages.filter((m) => m.marketing && m.to_address !== ERASED && !suppressionOf(m));
+    const marketing = messages.filter((m) => m.marketing && !erased(m) && !suppressionOf(m));
     const timezones = new Map<string, string>();
     const sentToday = new Map<string, { count: number; oldest: Date }>();
     if (marketing.length) {
@@ -78,7 +84,7 @@ export class Policy {
     for (const m of messages) {
       const key = `${m.account_id} ${m.to_address}`;
       // the message was accepted, then its recipient erased: there is no address left to send to
-      if (m.to_address === ERASED) {
+      if (erased(m)) {
         decisions.set(m.id, { action: 'fail', reason: 'recipient_erased', detail: 'the recipient was erased' });
         continue;
       }

@@ -25,7 +25,8 @@ export interface OpenedPersonalData {
 
 type Data = Record<string, unknown>;
 
-function getPath(data: Data, path: string): unknown {
+/** The value at a dotted path (undefined where the path does not lead). */
+export function valueAt(data: Data, path: string): unknown {
   let at: unknown = data;
   for (const part of path.split('.')) {
     if (at === null || typeof at !== 'object') return undefined;
@@ -54,20 +55,23 @@ const erasedValue = (kind: Kind): unknown => (kind === 'object' ? {} : kind === 
 
 /**
  * The data with the values at `paths` sealed under the key (paths absent or null are left as they
- * are: nothing personal to hide). Unchanged when there is nothing to seal.
+ * are: nothing personal to hide). Unchanged when there is nothing to seal; with no key (an erased
+ * subject) the values are dropped, not sealed.
  */
-export function sealPersonalData(data: Data, paths: readonly string[], keyId: string, key: Buffer): Data {
+export function sealPersonalData(data: Data, paths: readonly string[], keyId: string, key: Buffer | null): Data {
   const values: Data = {};
   const fields: Record<string, Kind> = {};
   let out = data;
   for (const path of paths) {
-    const v = getPath(data, path);
+    const v = valueAt(data, path);
     if (v === undefined || v === null) continue;
     values[path] = v;
     fields[path] = kindOf(v);
     out = withPath(out, path, undefined);
   }
   if (Object.keys(fields).length === 0) return data;
+  // the subject was erased: what is written for it now is kept already erased
+  if (!key) return { ...out, personal_data: { key: keyId, fields, sealed: '' } satisfies SealedPersonalData };
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   // the key id is authenticated with the data: a blob moved under another key id does not open

@@ -1,7 +1,8 @@
-// The data_keys table: one AES-256 key per data subject (a contact, or a recipient address that
-// belongs to no contact), the key personal data in events is encrypted under. Keys never enter an
-// event; events carry the key's id. Erasing a subject destroys its key (the row stays, key NULL, as
-// the record of the erasure), after which everything encrypted under it reads as erased.
+// The data_keys table: one AES-256 key per data subject (a contact, or a recipient address), the key
+// personal data in events is sealed under. Keys never enter an event; events carry the key's id.
+// A subject has one row, ever: erasing it destroys the key (key NULL, the row stays as the record),
+// after which everything sealed under it reads as erased — and so does anything written for it
+// later, which is sealed under no key at all: an erased person stays erased.
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { Migration } from '../db/migrations.ts';
@@ -15,38 +16,36 @@ export const addressSubject = (addressHash: string) => `address:${addressHash}`;
 export interface DataKey {
   id: string;
   subject: string;
-  key: Buffer;
+  /** null: the subject was erased */
+  key: Buffer | null;
 }
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
 /**
- * The live key of each subject of one account, made where a subject has none (a subject whose key
- * was erased gets a new one: data written from now on is new data). One round trip for any number.
+ * The key of each subject of one account, made where a subject has none yet (its key is null when
+ * the subject was erased). One round trip for any number of subjects.
  */
 export async function keysForSubjects(db: Queryable, accountId: string, subjects: readonly string[]): Promise<Map<string, DataKey>> {
   const wanted = [...new Set(subjects)];
   const found = new Map<string, DataKey>();
   if (wanted.length === 0) return found;
-  for (let attempt = 0; attempt < 3 && found.size < wanted.length; attempt++) {
-    const missing = wanted.filter((s) => !found.has(s));
-    const ids = missing.map(() => newId('dataKey'));
-    const keys = missing.map(() => randomBytes(32));
-    // insert what is missing, then read every live key: a concurrent maker's key wins the unique index
-    const { rows } = await db.query<{ id: string; subject: string; key: Buffer }>(
-      `WITH wanted AS (SELECT * FROM unnest($2::text[], $3::text[], $4::bytea[]) AS w(subject, id, key)),
-            made AS (
-              INSERT INTO data_keys (id, account_id, subject, key)
-              SELECT id, $1, subject, key FROM wanted
-              ON CONFLICT (account_id, subject) WHERE key IS NOT NULL DO NOTHING
-              RETURNING id, subject, key)
-       SELECT id, subject, key FROM made
-       UNION ALL
-       SELECT id, subject, key FROM data_keys WHERE account_id = $1 AND subject = ANY($2::text[]) AND key IS NOT NULL`,
-      [accountId, missing, ids, keys],
-    );
-    for (const r of rows) found.set(r.subject, { id: r.id, subject: r.subject, key: r.key });
-  }
+  const ids = wanted.map(() => newId('dataKey'));
+  const keys = wanted.map(() => randomBytes(32));
+  // insert what is missing, then read every subject's row: a concurrent maker's row wins the unique index
+  const { rows } = await db.query<{ id: string; subject: string; key: Buffer | null }>(
+    `WITH wanted AS (SELECT * FROM unnest($2::text[], $3::text[], $4::bytea[]) AS w(subject, id, key)),
+          made AS (
+            INSERT INTO data_keys (id, account_id, subject, key)
+            SELECT id, $1, subject, key FROM wanted
+            ON CONFLICT (account_id, subject) DO NOTHING
+            RETURNING id, subject, key)
+     SELECT id, subject, key FROM made
+     UNION ALL
+     SELECT id, subject, key FROM data_keys WHERE account_id = $1 AND subject = ANY($2::text[])`,
+    [accountId, wanted, ids, keys],
+  );
+  for (const r of rows) found.set(r.subject, { id: r.id, subject: r.subject, key: r.key });
   const lost = wanted.find((s) => !found.has(s));
   if (lost) throw new Error(`no data key could be made for ${lost}`);
   return found;
@@ -63,23 +62,22 @@ export async function keysById(db: Queryable, ids: readonly string[]): Promise<M
   return result;
 }
 
-/** Destroys every key of these subjects in one account; returns the ids of the keys destroyed now. */
+/**
+ * Erases these subjects of one account: destroys their keys, and marks subjects that have none yet,
+ * so nothing written for them later is readable either. Idempotent; returns the ids of all their
+ * keys (what the erasure's event names, for the read models to blank).
+ */
 export async function eraseKeys(db: Queryable, accountId: string, subjects: readonly string[], erasureId: string): Promise<string[]> {
-  if (subjects.length === 0) return [];
+  const wanted = [...new Set(subjects)];
+  if (wanted.length === 0) return [];
   const { rows } = await db.query<{ id: string }>(
-    `UPDATE data_keys SET key = NULL, erased_at = now(), erasure_id = $3
-      WHERE account_id = $1 AND subject = ANY($2::text[]) AND key IS NOT NULL
-      RETURNING id`,
-    [accountId, [...new Set(subjects)], erasureId],
+    `INSERT INTO data_keys (id, account_id, subject, key, erased_at, erasure_id)
+     SELECT id, $1, subject, NULL, now(), $3 FROM unnest($2::text[], $4::text[]) AS w(subject, id)
+     ON CONFLICT (account_id, subject) DO UPDATE SET key = NULL, erased_at = coalesce(data_keys.erased_at, now()), erasure_id = coalesce(data_keys.erasure_id, $3)
+     RETURNING id`,
+    [accountId, wanted, erasureId, wanted.map(() => newId('dataKey'))],
   );
-  return rows.map((r) => r.id);
-}
-
-/** Every key of these subjects ever made, erased or not (an erasure names them all in its event). */
-export async function keyIdsOfSubjects(db: Queryable, accountId: string, subjects: readonly string[]): Promise<string[]> {
-  if (subjects.length === 0) return [];
-  const { rows } = await db.query<{ id: string }>('SELECT id FROM data_keys WHERE account_id = $1 AND subject = ANY($2::text[]) ORDER BY id', [accountId, [...new Set(subjects)]]);
-  return rows.map((r) => r.id);
+  return rows.map((r) => r.id).sort();
 }
 
 /** The data_keys table (src/schema.ts runs them). */
@@ -98,7 +96,6 @@ export const DATA_KEYS_MIGRATIONS: Migration[] = [
         erasure_id text,
         CHECK ((key IS NULL) = (erased_at IS NOT NULL))
       );
-      CREATE UNIQUE INDEX IF NOT EXISTS data_keys_live ON data_keys (account_id, subject) WHERE key IS NOT NULL;
-      CREATE INDEX IF NOT EXISTS data_keys_subject ON data_keys (account_id, subject);`,
+      CREATE UNIQUE INDEX IF NOT EXISTS data_keys_subject ON data_keys (account_id, subject);`,
   },
 ];

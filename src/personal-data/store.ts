@@ -17,8 +17,8 @@ import type {
   Subscription,
 } from '../eventstore/port.ts';
 import { addressHasher } from './address-hash.ts';
-import { openPersonalData, sealedKeyOf, sealPersonalData } from './codec.ts';
-import { keysById, keysForSubjects } from './keys.ts';
+import { openPersonalData, sealedKeyOf, sealPersonalData, valueAt } from './codec.ts';
+import { type DataKey, keysById, keysForSubjects } from './keys.ts';
 import { PERSONAL_DATA_RULES, type PersonalDataRule } from './rules.ts';
 
 type AppendRequest = { streamId: string; events: readonly NewEvent[]; expected?: ExpectedRevision };
@@ -100,6 +100,8 @@ export class PersonalDataStore implements EventStore {
         const rule = this.rules[event.type];
         const data = event.data as Data;
         if (!rule || sealedKeyOf(data) || typeof data?.account_id !== 'string') continue;
+        // nothing personal in it (a contact with tags only): no key needed
+        if (!rule.paths.some((path) => valueAt(data, path) != null)) continue;
         pending.push({ event, rule, accountId: data.account_id });
       }
     }
@@ -108,7 +110,7 @@ export class PersonalDataStore implements EventStore {
     const subjects = pending.map((p) => p.rule.subject(p.event.data as Data, hash));
     const byAccount = new Map<string, string[]>();
     pending.forEach((p, i) => byAccount.set(p.accountId, [...(byAccount.get(p.accountId) ?? []), subjects[i]]));
-    const keys = new Map<string, Map<string, { id: string; key: Buffer }>>();
+    const keys = new Map<string, Map<string, DataKey>>();
     for (const [accountId, wanted] of byAccount) keys.set(accountId, await keysForSubjects(this.pool, accountId, wanted));
     const sealed = new Map<NewEvent, NewEvent>();
     pending.forEach((p, i) => {

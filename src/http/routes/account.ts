@@ -4,6 +4,8 @@ import { accountDecider, accountStream, type Scope } from '../../../commands/acc
 import { type ApiKeyRow, findAccount, findApiKey, listApiKeys, userProfile } from '../../../projections/auth.ts';
 import { issueApiKey, rotateApiKey } from '../../accounts/service.ts';
 import { runCommand } from '../../command-handler.ts';
+import { EmailSchema, PhoneSchema } from '../../contacts/validation.ts';
+import { ERASURE_READ_MODELS, ErasureBody, eraseAddress } from '../../personal-data/erasure.ts';
 import { AppError } from '../../errors.ts';
 import type { AppDeps } from '../deps.ts';
 import { found, iso, metadataOf } from '../common.ts';
@@ -16,6 +18,11 @@ const KeyParams = z.object({ id: z.string().max(64) });
 const ALL_SCOPES: Scope[] = ['read', 'write', 'settings'];
 /** The read model a write's response waits for. */
 const AUTH = ['auth'];
+
+const AddressErasureBody = ErasureBody.extend({ email: EmailSchema.optional(), phone: PhoneSchema.optional() }).refine((b) => (b.email === undefined) !== (b.phone === undefined), {
+  message: 'give email or phone (one of them)',
+  path: ['email'],
+});
 
 /**
  * A credential never mints or rotates into more than it holds (issue 8, finding 1): the key to be
@@ -127,6 +134,22 @@ export function accountRoutes({ engage, authenticator }: AppDeps): AnyRoute[] {
         });
         authenticator.forget();
         return { id: params.id, revoked: true };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v1/account/erasures',
+      auth: 'key_or_login',
+      scope: 'settings',
+      summary: 'Erase an email address or phone number: messages sent to it, and every contact that has it (right to erasure)',
+      tags: ['account'],
+      body: AddressErasureBody,
+      async handler({ body, auth, req }) {
+        const address = body.email ?? body.phone!;
+        const erased = await runCommand(engage, metadataOf(req), ERASURE_READ_MODELS, (metadata) =>
+          eraseAddress(engage, auth.accountId, address, { reason: body.reason, actor: auth.actor }, metadata),
+        );
+        return { erasure_id: erased.erasure_id, erased_at: erased.erased_at, contact_ids: erased.contact_ids, keys_destroyed: erased.keys_destroyed };
       },
     }),
   ];

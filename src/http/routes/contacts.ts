@@ -6,6 +6,7 @@ import { listCustomFields } from '../../../projections/custom-fields.ts';
 import { contactOut, createContact, deleteContact, updateContact } from '../../contacts/service.ts';
 import { ContactCreateBody, ContactPatchBody, EmailSchema, PhoneSchema } from '../../contacts/validation.ts';
 import { runCommand } from '../../command-handler.ts';
+import { ERASURE_READ_MODELS, ErasureBody, eraseContact } from '../../personal-data/erasure.ts';
 import { newId } from '../../ids.ts';
 import type { AppDeps } from '../deps.ts';
 import { found, iso, metadataOf, pageById, pageQuery } from '../common.ts';
@@ -142,6 +143,22 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       async handler({ params, auth, req }) {
         await runCommand(engage, metadataOf(req), CONTACTS, (metadata) => deleteContact(engage, auth.accountId, params.id, metadata));
         return { id: params.id, deleted: true };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v1/contacts/:id/erase',
+      auth: 'key_or_login',
+      scope: 'settings',
+      summary: "Erase a contact's personal data (right to erasure): its data keys are destroyed; it is never messaged again",
+      tags: ['contacts'],
+      params: IdParams,
+      body: ErasureBody.optional(),
+      async handler({ params, body, auth, req }) {
+        const erased = await runCommand(engage, metadataOf(req), ERASURE_READ_MODELS, (metadata) =>
+          eraseContact(engage, auth.accountId, params.id, { reason: body?.reason, actor: auth.actor }, metadata),
+        );
+        return { id: params.id, erased: true, erasure_id: erased.erasure_id, erased_at: erased.erased_at, keys_destroyed: erased.keys_destroyed };
       },
     }),
   ];

@@ -1,0 +1,189 @@
+// Erasure (right to erasure): a contact, or an address, is erased by destroying the data keys that
+// sealed their personal data — the event log stays immutable and replayable, and everything sealed
+// under those keys reads as erased from then on, in every read, rebuild and replay. An erasure also
+// appends its event (who, when, why; no personal data) so the read models blank their copies,
+// releases the contact's unique email/phone, and keeps a suppression by the keyed hash of each
+// address so the person is not messaged again.
+//
+// Owns the erasures table: each erasure is recorded (hashes and ids only) before any key is
+// destroyed, so a request cut off half-way resumes with what it knew (the contact's addresses are
+// unreadable once its key is gone), and so that the list of erasures can be exported and applied
+// again after a database is restored from a backup older than some of them (README: Erasure).
+import { z } from 'zod';
+import { contactDecider, contactStream } from '../../commands/contact.ts';
+import { erasureDecider, erasureStream } from '../../commands/erasure.ts';
+import { contactIdsWithAddress } from '../../projections/contacts.ts';
+import { releaseAllOf } from '../claims.ts';
+import { handleCommand } from '../command-handler.ts';
+import type { Engage } from '../context.ts';
+import type { Migration } from '../db/migrations.ts';
+import { fold } from '../decider.ts';
+import { notFound } from '../errors.ts';
+import type { EventMetadata, Position } from '../eventstore/port.ts';
+import { newId } from '../ids.ts';
+import { suppressRecipient } from '../messages/suppressions.ts';
+import { addressHasher, normaliseAddress } from './address-hash.ts';
+import { ERASED } from './codec.ts';
+import { addressSubject, contactSubject, eraseKeys } from './keys.ts';
+
+/** The read models an erasure changes: its HTTP response waits until they show it. */
+export const ERASURE_READ_MODELS = ['contacts', 'messages', 'suppressions', 'webhook_outbox'];
+
+/** What a request for an erasure may say. */
+export const ErasureBody = z.strictObject({ reason: z.string().trim().min(1).max(500).optional() });
+
+/** One erasure as recorded (and exported): what was erased, never what it held. */
+export interface ErasureRecord {
+  erasure_id: string;
+  account_id: string;
+  kind: 'contact' | 'address';
+  /** the contact erased (kind contact) */
+  contact_id: string | null;
+  address_hashes: string[];
+  reason: string | null;
+  erased_by: string;
+  requested_at: Date;
+  completed_at: Date | null;
+}
+
+export interface ErasureResult {
+  erasure_id: string;
+  erased_at: string;
+  /** the contacts erased: the one asked for, or those that had the address */
+  contact_ids: string[];
+  keys_destroyed: number;
+  position?: Position;
+}
+
+interface ErasureRequest {
+  reason?: string;
+  /** who asked: a key id or user id */
+  actor: string;
+}
+
+/** Erases a contact: its own data and that of every address it ever had. Idempotent. */
+export async function eraseContact(engage: Engage, accountId: string, contactId: string, request: ErasureRequest, metadata: EventMetadata): Promise<ErasureResult> {
+  let record = await contactErasure(engage, accountId, contactId);
+  if (!record) {
+    const state = fold(contactDecider, (await engage.store.readStream(contactStream(contactId))).map((e) => e as never));
+    if (state.status === 'none' || state.accountId !== accountId) throw notFound('contact');
+    const hash = await addressHasher(engage.pool);
+    // an address erased before (by an address erasure) reads as erased: it is covered already
+    const addresses = state.addresses.filter((a) => a !== ERASED);
+    record = await recordErasure(engage, {
+      erasure_id: newId('erasure'), account_id: accountId, kind: 'contact', contact_id: contactId,
+      address_hashes: [...new Set(addresses.map(hash))], reason: request.reason ?? null, erased_by: request.actor,
+    });
+  }
+  const done = await completeErasure(engage, record, metadata);
+  return { erasure_id: record.erasure_id, erased_at: done.erasedAt, contact_ids: [contactId], keys_destroyed: done.keyIds.length, position: done.position };
+}
+
+/**
+ * Erases an address (an email or phone number) in an account: the data of messages sent to it, and
+ * every contact that has it now. Each request is an erasure of its own.
+ */
+export async function eraseAddress(engage: Engage, accountId: string, address: string, request: ErasureRequest, metadata: EventMetadata): Promise<ErasureResult> {
+  const hash = await addressHasher(engage.pool);
+  const contactIds = await contactIdsWithAddress(engage.pool, accountId, normaliseAddress(address));
+  const contacts: ErasureResult[] = [];
+  for (const contactId of contactIds) contacts.push(await eraseContact(engage, accountId, contactId, request, metadata));
+  const record = await recordErasure(engage, {
+    erasure_id: newId('erasure'), account_id: accountId, kind: 'address', contact_id: null, address_hashes: [hash(address)], reason: request.reason ?? null, erased_by: request.actor,
+  });
+  const done = await completeErasure(engage, record, metadata, contactIds);
+  return {
+    erasure_id: record.erasure_id,
+    erased_at: done.erasedAt,
+    contact_ids: contactIds,
+    keys_destroyed: done.keyIds.length + contacts.reduce((n, c) => n + c.keys_destroyed, 0),
+    // the address erasure comes after its contacts' in the log: waiting for it covers them
+    position: done.position ?? contacts.at(-1)?.position,
+  };
+}
+
+/**
+ * Carries out a recorded erasure; every step is idempotent, so a request cut off half-way, or an
+ * erasure applied again after a restore, completes it: the keys destroyed (subjects with none yet
+ * are marked, so nothing written for them later is readable), the event appended, the suppressions
+ * kept, the contact's unique values released, the record marked done.
+ */
+async function completeErasure(engage: Engage, record: ErasureRecord, metadata: EventMetadata, contactIds: string[] = []) {
+  const { erasure_id: erasureId, account_id: accountId, address_hashes: hashes } = record;
+  const subjects = [...(record.contact_id ? [contactSubject(record.contact_id)] : []), ...hashes.map(addressSubject)];
+  const keyIds = await eraseKeys(engage.pool, accountId, subjects, erasureId);
+  const base = { accountId, erasureId, keyIds, ...(record.reason ? { reason: record.reason } : {}), erasedBy: record.erased_by, now: engage.clock.now() };
+  let appended: { events: { data: unknown }[]; position?: Position } = { events: [] };
+  if (record.kind === 'contact') {
+    appended = await handleCommand(engage.store, contactDecider, contactStream(record.contact_id!), { type: 'EraseContact', ...base, addressHashes: hashes }, metadata).catch((err: unknown) => {
+      // applied again on a database restored from before the contact existed: nothing in its events to erase
+      if ((err as { statusCode?: number }).statusCode === 404) return { events: [] };
+      throw err;
+    });
+    await releaseAllOf(engage.pool, accountId, record.contact_id!);
+  } else {
+    appended = await handleCommand(engage.store, erasureDecider, erasureStream(erasureId), { type: 'EraseAddress', ...base, addressHash: hashes[0], contactIds }, metadata);
+  }
+  for (const addressHash of hashes) await suppressRecipient(engage, { accountId, addressHash, reason: 'erasure', source: 'erasure' }, metadata);
+  await engage.pool.query('UPDATE erasures SET completed_at = coalesce(completed_at, now()) WHERE erasure_id = $1', [erasureId]);
+  const erasedAt = (appended.events[0]?.data as { erased_at?: string } | undefined)?.erased_at ?? record.requested_at.toISOString();
+  return { keyIds, position: appended.position, erasedAt };
+}
+
+/** The erasure recorded for a contact, if one was asked for (done, or cut off half-way). */
+async function contactErasure(engage: Engage, accountId: string, contactId: string): Promise<ErasureRecord | undefined> {
+  const { rows } = await engage.pool.query<ErasureRecord>(
+    `SELECT * FROM erasures WHERE account_id = $1 AND kind = 'contact' AND contact_id = $2 ORDER BY requested_at LIMIT 1`,
+    [accountId, contactId],
+  );
+  return rows[0];
+}
+
+async function recordErasure(engage: Engage, r: Omit<ErasureRecord, 'requested_at' | 'completed_at'>): Promise<ErasureRecord> {
+  const { rows } = await engage.pool.query<ErasureRecord>(
+    `INSERT INTO erasures (erasure_id, account_id, kind, contact_id, address_hashes, reason, erased_by) VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (erasure_id) DO UPDATE SET erasure_id = excluded.erasure_id RETURNING *`,
+    [r.erasure_id, r.account_id, r.kind, r.contact_id, r.address_hashes, r.reason, r.erased_by],
+  );
+  return rows[0];
+}
+
+/** Every erasure of the deployment, oldest first (what `engage erasures export` writes). */
+export async function listErasures(engage: Pick<Engage, 'pool'>): Promise<ErasureRecord[]> {
+  const { rows } = await engage.pool.query<ErasureRecord>('SELECT * FROM erasures ORDER BY requested_at, erasure_id');
+  return rows;
+}
+
+/**
+ * Applies exported erasures again (after a restore from a backup older than some of them): each is
+ * recorded again if the restore lost it, then carried out as the first time; those still in place
+ * change nothing. Returns how many were applied.
+ */
+export async function applyErasures(engage: Engage, records: readonly Omit<ErasureRecord, 'requested_at' | 'completed_at'>[]): Promise<number> {
+  for (const r of records) {
+    const record = await recordErasure(engage, r);
+    await completeErasure(engage, record, { accountId: r.account_id, actor: r.erased_by, correlationId: r.erasure_id });
+  }
+  return records.length;
+}
+
+/** The erasures table (src/schema.ts runs them). */
+export const ERASURES_MIGRATIONS: Migration[] = [
+  {
+    id: 24,
+    name: 'erasures: each erasure recorded (ids and address hashes only), for resuming and for re-applying after a restore',
+    sql: `
+      CREATE TABLE IF NOT EXISTS erasures (
+        erasure_id text PRIMARY KEY,
+        account_id text NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('contact', 'address')),
+        contact_id text,
+        address_hashes text[] NOT NULL,
+        reason text,
+        erased_by text NOT NULL,
+        requested_at timestamptz NOT NULL DEFAULT now(),
+        completed_at timestamptz
+      );
+      CREATE INDEX IF NOT EXISTS erasures_contact ON erasures (account_id, contact_id) WHERE kind = 'contact';`,
+  },
+];
