@@ -30,22 +30,24 @@ export async function keysForSubjects(db: Queryable, accountId: string, subjects
   const wanted = [...new Set(subjects)];
   const found = new Map<string, DataKey>();
   if (wanted.length === 0) return found;
-  const ids = wanted.map(() => newId('dataKey'));
-  const keys = wanted.map(() => randomBytes(32));
-  // insert what is missing, then read every subject's row: a concurrent maker's row wins the unique index
-  const { rows } = await db.query<{ id: string; subject: string; key: Buffer | null }>(
-    `WITH wanted AS (SELECT * FROM unnest($2::text[], $3::text[], $4::bytea[]) AS w(subject, id, key)),
-          made AS (
-            INSERT INTO data_keys (id, account_id, subject, key)
-            SELECT id, $1, subject, key FROM wanted
-            ON CONFLICT (account_id, subject) DO NOTHING
-            RETURNING id, subject, key)
-     SELECT id, subject, key FROM made
-     UNION ALL
-     SELECT id, subject, key FROM data_keys WHERE account_id = $1 AND subject = ANY($2::text[])`,
-    [accountId, wanted, ids, keys],
-  );
-  for (const r of rows) found.set(r.subject, { id: r.id, subject: r.subject, key: r.key });
+  // a concurrent maker's row wins the unique index, but this statement's snapshot may not see it
+  // yet: what is still missing is read again by the next statement
+  for (let attempt = 0; attempt < 3 && found.size < wanted.length; attempt++) {
+    const missing = wanted.filter((s) => !found.has(s));
+    const { rows } = await db.query<{ id: string; subject: string; key: Buffer | null }>(
+      `WITH wanted AS (SELECT * FROM unnest($2::text[], $3::text[], $4::bytea[]) AS w(subject, id, key)),
+            made AS (
+              INSERT INTO data_keys (id, account_id, subject, key)
+              SELECT id, $1, subject, key FROM wanted
+              ON CONFLICT (account_id, subject) DO NOTHING
+              RETURNING id, subject, key)
+       SELECT id, subject, key FROM made
+       UNION ALL
+       SELECT id, subject, key FROM data_keys WHERE account_id = $1 AND subject = ANY($2::text[])`,
+      [accountId, missing, missing.map(() => newId('dataKey')), missing.map(() => randomBytes(32))],
+    );
+    for (const r of rows) found.set(r.subject, { id: r.id, subject: r.subject, key: r.key });
+  }
   const lost = wanted.find((s) => !found.has(s));
   if (lost) throw new Error(`no data key could be made for ${lost}`);
   return found;
