@@ -1,6 +1,7 @@
 // The engage CLI: serve, worker, accounts, keys, projections, streams, replay.
 import { Command, InvalidArgumentError } from 'commander';
 import { SingleBar } from 'cli-progress';
+import { readFileSync } from 'node:fs';
 import pino from 'pino';
 import { ALL_PROJECTIONS, findProjection } from '../projections/index.ts';
 import { describeHold, readerHold } from './eventstore/reader-hold.ts';
@@ -15,6 +16,7 @@ import { ensureProjection, requestRebuild, resetCheckpoint } from './read-models
 import { ProjectionRunner } from './read-models/runner.ts';
 import { readStatuses } from './read-models/status.ts';
 import { sleep } from './sleep.ts';
+import { applyErasures, ExportedErasure, listErasures } from './personal-data/erasure.ts';
 
 const program = new Command();
 program.name('engage').description('engage: event-sourced customer engagement platform').showHelpAfterError();
@@ -285,6 +287,38 @@ streams
       );
       if (rows.length === 0) process.exitCode = 1;
     });
+  });
+
+const erasures = program.command('erasures').description('erasures of personal data (README: Erasure and backups)');
+erasures
+  .command('export')
+  .description('every erasure as JSON lines (ids and address hashes only): keep them apart from database backups')
+  .action(async () => {
+    await withEngage(async (engage) => {
+      for (const r of await listErasures(engage)) {
+        const { erasure_id, account_id, kind, contact_id, address_hashes, reason, erased_by } = r;
+        process.stdout.write(`${JSON.stringify({ erasure_id, account_id, kind, contact_id, address_hashes, reason, erased_by })}\n`);
+      }
+    });
+  });
+erasures
+  .command('apply <file>')
+  .description('apply exported erasures again, e.g. after restoring a backup older than some of them')
+  .action(async (file: string) => {
+    const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const records = lines.map((line, i) => {
+      try {
+        return ExportedErasure.parse(JSON.parse(line));
+      } catch {
+        throw new InvalidArgumentError(`${file}:${i + 1} is not an exported erasure`);
+      }
+    });
+    // the read models run here, so that what the erasures blank is blanked before this exits
+    await withEngage(async (engage) => {
+      const applied = await applyErasures(engage, records);
+      await engage.runner.waitFor(['contacts', 'messages', 'suppressions', 'webhook_outbox'], await engage.store.headPosition(), 60_000);
+      process.stdout.write(`${applied} erasure(s) applied\n`);
+    }, true);
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {

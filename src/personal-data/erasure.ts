@@ -32,6 +32,17 @@ export const ERASURE_READ_MODELS = ['contacts', 'messages', 'suppressions', 'web
 /** What a request for an erasure may say. */
 export const ErasureBody = z.strictObject({ reason: z.string().trim().min(1).max(500).optional() });
 
+/** An erasure as `engage erasures export` writes it (one JSON line each). */
+export const ExportedErasure = z.strictObject({
+  erasure_id: z.string().regex(/^er_/),
+  account_id: z.string().min(1),
+  kind: z.enum(['contact', 'address']),
+  contact_id: z.string().nullable(),
+  address_hashes: z.array(z.string()),
+  reason: z.string().nullable(),
+  erased_by: z.string(),
+});
+
 /** One erasure as recorded (and exported): what was erased, never what it held. */
 export interface ErasureRecord {
   erasure_id: string;
