@@ -16,12 +16,13 @@ import type { BenchContext, Scenario } from './lib/scenario.ts';
 import { appendBatch, appendSingle } from './scenarios/append.ts';
 import { catchupRead } from './scenarios/catchup.ts';
 import { httpScenarios } from './scenarios/http.ts';
+import { personalDataScenario } from './scenarios/personal-data.ts';
 import { projectionRebuild } from './scenarios/rebuild.ts';
 import { messagingScenarios } from './scenarios/messaging.ts';
 import { webhookScenarios } from './scenarios/webhooks.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const KNOWN = ['append-single', 'append-batch', 'catchup-read', 'projection-rebuild', 'http-create', 'http-list'];
+const KNOWN = ['append-single', 'append-batch', 'catchup-read', 'projection-rebuild', 'personal-data', 'http-create', 'http-list'];
 KNOWN.push(...messagingScenarios.map((s) => s.name), ...webhookScenarios.map((s) => s.name));
 
 function parseOnly(): (name: string) => boolean {
@@ -51,7 +52,7 @@ async function main() {
   const scale = Number(process.env.BENCH_SCALE ?? '1');
   if (!Number.isFinite(scale) || scale <= 0) throw new Error(`BENCH_SCALE must be a positive number, not ${process.env.BENCH_SCALE}`);
   const only = parseOnly();
-  const scenarios: Scenario[] = [appendSingle, appendBatch, catchupRead, projectionRebuild].filter((s) => only(s.name));
+  const scenarios: Scenario[] = [appendSingle, appendBatch, catchupRead, projectionRebuild, personalDataScenario].filter((s) => only(s.name));
   scenarios.push(...httpScenarios(only));
   scenarios.push(...[...messagingScenarios, ...webhookScenarios].filter((s) => only(s.name)));
 

@@ -60,7 +60,7 @@ export const catchupRead: Scenario = {
  * Reads the whole log page by page from `start` (`page` returns up to `batch` items after a cursor,
  * `cursorOf` the cursor after an item), until a page comes back short: events and calls counted, timed.
  */
-async function timedPaging<T, C>(batch: number, start: C, page: (after: C) => Promise<T[]>, cursorOf: (last: T) => C) {
+export async function timedPaging<T, C>(batch: number, start: C, page: (after: C) => Promise<T[]>, cursorOf: (last: T) => C) {
   const t = now();
   let after = start;
   let n = 0;

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import pino from 'pino';
 import { contactsProjection } from '../../projections/contacts.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
-import type { Position } from '../../src/eventstore/port.ts';
+import type { EventStore, Position } from '../../src/eventstore/port.ts';
 import type pg from 'pg';
 import { tableNamer } from '../../src/read-models/projection.ts';
 import { ensureProjection, requestRebuild } from '../../src/read-models/generations.ts';
@@ -126,7 +126,7 @@ export const projectionRebuild: Scenario = {
  * lateIndexes, the new generation's non-unique indexes are dropped before the replay and created
  * after the swap (timed separately): the cost of a replay that builds its indexes at the end.
  */
-async function timedRebuild(pool: pg.Pool, store: PostgresEventStore, opts: { lateIndexes?: boolean } = {}) {
+export async function timedRebuild(pool: pg.Pool, store: EventStore, opts: { lateIndexes?: boolean } = {}) {
   const runner = new ProjectionRunner(pool, store, [contactsProjection], pino({ level: 'silent' }), store.wakeup);
   const batches: number[] = [];
   let applied = 0;
