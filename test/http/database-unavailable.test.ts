@@ -68,10 +68,14 @@ describe('database errors answer 503 unavailable', () => {
     const { rows } = await victim.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     const killer = new pg.Client({ connectionString: url });
     await killer.connect();
-    const sleeping = victim.query('SELECT pg_sleep(10)');
+    // its failure is caught at once: it may come before anything awaits it (an unhandled rejection)
+    const sleeping = victim.query('SELECT pg_sleep(10)').then(
+      () => new Error('expected a failure'),
+      (err: unknown) => err,
+    );
     await new Promise((r) => setTimeout(r, 100));
     await killer.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
-    errors.set('session terminated by the server (57P01)', await thrown(() => sleeping));
+    errors.set('session terminated by the server (57P01)', await sleeping);
     errors.set('query on a client whose connection died', await thrown(() => victim.query('SELECT 1')));
     await killer.end();
     cleanup.push(() => victim.end().catch(() => undefined));
