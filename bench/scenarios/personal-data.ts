@@ -1,17 +1,14 @@
 // Sealed personal data (issue 10): the same contact history read (readAll from START) and rebuilt into
 // the contacts read model, first as plain events, then with every contact's personal fields sealed
 // under its data key and opened on read by the event store that does so in the service.
-import { contactsProjection } from '../../projections/contacts.ts';
 import { START, type NewEvent, type RecordedEvent } from '../../src/eventstore/port.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
 import { PersonalDataStore } from '../../src/personal-data/store.ts';
-import { ensureProjection } from '../../src/read-models/generations.ts';
 import { figure } from '../lib/report.ts';
 import { type Scenario, scaled } from '../lib/scenario.ts';
-import { seededDatabase } from '../lib/seed.ts';
 import { now, progress } from '../lib/stats.ts';
 import { timedPaging } from './catchup.ts';
-import { timedRebuild } from './rebuild.ts';
+import { contactsAtHead, timedRebuild } from './rebuild.ts';
 
 const BATCH = 1000;
 
@@ -19,16 +16,9 @@ export const personalDataScenario: Scenario = {
   name: 'personal-data',
   description: 'readAll and a contacts rebuild over sealed personal data, against the same events unsealed',
   async run(ctx) {
-    const { shape, db } = await seededDatabase(ctx, 'personal_data', scaled(ctx, 250_000, 5_000), 20);
-    const plain = new PostgresEventStore(db.pool, db.url);
+    const { shape, db, store: plain } = await contactsAtHead(ctx, 'personal_data', scaled(ctx, 250_000, 5_000));
     const sealed = new PersonalDataStore(plain, db.pool);
     try {
-      // the live generation is caught up: each rebuild is the only reader, as in projection-rebuild
-      await ensureProjection(db.pool, contactsProjection);
-      const head = await plain.headPosition();
-      await db.pool.query('UPDATE projection_state SET commit_pos = $2::text::xid8, prepare_pos = $3 WHERE name = $1', [
-        contactsProjection.name, head.commit.toString(), head.prepare.toString(),
-      ]);
       const readAllOf = (store: PostgresEventStore | PersonalDataStore) =>
         timedPaging(BATCH, START, (after) => store.readAll({ after, maxCount: BATCH }), (last: RecordedEvent) => last.position);
 

@@ -11,7 +11,7 @@ import { tableNamer } from '../../src/read-models/projection.ts';
 import { ensureProjection, requestRebuild } from '../../src/read-models/generations.ts';
 import { ProjectionRunner } from '../../src/read-models/runner.ts';
 import { figure } from '../lib/report.ts';
-import { type Scenario, scaled } from '../lib/scenario.ts';
+import { type BenchContext, type Scenario, scaled } from '../lib/scenario.ts';
 import { seededDatabase } from '../lib/seed.ts';
 import { now, progress } from '../lib/stats.ts';
 
@@ -36,19 +36,27 @@ const BASELINE_SQL = `
   CROSS JOIN LATERAL (SELECT (c.data->'fields') || coalesce(u.data->'changes', '{}') AS f) ff
   WHERE c.type = 'ContactCreated' AND last.type <> 'ContactDeleted'`;
 
+/**
+ * A database seeded with `events` contact events whose live contacts generation is caught up, so a
+ * rebuild is requested on a service that is current and its runner is the only reader.
+ */
+export async function contactsAtHead(ctx: BenchContext, label: string, events: number) {
+  const { shape, db } = await seededDatabase(ctx, label, events, 20);
+  const store = new PostgresEventStore(db.pool, db.url);
+  await ensureProjection(db.pool, contactsProjection);
+  const head = await store.headPosition();
+  await db.pool.query(`UPDATE projection_state SET commit_pos = $2::text::xid8, prepare_pos = $3 WHERE name = $1`, [
+    contactsProjection.name, head.commit.toString(), head.prepare.toString(),
+  ]);
+  return { shape, db, store };
+}
+
 export const projectionRebuild: Scenario = {
   name: 'projection-rebuild',
   description: 'rebuild of the contacts read model from 1,000,000 contact events',
   async run(ctx) {
-    const { shape, db } = await seededDatabase(ctx, 'rebuild', scaled(ctx, 1_000_000, 10_000), 20);
-    const store = new PostgresEventStore(db.pool, db.url);
+    const { shape, db, store } = await contactsAtHead(ctx, 'rebuild', scaled(ctx, 1_000_000, 10_000));
     try {
-      // the live generation is caught up: a rebuild is requested on a service that is current
-      await ensureProjection(db.pool, contactsProjection);
-      const head = await store.headPosition();
-      await db.pool.query(`UPDATE projection_state SET commit_pos = $2::text::xid8, prepare_pos = $3 WHERE name = $1`, [
-        contactsProjection.name, head.commit.toString(), head.prepare.toString(),
-      ]);
 
       // baseline: same table definition (with its indexes), rows derived in SQL
       await db.pool.query(contactsProjection.schema((base) => `bench_baseline_${base}`));
