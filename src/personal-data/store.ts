@@ -109,7 +109,11 @@ export class PersonalDataStore implements EventStore {
     const hash = await addressHasher(this.pool);
     const subjects = pending.map((p) => p.rule.subject(p.event.data as Data, hash));
     const byAccount = new Map<string, string[]>();
-    pending.forEach((p, i) => byAccount.set(p.accountId, [...(byAccount.get(p.accountId) ?? []), subjects[i]]));
+    pending.forEach((p, i) => {
+      const wanted = byAccount.get(p.accountId);
+      if (wanted) wanted.push(subjects[i]);
+      else byAccount.set(p.accountId, [subjects[i]]);
+    });
     const keys = new Map<string, Map<string, DataKey>>();
     for (const [accountId, wanted] of byAccount) keys.set(accountId, await keysForSubjects(this.pool, accountId, wanted));
     const sealed = new Map<NewEvent, NewEvent>();
