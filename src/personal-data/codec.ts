@@ -35,19 +35,33 @@ export function valueAt(data: Data, path: string): unknown {
   return at;
 }
 
-/** Sets (or, with undefined, removes) a value, on copies of the objects along the path. */
-function withPath(data: Data, path: string, value: unknown): Data {
-  const [head, ...rest] = path.split('.');
-  const copy = { ...data };
-  if (rest.length === 0) {
-    if (value === undefined) delete copy[head];
-    else copy[head] = value;
-    return copy;
+/**
+ * The data with values set (or, for undefined, removed) at dotted paths, on copies of the objects
+ * along them: each object on the way is copied once, however many paths pass through it.
+ */
+function withValues(data: Data, values: Iterable<[string, unknown]>): Data {
+  const out: Data = { ...data };
+  const copies = new Set<object>([out]);
+  for (const [path, value] of values) {
+    const parts = path.split('.');
+    let at: Data | undefined = out;
+    for (let i = 0; i < parts.length - 1 && at; i++) {
+      const next = at[parts[i]];
+      if (next === null || typeof next !== 'object') at = undefined;
+      else {
+        if (!copies.has(next)) {
+          at[parts[i]] = { ...(next as Data) };
+          copies.add(at[parts[i]] as object);
+        }
+        at = at[parts[i]] as Data;
+      }
+    }
+    if (!at) continue;
+    const last = parts[parts.length - 1];
+    if (value === undefined) delete at[last];
+    else at[last] = value;
   }
-  const inner = copy[head];
-  if (inner === null || typeof inner !== 'object') return copy;
-  copy[head] = withPath(inner as Data, rest.join('.'), value);
-  return copy;
+  return out;
 }
 
 const kindOf = (v: unknown): Kind => (Array.isArray(v) ? 'array' : (typeof v as Kind));
@@ -61,15 +75,15 @@ const erasedValue = (kind: Kind): unknown => (kind === 'object' ? {} : kind === 
 export function sealPersonalData(data: Data, paths: readonly string[], keyId: string, key: Buffer | null): Data {
   const values: Data = {};
   const fields: Record<string, Kind> = {};
-  let out = data;
   for (const path of paths) {
     const v = valueAt(data, path);
     if (v === undefined || v === null) continue;
     values[path] = v;
     fields[path] = kindOf(v);
-    out = withPath(out, path, undefined);
   }
-  if (Object.keys(fields).length === 0) return data;
+  const sealedPaths = Object.keys(fields);
+  if (sealedPaths.length === 0) return data;
+  const out = withValues(data, sealedPaths.map((path) => [path, undefined]));
   // the subject was erased: what is written for it now is kept already erased
   if (!key) return { ...out, personal_data: { key: keyId, fields, sealed: '' } satisfies SealedPersonalData };
   const iv = randomBytes(12);
@@ -102,7 +116,6 @@ export function openPersonalData(data: Data, key: Buffer | null): Data {
       values = undefined; // not sealed under this key: as unreadable as an erased one
     }
   }
-  let out: Data = { ...data, personal_data: { key: pd.key, erased: values === undefined } satisfies OpenedPersonalData };
-  for (const [path, kind] of Object.entries(pd.fields)) out = withPath(out, path, values ? values[path] : erasedValue(kind));
-  return out;
+  const opened = Object.entries(pd.fields).map(([path, kind]): [string, unknown] => [path, values ? values[path] : erasedValue(kind)]);
+  return withValues({ ...data, personal_data: { key: pd.key, erased: values === undefined } satisfies OpenedPersonalData }, opened);
 }

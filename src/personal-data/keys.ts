@@ -30,23 +30,26 @@ export async function keysForSubjects(db: Queryable, accountId: string, subjects
   const wanted = [...new Set(subjects)];
   const found = new Map<string, DataKey>();
   if (wanted.length === 0) return found;
-  // a concurrent maker's row wins the unique index, but this statement's snapshot may not see it
-  // yet: what is still missing is read again by the next statement
+  const take = (rows: { id: string; subject: string; key: Buffer | null }[]) => {
+    for (const r of rows) found.set(r.subject, { id: r.id, subject: r.subject, key: r.key });
+  };
+  const readKeys = async (of: string[]) =>
+    take((await db.query('SELECT id, subject, key FROM data_keys WHERE account_id = $1 AND subject = ANY($2::text[])', [accountId, of])).rows);
+  // most subjects have their key already (a contact's next event, a recipient written to before)
+  await readKeys(wanted);
+  // the rest are made; a concurrent maker's row wins the unique index, and one this statement's
+  // snapshot cannot see yet is read again by the next
   for (let attempt = 0; attempt < 3 && found.size < wanted.length; attempt++) {
     const missing = wanted.filter((s) => !found.has(s));
-    const { rows } = await db.query<{ id: string; subject: string; key: Buffer | null }>(
-      `WITH wanted AS (SELECT * FROM unnest($2::text[], $3::text[], $4::bytea[]) AS w(subject, id, key)),
-            made AS (
-              INSERT INTO data_keys (id, account_id, subject, key)
-              SELECT id, $1, subject, key FROM wanted
-              ON CONFLICT (account_id, subject) DO NOTHING
-              RETURNING id, subject, key)
-       SELECT id, subject, key FROM made
-       UNION ALL
-       SELECT id, subject, key FROM data_keys WHERE account_id = $1 AND subject = ANY($2::text[])`,
+    take((await db.query(
+      `INSERT INTO data_keys (id, account_id, subject, key)
+       SELECT id, $1, subject, key FROM unnest($2::text[], $3::text[], $4::bytea[]) AS w(subject, id, key)
+       ON CONFLICT (account_id, subject) DO NOTHING
+       RETURNING id, subject, key`,
       [accountId, missing, missing.map(() => newId('dataKey')), missing.map(() => randomBytes(32))],
-    );
-    for (const r of rows) found.set(r.subject, { id: r.id, subject: r.subject, key: r.key });
+    )).rows);
+    const raced = wanted.filter((s) => !found.has(s));
+    if (raced.length) await readKeys(raced);
   }
   const lost = wanted.find((s) => !found.has(s));
   if (lost) throw new Error(`no data key could be made for ${lost}`);
