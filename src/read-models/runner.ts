@@ -19,7 +19,7 @@ import { comparePositions, positionToString } from '../eventstore/port.ts';
 import type { Wakeup } from '../eventstore/wakeup.ts';
 import { type Projection, type TableNamer, tableNamer } from './projection.ts';
 import { ensureProjection, removeGeneration, replaceViews } from './generations.ts';
-import { STATE_COLUMNS, type StateRow, lockGenerations, lockProjection, readState, rowPosition } from './state.ts';
+import { STATE_COLUMNS, type StateRow, beginBatch, commitBatch, lockGenerations, lockProjection, readState, rowPosition } from './state.ts';
 
 export interface RunnerOptions {
   /** the most events one transaction applies */
@@ -55,6 +55,8 @@ export class ProjectionRunner extends EventEmitter {
   private readonly batchSizes = new Map<string, number>();
   private readonly failures = new Map<string, Failure>();
   private readonly warned = new Set<string>();
+  /** projections whose state rows a loop must read again before its next step (something moved them) */
+  private readonly staleState = new Set<string>();
   private stopped = false;
   private loops: Promise<void>[] = [];
   private readonly batchSize: number;
@@ -153,12 +155,17 @@ export class ProjectionRunner extends EventEmitter {
   private async loop(p: Projection): Promise<void> {
     let lastControl = 0;
     let outage = 0;
+    // the state rows are read again once per control interval, or when a step saw them move; in
+    // between the loop keeps them itself (each batch re-checks its row under the generation's lock)
+    let rows: StateRow[] | undefined;
     while (!this.stopped) {
       const ticket = this.wakeup.ticket();
       let didWork = false;
       try {
-        const rows = await readState(this.pool, p.name);
-        lastControl = Date.now();
+        if (!rows || this.staleState.delete(p.name) || Date.now() - lastControl >= this.controlIntervalMs) {
+          rows = await readState(this.pool, p.name);
+          lastControl = Date.now();
+        }
         for (const row of rows) {
           if (row.version !== p.version) {
             this.noteOtherVersion(p, row);
@@ -177,6 +184,7 @@ export class ProjectionRunner extends EventEmitter {
         if (outage > 0) this.log.info({ projection: p.name }, 'projection: database reachable again; running');
         outage = 0;
       } catch (err) {
+        rows = undefined;
         outage++;
         const connection = isConnectionError(err);
         if (!connection || outage === 1) {
@@ -229,37 +237,38 @@ export class ProjectionRunner extends EventEmitter {
         const seen = head && comparePositions(head, after) > 0 ? head : after;
         if (comparePositions(seen, from) > 0) await this.skipTo(p, row, seen);
         this.markCaughtUp(p.name, seen);
-      } else await this.swapIn(p, row);
+      } else {
+        await this.swapIn(p, row);
+        this.staleState.add(p.name);
+      }
       return false;
     }
     const last = events[events.length - 1].position;
     const t = tableNamer(row.generation);
     const client = await this.pool.connect();
     try {
-      await client.query('BEGIN');
       // the generation's lock, not a row lock: no transaction id until apply writes (see state.ts)
-      await lockGenerations(client, p.name, [row.generation]);
-      const [now] = (await readState(client, p.name)).filter((r) => r.generation === row.generation);
+      const now = await beginBatch(client, p.name, row.generation);
       if (!now || comparePositions(rowPosition(now), from) !== 0 || now.status === 'failed' || now.version !== p.version) {
         // another process moved it meanwhile (or it was swapped out): drop this batch and re-read
         await client.query('ROLLBACK');
+        this.staleState.add(p.name);
         return true;
       }
       const started = Date.now();
       try {
-        await client.query('SAVEPOINT apply');
         await p.apply(client, events, t);
       } catch (err) {
         await client.query('ROLLBACK TO SAVEPOINT apply');
         if (isConnectionError(err)) throw err;
+        this.staleState.add(p.name);
         return await this.failedBatch(client, p, row, events, t, err);
       }
-      await client.query(
-        `UPDATE projection_state SET commit_pos = $3::text::xid8, prepare_pos = $4, updated_at = now() WHERE name = $1 AND generation = $2`,
-        [p.name, row.generation, last.commit.toString(), last.prepare.toString()],
-      );
-      await client.query('COMMIT');
+      await commitBatch(client, p.name, row.generation, last);
       this.adaptBatchSize(key, events.length, Date.now() - started);
+      // the state this loop keeps moves with its own commits (another process's move is caught above)
+      row.commit = last.commit.toString();
+      row.prepare = last.prepare.toString();
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;
@@ -274,9 +283,14 @@ export class ProjectionRunner extends EventEmitter {
       this.emit('rebuild-progress', p.name, row.generation, last, events.length);
       // a short batch means the new generation is at the head: swap now, since under steady writes
       // a read may never come back empty
-      if (events.length < size) await this.swapIn(p, { ...row, commit: last.commit.toString(), prepare: last.prepare.toString() });
+      if (events.length < size) {
+        await this.swapIn(p, { ...row, commit: last.commit.toString(), prepare: last.prepare.toString() });
+        this.staleState.add(p.name);
+      }
     }
-    return true;
+    // a full batch may have more behind it: go again at once; after a short one, the wait returns at
+    // once if anything of interest was appended meanwhile (the loop's ticket predates this read)
+    return events.length >= size;
   }
 
   /**
@@ -327,8 +341,15 @@ export class ProjectionRunner extends EventEmitter {
        WHERE name = $1 AND generation = $2 AND active AND status = 'running' AND commit_pos = $5::text::xid8 AND prepare_pos = $6`,
       [p.name, row.generation, to.commit.toString(), to.prepare.toString(), from.commit.toString(), from.prepare.toString()],
     );
-    if (rowCount === 1) this.skips.set(p.name, { from: to, to, since: Date.now() });
-    else this.skips.delete(p.name);
+    if (rowCount === 1) {
+      this.skips.set(p.name, { from: to, to, since: Date.now() });
+      // the loop's own copy of the row moves with the stored checkpoint
+      row.commit = to.commit.toString();
+      row.prepare = to.prepare.toString();
+    } else {
+      this.skips.delete(p.name);
+      this.staleState.add(p.name);
+    }
   }
 
   /** Finds the first event of a failed batch that throws, applying the good ones one by one (rolled back after). */

@@ -53,6 +53,31 @@ export async function lockGenerations(client: Queryable, name: string, generatio
   }
 }
 
+/**
+ * Opens a batch's transaction in one round trip: BEGIN, the generation's lock, its state row (to
+ * check that nobody moved it meanwhile) and a savepoint before the apply. Literals, not parameters:
+ * a multi-statement query takes none (the name is the projection's own, escaped all the same).
+ */
+export async function beginBatch(client: pg.PoolClient, name: string, generation: number): Promise<StateRow | undefined> {
+  const n = client.escapeLiteral(name);
+  const results = (await client.query(
+    `BEGIN;
+     SELECT pg_advisory_xact_lock(${GENERATION_LOCK_NAMESPACE}, hashtext(${client.escapeLiteral(`${name}:${generation}`)}));
+     SELECT ${STATE_COLUMNS} FROM projection_state WHERE name = ${n} AND generation = ${Number(generation)};
+     SAVEPOINT apply`,
+  )) as unknown as pg.QueryResult<StateRow>[];
+  return results[2].rows[0];
+}
+
+/** Moves a generation's checkpoint to `to` and commits the batch, in one round trip. */
+export async function commitBatch(client: pg.PoolClient, name: string, generation: number, to: Position): Promise<void> {
+  await client.query(
+    `UPDATE projection_state SET commit_pos = '${to.commit}'::xid8, prepare_pos = ${to.prepare}, updated_at = now()
+      WHERE name = ${client.escapeLiteral(name)} AND generation = ${Number(generation)};
+     COMMIT`,
+  );
+}
+
 /** The projection_state table (src/schema.ts runs them). */
 export const READ_MODEL_STATE_MIGRATIONS: Migration[] = [
   {
