@@ -153,8 +153,11 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
         }
         // a claimed message stays uncancellable until a deferral or hold gives it back, even past its
         // lease: the provider call may still be running
-        const why = state.status === 'scheduled' || state.status === 'queued' ? 'already picked up for dispatch' : 'past the point of cancelling';
-        throw new AppError(409, 'not_cancellable', `message is ${state.status} and ${why}`, { status: state.status });
+        const why =
+          state.status === 'scheduled' || state.status === 'queued' ? `message is ${state.status} but already picked up for dispatch`
+          : state.status === 'cancelled' ? 'message is already cancelled'
+          : `message is already ${state.status}`;
+        throw new AppError(409, 'not_cancellable', `${why}; only scheduled or queued messages not yet picked up can be cancelled`, { status: state.status });
       }
       case 'Claim': {
         if (state.status !== 'queued') return [];

@@ -145,20 +145,8 @@ async function loadMessage(engage: Engage, id: string) {
  * it read; when a worker appended first (the scheduler queued it, or a dispatcher claimed it), the
  * cancel re-reads and decides again: still cancellable → cancelled, claimed → 409 not_cancellable.
  */
-export async function cancelMessage(engage: Engage, accountId: string, id: string, metadata: EventMetadata) {
-  try {
-    return await handleCommand(engage.store, messageDecider, messageStream(id), { type: 'Cancel', accountId, now: engage.clock.now() }, metadata);
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'not_cancellable') {
-      const status = err.extra.status as string | undefined;
-      const why =
-        status === 'scheduled' || status === 'queued' ? `message is ${status} but already picked up for dispatch`
-        : status === 'cancelled' ? 'message is already cancelled'
-        : `message is already ${status}`;
-      throw new AppError(409, 'not_cancellable', `${why}; only scheduled or queued messages not yet picked up can be cancelled`, { status });
-    }
-    throw err;
-  }
+export function cancelMessage(engage: Engage, accountId: string, id: string, metadata: EventMetadata) {
+  return handleCommand(engage.store, messageDecider, messageStream(id), { type: 'Cancel', accountId, now: engage.clock.now() }, metadata);
 }
 
 /** The content of an existing message of this account, for a resend. */
