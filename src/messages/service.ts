@@ -6,7 +6,7 @@ import { messageDecider, messageStream, type MessageAcceptedData, type MessageCo
 import type { Engage } from '../context.ts';
 import { handleCommand } from '../command-handler.ts';
 import { fold } from '../decider.ts';
-import { AppError, notFound } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import { type AppendResult, type EventMetadata, type NewEvent, type Position, WrongExpectedVersionError, comparePositions, positionToString } from '../eventstore/port.ts';
 import { newId } from '../ids.ts';
 import type { ValidSend } from './validation.ts';
