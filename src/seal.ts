@@ -4,23 +4,12 @@
 // name, webhook_seal, is where it was first used; values sealed under it stay readable.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { serviceSecret } from './service-secrets.ts';
-
-const cache = new WeakMap<pg.Pool, Promise<Buffer>>();
+import { storedSecret } from './service-secrets.ts';
 
 async function sealKey(pool: pg.Pool): Promise<Buffer> {
-  let key = cache.get(pool);
-  if (!key) {
-    // base64 of 32 random bytes when this key was first made here; base64url from serviceSecret now:
-    // Node's base64 decoder reads both
-    key = serviceSecret(pool, 'webhook_seal').then((value) => Buffer.from(value, 'base64'));
-    cache.set(pool, key);
-    // a failed read (the database was down) must not be remembered: the next call tries again
-    key.catch(() => {
-      if (cache.get(pool) === key) cache.delete(pool);
-    });
-  }
-  return key;
+  // base64 of 32 random bytes when this key was first made here; base64url from serviceSecret now:
+  // Node's base64 decoder reads both
+  return Buffer.from(await storedSecret(pool, 'webhook_seal'), 'base64');
 }
 
 export async function seal(pool: pg.Pool, secret: string): Promise<string> {

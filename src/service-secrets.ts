@@ -14,6 +14,27 @@ export async function serviceSecret(pool: Pick<pg.Pool, 'query'>, name: string, 
   return rows[0].value;
 }
 
+const remembered = new WeakMap<object, Map<string, Promise<string>>>();
+
+/**
+ * A generated secret that never changes once made (a sealing key, a hashing key), read once per
+ * pool (or client) and remembered; a failed read (the database was down) is not remembered.
+ */
+export function storedSecret(db: Pick<pg.Pool, 'query'>, name: string): Promise<string> {
+  let byName = remembered.get(db);
+  if (!byName) remembered.set(db, (byName = new Map()));
+  let secret = byName.get(name);
+  if (!secret) {
+    const read = serviceSecret(db, name);
+    byName.set(name, read);
+    read.catch(() => {
+      if (byName.get(name) === read) byName.delete(name);
+    });
+    secret = read;
+  }
+  return secret;
+}
+
 /** The service_secrets table (src/schema.ts runs them). */
 export const SERVICE_SECRETS_MIGRATIONS: Migration[] = [
   {

@@ -4,23 +4,15 @@
 // without that secret.
 import { createHmac } from 'node:crypto';
 import type pg from 'pg';
-import { serviceSecret } from '../service-secrets.ts';
+import { storedSecret } from '../service-secrets.ts';
 
 type Queryable = Pick<pg.Pool, 'query'>;
-
-const secrets = new WeakMap<Queryable, Promise<string>>();
 
 /** Addresses as compared: emails case-insensitively, phone numbers and device tokens as given (E.164 already). */
 export const normaliseAddress = (address: string) => (address.includes('@') ? address.trim().toLowerCase() : address.trim());
 
 /** A hasher bound to this deployment's secret (read once per pool; it never changes). */
 export async function addressHasher(pool: Queryable): Promise<(address: string) => string> {
-  let secret = secrets.get(pool);
-  if (!secret) {
-    secret = serviceSecret(pool, 'address_hash');
-    secrets.set(pool, secret);
-    secret.catch(() => secrets.delete(pool));
-  }
-  const key = await secret;
+  const key = await storedSecret(pool, 'address_hash');
   return (address) => createHmac('sha256', key).update(normaliseAddress(address), 'utf8').digest('base64url');
 }

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z, type ZodType } from 'zod';
 import type { DeliveryReport } from '../../../channels/port.ts';
 import type { Engage } from '../../../context.ts';
-import { AppError, validationError } from '../../../errors.ts';
+import { AppError, unauthorized, validationError } from '../../../errors.ts';
 import type { EventMetadata } from '../../../eventstore/port.ts';
 import { isId } from '../../../ids.ts';
 import { recordReports } from '../../../messages/reports.ts';
@@ -93,8 +93,21 @@ export function parse<T>(schema: ZodType<T>, value: unknown, what: 'body' | 'que
   throw validationError(`invalid ${what}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues);
 }
 
+/** A callback authenticated by a shared secret in a header (`what` names the secret in messages). */
+export function requireSharedSecret(req: FastifyRequest, headerName: string, expected: string, what: string): void {
+  const given = header(req, headerName.toLowerCase());
+  if (!given) throw unauthorized(`send ${what} in ${headerName}`);
+  if (!safeEqual(given, expected)) throw unauthorized(`${headerName} is not ${what}`);
+}
+
+/** A JSON body of one report or an array of them, each checked against `schema`. */
+export function jsonReports<T>(req: FastifyRequest, schema: ZodType<T>): T[] {
+  requireMediaType(req, 'application/json');
+  return parseOneOrMany(schema, parseJson(rawBody(req)));
+}
+
 /** One report object, or an array of them (up to MAX_REPORTS). */
-export function parseOneOrMany<T>(schema: ZodType<T>, value: unknown): T[] {
+function parseOneOrMany<T>(schema: ZodType<T>, value: unknown): T[] {
   if (Array.isArray(value)) return parse(z.array(schema).min(1, 'send at least one report').max(MAX_REPORTS, `at most ${MAX_REPORTS} reports per callback`), value);
   return [parse(schema, value)];
 }

@@ -1,8 +1,7 @@
 // POST /v1/webhooks/sandbox: JSON delivery reports for the sandbox provider, header X-Sandbox-Secret.
 import { z } from 'zod';
 import type { DeliveryReport } from '../../../channels/port.ts';
-import { unauthorized } from '../../../errors.ts';
-import { anIdIssue, compact, header, ids, needsAnId, ourId, parseJson, parseOneOrMany, rawBody, received, record, requireMediaType, ROUTE_CONFIG, safeEqual, type ProviderRoutes } from './common.ts';
+import { anIdIssue, compact, ids, jsonReports, needsAnId, ourId, received, record, requireSharedSecret, ROUTE_CONFIG, type ProviderRoutes } from './common.ts';
 
 const SandboxReport = z
   .strictObject({
@@ -14,10 +13,8 @@ const SandboxReport = z
 
 export const sandboxRoutes: ProviderRoutes = (child, { engage, secrets }) => {
   child.post('/v1/webhooks/sandbox', { config: ROUTE_CONFIG }, async (req) => {
-    const given = header(req, 'x-sandbox-secret');
-    if (!given || !safeEqual(given, secrets.sandbox)) throw unauthorized(given ? 'X-Sandbox-Secret is not the sandbox secret' : 'send the sandbox secret in X-Sandbox-Secret');
-    requireMediaType(req, 'application/json');
-    const items = parseOneOrMany(SandboxReport, parseJson(rawBody(req)));
+    requireSharedSecret(req, 'X-Sandbox-Secret', secrets.sandbox, 'the sandbox secret');
+    const items = jsonReports(req, SandboxReport);
     const reports = items.map(
       (b): DeliveryReport => ({
         provider: 'sandbox',

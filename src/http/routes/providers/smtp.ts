@@ -1,8 +1,7 @@
 // POST /v1/webhooks/smtp: JSON email feedback (bounce, complaint, delivered), header X-Smtp-Feedback-Secret.
 import { z } from 'zod';
 import type { DeliveryReport } from '../../../channels/port.ts';
-import { unauthorized } from '../../../errors.ts';
-import { anIdIssue, compact, header, ids, messageIdOfEmail, needsAnId, ourId, parseJson, parseOneOrMany, rawBody, received, record, requireMediaType, ROUTE_CONFIG, safeEqual, type ProviderRoutes } from './common.ts';
+import { anIdIssue, compact, ids, jsonReports, messageIdOfEmail, needsAnId, ourId, received, record, requireSharedSecret, ROUTE_CONFIG, type ProviderRoutes } from './common.ts';
 
 const SmtpFeedback = z
   .strictObject({
@@ -16,10 +15,8 @@ const SmtpFeedback = z
 
 export const smtpRoutes: ProviderRoutes = (child, { engage, secrets }) => {
   child.post('/v1/webhooks/smtp', { config: ROUTE_CONFIG }, async (req) => {
-    const given = header(req, 'x-smtp-feedback-secret');
-    if (!given || !safeEqual(given, secrets.smtp)) throw unauthorized(given ? 'X-Smtp-Feedback-Secret is not the SMTP feedback secret' : 'send the SMTP feedback secret in X-Smtp-Feedback-Secret');
-    requireMediaType(req, 'application/json');
-    const items = parseOneOrMany(SmtpFeedback, parseJson(rawBody(req)));
+    requireSharedSecret(req, 'X-Smtp-Feedback-Secret', secrets.smtp, 'the SMTP feedback secret');
+    const items = jsonReports(req, SmtpFeedback);
     const reports = items.map((b): DeliveryReport => {
       const base = {
         provider: 'smtp',
