@@ -136,6 +136,14 @@ describe('erasing a contact', () => {
     const refused = await server.call('POST', `/v1/contacts/${contactId}/erase`, { key: reader.body.key, body: {} });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ error: 'insufficient_scope', required_scope: 'settings' });
+    // another account's contact is as missing as one that does not exist, and stays as it was
+    const other = await readyAccount(server);
+    for (const id of [contactId, 'ct_01JNOSUCHCONTACT0000000000']) {
+      const missing = await server.call('POST', `/v1/contacts/${id}/erase`, { key: other.key, body: {} });
+      expect(missing.status, id).toBe(404);
+      expect(missing.body).toMatchObject({ error: 'not_found', message: expect.any(String) });
+    }
+    expect((await server.call('GET', `/v1/contacts/${contactId}`, { key: acct.key })).body.email).toBe(p.newEmail);
   });
 
   it('erases it: the contact is gone, its messages and timelines read [erased], and it is not messaged again', async () => {
