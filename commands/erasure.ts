@@ -52,4 +52,3 @@ export const erasureDecider: Decider<ErasureCommand, ErasureState, ErasureEvent>
 };
 
 export const erasureStream = (erasureId: string) => `erasure-${erasureId}`;
-export const ERASURE_EVENT_TYPES = ['AddressErased'] as const;
