@@ -11,6 +11,7 @@ import { redactCredentials } from './credentials.ts';
 import { type Engage, openEngage } from './context.ts';
 import { parsePosition, positionToString, type Position } from './eventstore/port.ts';
 import { bootstrapFirstAccount, startServer } from './server.ts';
+import { serveProcesses } from './cluster.ts';
 import { startWorkers } from './workers/index.ts';
 import { ensureProjection, requestRebuild, resetCheckpoint } from './read-models/generations.ts';
 import { ProjectionRunner } from './read-models/runner.ts';
@@ -43,11 +44,19 @@ const scopesOption = (v: string) => {
   return list;
 };
 
+const wholeNumberOption = (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('a whole number, at least 1');
+  return n;
+};
+
 program
   .command('serve')
   .description('start the HTTP API and the workers (embedded Postgres when DATABASE_URL is unset)')
   .option('-p, --port <port>', 'port to listen on (default $PORT or 3000)', (v) => Number(v))
-  .action(async (opts: { port?: number }) => {
+  .option('--processes <n>', 'API processes; above 1 they share the port, and one more process keeps the read models and runs the workers', wholeNumberOption, 1)
+  .action(async (opts: { port?: number; processes: number }) => {
+    if (opts.processes > 1) return serveProcesses({ processes: opts.processes, port: opts.port });
     const config = loadConfig();
     const server = await startServer({ config, port: opts.port });
     await bootstrapFirstAccount(server.engage, (l) => process.stdout.write(`${l}\n`));

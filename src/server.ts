@@ -6,7 +6,7 @@ import { createAccount } from './accounts/service.ts';
 import { type Engage, type OpenOptions, openEngage } from './context.ts';
 import { buildApp } from './http/app.ts';
 import { Authenticator } from './http/plugins/auth.ts';
-import { createCounterStore } from './http/plugins/rate-limit.ts';
+import { type CounterStore, createCounterStore } from './http/plugins/rate-limit.ts';
 import { serviceSecret } from './service-secrets.ts';
 import { startWorkers, type Workers } from './workers/index.ts';
 import { ensureProjection } from './read-models/generations.ts';
@@ -19,13 +19,22 @@ export interface Server {
   close(): Promise<void>;
 }
 
-export async function startServer(options: OpenOptions & { port?: number; host?: string; workers?: boolean } = {}): Promise<Server> {
+export interface ServerOptions extends OpenOptions {
+  port?: number;
+  host?: string;
+  /** run the scheduler, dispatcher and webhook sender in this process (default true) */
+  workers?: boolean;
+  /** the rate-limit counters; default: in Redis when REDIS_URL is set, else in this process's memory */
+  counters?: CounterStore;
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<Server> {
   // runProjections: false serves the API while other processes (`engage worker`) keep the read models;
   // the tables and views must still exist here, and reads-after-writes wait on projection_state
   const engage = await openEngage({ ...options, runProjections: options.runProjections ?? true });
   if (options.runProjections === false) for (const p of engage.runner.projections) await ensureProjection(engage.pool, p);
   const authenticator = new Authenticator(engage.pool, await serviceSecret(engage.pool, 'jwt', engage.config.JWT_SECRET));
-  const counters = await createCounterStore(engage.config.REDIS_URL);
+  const counters = options.counters ?? (await createCounterStore(engage.config.REDIS_URL));
   const app = await buildApp({ engage, authenticator, counters });
   const workers = options.workers === false ? { stop: async () => undefined } : await startWorkers(engage);
   await app.listen({ port: options.port ?? engage.config.PORT, host: options.host ?? engage.config.HOST });

@@ -1,4 +1,5 @@
-// GET /health: database, event store and every projection's position and lag; 503 when a store is down.
+// GET /health: database, event store and every projection's position and lag, and the process that
+// answered; 503 when a store is down.
 import { readerHold } from '../../eventstore/reader-hold.ts';
 import { readStatuses } from '../../read-models/status.ts';
 import type { AppDeps } from '../deps.ts';
@@ -69,6 +70,8 @@ export function healthRoutes({ engage }: AppDeps): AnyRoute[] {
           eventstore,
           projections,
           ...(hold ? { readers: hold } : {}),
+          // which process answered: under `engage serve --processes N`, one of several API processes
+          process: { pid: process.pid },
         };
       },
     }),
