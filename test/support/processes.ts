@@ -67,10 +67,17 @@ export async function killAllEngageProcesses(): Promise<void> {
 
 /**
  * Starts `engage serve` (PORT=0) and resolves once it logs "engage is listening" with its url;
- * `engage worker` resolves as soon as it logs "engage worker running".
+ * `engage worker` resolves as soon as it logs "engage worker running". `args` follow the command
+ * (`['--processes', '2']`).
  */
-export function startEngage(command: 'serve' | 'worker', databaseUrl: string, env: Record<string, string> = {}, timeoutMs = 60_000): Promise<EngageProcess> {
-  const child = spawn(process.execPath, [BIN, command], {
+export function startEngage(
+  command: 'serve' | 'worker',
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  timeoutMs = 60_000,
+  args: string[] = [],
+): Promise<EngageProcess> {
+  const child = spawn(process.execPath, [BIN, command, ...args], {
     cwd: ROOT,
     // info: the "listening" line is an info log
     env: childEnv(databaseUrl, { LOG_LEVEL: 'info', ...env }),
