@@ -1,12 +1,14 @@
-// Server child processes for the messaging and webhook scenarios: the real engage server
-// (bench/lib/engage-child.ts) with a given environment, the bare fastify baseline
-// (bench/http-server.ts baseline), and a once-a-second sampler of a process's RSS and CPU.
+// Server child processes for the messaging, webhook and write-throughput scenarios: the real engage
+// server (bench/lib/engage-child.ts) with a given environment, the real CLI (`engage serve
+// --processes n`), the bare fastify baselines (bench/http-server.ts baseline | insert), and a
+// once-a-second sampler of a process's RSS and CPU.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../src/db/embedded.ts';
 import { processCpu } from './procstat.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -75,6 +77,55 @@ export function startEngage(databaseUrl: string, overrides: Record<string, strin
 /** The bare fastify route the http scenarios use as their baseline (GET /baseline). */
 export function startBaseline(): Promise<ServerChild> {
   return startProcess('baseline', 'bench/http-server.ts', ['baseline'], {});
+}
+
+/** The bare fastify route doing one INSERT of the posted contact into a plain table (POST /insert), on `databaseUrl`. */
+export function startInsertBaseline(databaseUrl: string): Promise<ServerChild> {
+  return startProcess('insert baseline', 'bench/http-server.ts', ['insert'], { DATABASE_URL: databaseUrl });
+}
+
+/**
+ * The real CLI, `engage serve --processes <n>` (bin/engage.js), on an empty database with
+ * ENGAGE_BENCH_ENV and `overrides`. On an empty database it creates an account and prints its key
+ * once every process listens: that line is the ready signal, and the key the one to load it with.
+ * `pid` is the primary's (with its children under it when n > 1).
+ */
+export async function startEngageServe(databaseUrl: string, processes: number, overrides: Record<string, string> = {}): Promise<ServerChild> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, [path.join(ROOT, 'bin/engage.js'), 'serve', '--port', String(port), '--processes', String(processes)], {
+    cwd: ROOT,
+    env: { ...process.env, ...ENGAGE_BENCH_ENV, DATABASE_URL: databaseUrl, ...overrides },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const label = `engage serve --processes ${processes}`;
+  const lines = createInterface({ input: proc.stdout! });
+  const key = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${label} did not start within 120 s`)), 120_000);
+    proc.once('exit', (code) => reject(new Error(`${label} exited with ${code} before it was ready`)));
+    lines.on('line', (line) => {
+      const printed = /API key:\s+(ek_live_\S+)/.exec(line)?.[1];
+      if (printed) {
+        clearTimeout(timer);
+        resolve(printed);
+      }
+      // the rest of the first-start banner is not shown; anything else is (and stdout keeps draining)
+      else if (!/^\s*$|First start|account:|dashboard:|More accounts/.test(line)) process.stderr.write(`  [engage] ${line}\n`);
+    });
+  });
+  return {
+    proc,
+    pid: proc.pid!,
+    info: { url: `http://127.0.0.1:${port}`, key },
+    async stop() {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      const exited = once(proc, 'exit');
+      proc.kill('SIGTERM');
+      // the primary gives its children 30 s to close
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 40_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
 }
 
 /** Resident set size of a process in bytes (Linux /proc), or undefined when it is gone. */

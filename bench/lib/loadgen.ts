@@ -1,6 +1,7 @@
-// An open-loop, fixed-rate HTTP load generator: request i is due at start + i/rate and is sent then,
-// whether or not earlier ones have returned. Latency counts from the due time, so a stalled server
-// is charged for the queue it causes (no coordinated omission).
+// HTTP load generators. Open loop, for latency at a fixed rate: request i is due at start + i/rate
+// and is sent then, whether or not earlier ones have returned; latency counts from the due time, so a
+// stalled server is charged for the queue it causes (no coordinated omission). Closed loop, for
+// throughput: a fixed number of clients, each sending again as soon as it is answered.
 import { Pool } from 'undici';
 import { type LatencySummary, now, sleep, summarise } from './stats.ts';
 
@@ -129,5 +130,83 @@ export async function openLoop(opts: {
     latency_ms: summarise(latencies),
     send_lag_ms: { p99: lagSummary.p99, max: lagSummary.max },
     ...(unsent ? { overloaded: { unsent, backlog_cap: maxBacklog } } : {}),
+  };
+}
+
+export interface ClosedLoopResult {
+  connections: number;
+  duration_s: number;
+  /** requests that completed within the measured span (after the warm-up) */
+  completed: number;
+  ok: number;
+  errors: number;
+  /** status code (or error name) → count, for everything that was not the expected status */
+  error_kinds: Record<string, number>;
+  /** expected answers per second over the measured span */
+  rate: number;
+  latency_ms: LatencySummary;
+}
+
+/**
+ * A closed-loop load for throughput: `connections` clients, each sending its next request as soon as
+ * its last one is answered, for `warmupMs` (not measured) and then `durationMs`. Counted are the
+ * requests that complete within the measured span; their latency is from send to answer (what one
+ * client sees at that load; the queueing a fixed rate would add is what `openLoop` measures).
+ */
+export async function closedLoop(opts: {
+  origin: string;
+  connections: number;
+  durationMs: number;
+  warmupMs: number;
+  expectStatus: number;
+  request: (i: number) => RequestSpec;
+}): Promise<ClosedLoopResult> {
+  const pool = new Pool(opts.origin, {
+    connections: opts.connections,
+    pipelining: 1,
+    keepAliveTimeout: 60_000,
+    headersTimeout: 30_000,
+    bodyTimeout: 30_000,
+  });
+  const measureFrom = now() + opts.warmupMs;
+  const end = measureFrom + opts.durationMs;
+  const latencies: number[] = [];
+  const errorKinds: Record<string, number> = {};
+  let ok = 0;
+  let errors = 0;
+  let next = 0;
+  const client = async () => {
+    while (now() < end) {
+      const spec = opts.request(next++);
+      const sent = now();
+      let outcome: string;
+      try {
+        const res = await pool.request({ method: spec.method, path: spec.path, headers: spec.headers, body: spec.body });
+        await res.body.text();
+        outcome = res.statusCode === opts.expectStatus ? 'ok' : String(res.statusCode);
+      } catch (err) {
+        outcome = (err as Error).name;
+      }
+      const done = now();
+      if (done < measureFrom || done > end) continue;
+      latencies.push(done - sent);
+      if (outcome === 'ok') ok++;
+      else {
+        errors++;
+        errorKinds[outcome] = (errorKinds[outcome] ?? 0) + 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: opts.connections }, client));
+  await pool.close();
+  return {
+    connections: opts.connections,
+    duration_s: opts.durationMs / 1000,
+    completed: latencies.length,
+    ok,
+    errors,
+    error_kinds: errorKinds,
+    rate: Math.round((ok / (opts.durationMs / 1000)) * 10) / 10,
+    latency_ms: summarise(latencies),
   };
 }

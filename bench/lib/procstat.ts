@@ -22,6 +22,32 @@ export function processCpu(pid: number | undefined): number | undefined {
   return pid ? statOf(pid)?.cpu : undefined;
 }
 
+/**
+ * CPU seconds used so far by a process and every live descendant (the children of `engage serve
+ * --processes N`); a descendant that exited meanwhile is not counted.
+ */
+export function processTreeCpu(pid: number | undefined): number | undefined {
+  const root = pid ? statOf(pid) : undefined;
+  if (!pid || !root) return undefined;
+  const cpu = new Map<number, number>();
+  const kids = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    const p = Number(name);
+    const s = Number.isInteger(p) ? statOf(p) : undefined;
+    if (!s) continue;
+    cpu.set(p, s.cpu);
+    kids.set(s.ppid, [...(kids.get(s.ppid) ?? []), p]);
+  }
+  let total = root.cpu;
+  const queue = [...(kids.get(pid) ?? [])];
+  while (queue.length) {
+    const p = queue.pop()!;
+    total += cpu.get(p) ?? 0;
+    queue.push(...(kids.get(p) ?? []));
+  }
+  return total;
+}
+
 /** CPU seconds so far of each process of the embedded cluster (postmaster and backends); undefined when not running. */
 export function embeddedPostgresCpu(): Map<number, number> | undefined {
   let postmaster: number;
