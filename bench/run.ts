@@ -20,10 +20,12 @@ import { personalDataScenario } from './scenarios/personal-data.ts';
 import { projectionRebuild } from './scenarios/rebuild.ts';
 import { messagingScenarios } from './scenarios/messaging.ts';
 import { webhookScenarios } from './scenarios/webhooks.ts';
+import { writeThroughput } from './scenarios/write-throughput.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const KNOWN = ['append-single', 'append-batch', 'catchup-read', 'projection-rebuild', 'personal-data', 'http-create', 'http-list'];
 KNOWN.push(...messagingScenarios.map((s) => s.name), ...webhookScenarios.map((s) => s.name));
+KNOWN.push(writeThroughput.name);
 
 function parseOnly(): (name: string) => boolean {
   const raw = process.env.BENCH_ONLY?.trim();
@@ -55,6 +57,7 @@ async function main() {
   const scenarios: Scenario[] = [appendSingle, appendBatch, catchupRead, projectionRebuild, personalDataScenario].filter((s) => only(s.name));
   scenarios.push(...httpScenarios(only));
   scenarios.push(...[...messagingScenarios, ...webhookScenarios].filter((s) => only(s.name)));
+  if (only(writeThroughput.name)) scenarios.push(writeThroughput);
 
   const cluster = await openCluster();
   const ctx: BenchContext = { cluster, scale, notes: [] };
