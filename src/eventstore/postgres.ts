@@ -344,7 +344,10 @@ export class PostgresEventStore implements EventStore {
         s: b.streamId,
         k: expectationKind(expected),
         ...(typeof expected === 'bigint' ? { r: expected.toString() } : {}),
-        l: b.events.some((e) => e.id !== undefined),
+        // ids are looked for where a fitting expectation cannot tell a retry from a new write: an
+        // exact revision or no_stream fails on a stream our lost attempt already wrote, and a stream
+        // that fails its expectation is always looked at (es_append)
+        l: (expected === 'any' || expected === 'stream_exists') && b.events.some((e) => e.id !== undefined),
         e: b.events.map(encodeEvent),
       };
     });
