@@ -213,6 +213,22 @@ function evolveRow(row: Row | undefined, recorded: RecordedEvent): Row | undefin
   return next;
 }
 
+const TIMESTAMP_COLUMNS = ['scheduled_at', 'not_before', 'claimed_until', 'created_at', 'updated_at', 'queued_at', 'sent_at', 'delivered_at', 'failed_at', 'cancelled_at'] as const;
+
+/**
+ * The row this read model will hold for a message once it has applied these events of the message's
+ * stream (undefined when the stream has no MessageAccepted). For a by-id read of a message accepted
+ * so recently that the read model has not applied it yet: a bulk answers before it does.
+ */
+export function messageRowOf(events: readonly RecordedEvent[]): MessageRow | undefined {
+  let row: Row | undefined;
+  for (const e of events) row = evolveRow(row, e);
+  if (!row) return undefined;
+  // the events carry ISO strings where node-postgres gives Dates
+  for (const c of TIMESTAMP_COLUMNS) if (typeof row[c] === 'string') row[c] = new Date(row[c] as string);
+  return row as unknown as MessageRow;
+}
+
 export const findMessage = (db: Db, accountId: string, id: string) => findInAccount<MessageRow>(db, 'messages', accountId, id);
 
 /** The history filters of GET /v1/messages/history (`to` as stored: normalised for its channel). */

@@ -112,31 +112,47 @@ function steadyRate(series: [number, number][]): number {
 const round1 = (v: number) => Math.round(v * 10) / 10;
 // ─── bulk-accept ─────────────────────────────────────────────────────────────────────────────────
 
-/** POSTs `rounds` bulks in a row (after one warm-up bulk) to a fresh server; WORKERS_ENABLED as given. */
-async function measureBulks(ctx: BenchContext, rounds: number, workers: boolean) {
-  const db = await freshDatabase(ctx.cluster, workers ? 'bulk_accept' : 'bulk_accept_nw', 2);
+/** Waits (bounded) until the server has sent every queued message: its workers are idle again. */
+async function drained(db: BenchDatabase, timeoutMs = 120_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while ((await queuedCount(db)) > 0) {
+    if (Date.now() > until) throw new Error(`messages still queued after ${timeoutMs} ms`);
+    await sleep(100);
+  }
+}
+
+/**
+ * POSTs `rounds` bulks (after one warm-up bulk) to a fresh server with its workers on:
+ * `dispatching`, in a row, so the earlier bulks are being sent meanwhile (as in production);
+ * `idle`, each once the one before has been sent.
+ */
+async function measureBulks(ctx: BenchContext, rounds: number, mode: 'dispatching' | 'idle') {
+  const workers = mode;
+  const db = await freshDatabase(ctx.cluster, `bulk_accept_${mode}`, 2);
   let engage: ServerChild | undefined;
   try {
-    engage = await startEngage(db.url, workers ? {} : { WORKERS_ENABLED: 'false' });
+    engage = await startEngage(db.url);
     const { url, key } = engage.info;
     const http = client(url);
     // warm-up bulk (JIT, connections), not counted
     const warm = await postBulk(http, key!, bulkBody(0));
     if (warm.status !== 202) throw new Error(`bulk returned ${warm.status}`);
+    if (mode === 'dispatching') await drained(db);
     const bodies = Array.from({ length: rounds }, (_, r) => bulkBody((r + 1) * BULK));
     const cpu = cpuMeter(engage.pid, db.name);
     const results: BulkResult[] = [];
     for (const body of bodies) {
+      if (mode === 'idle') await drained(db);
       const r = await postBulk(http, key!, body);
       results.push(r);
-      progress(`bulk ${results.length}/${rounds} (workers ${workers ? 'on' : 'off'}): ${r.status} in ${Math.round(r.ms)} ms (${r.accepted} accepted, ${r.failed} failed)`);
+      progress(`bulk ${results.length}/${rounds} (workers ${workers}): ${r.status} in ${Math.round(r.ms)} ms (${r.accepted} accepted, ${r.failed} failed)`);
     }
     const usage = cpu();
     await http.close();
     const bad = results.filter((r) => r.status !== 202 || r.accepted !== BULK);
     if (bad.length) ctx.notes.push(`bulk-accept: ${bad.length} bulks not fully accepted: ${JSON.stringify(bad.map((b) => ({ status: b.status, accepted: b.accepted, failed: b.failed })))}`);
     const lat = summarise(results.map((r) => r.ms));
-    progress(`bulk ${BULK} (workers ${workers ? 'on' : 'off'}): p50 ${lat.p50} p90 ${lat.p90} max ${lat.max} ms, ${cpuLine(usage)}`);
+    progress(`bulk ${BULK} (workers ${workers}): p50 ${lat.p50} p90 ${lat.p90} max ${lat.max} ms, ${cpuLine(usage)}`);
     return {
       latency_ms: lat,
       latencies_ms: results.map((r) => Math.round(r.ms)),
@@ -201,23 +217,22 @@ export const bulkAccept: Scenario = {
       await base.drop();
     }
 
-    const on = await measureBulks(ctx, rounds, true);
-    const off = await measureBulks(ctx, scaled(ctx, 5, 2), false);
+    const on = await measureBulks(ctx, rounds, 'dispatching');
+    const idle = await measureBulks(ctx, scaled(ctx, 5, 2), 'idle');
     const baseline = { name: `raw multi-row INSERT of ${BULK.toLocaleString('en-US')} equivalent rows into a plain table (one JSON document)`, value: summarise(raw).p50 };
     return [
       figure({
         scenario: 'bulk-accept',
-        name: `POST /v1/messages/bulk (${BULK.toLocaleString('en-US')} sms) p50`,
+        name: `POST /v1/messages/bulk (${BULK.toLocaleString('en-US')} sms) p50, earlier bulks dispatching`,
         unit: 'ms',
         better: 'lower',
         value: on.latency_ms.p50,
         target: { op: '<=', value: 500 },
         baseline,
         details: {
-          aim_ms: 250,
           rounds,
           messages_per_bulk: BULK,
-          workers: 'on (the dispatcher sends the earlier bulks meanwhile, as in production)',
+          workers: 'dispatching: bulks in a row, the dispatcher sends the earlier ones meanwhile (as in production)',
           ...on,
           baseline_raw_insert_ms: summarise(raw),
           baseline_raw_insert_jsonb_arrays_ms: summarise(rawArrays),
@@ -226,13 +241,13 @@ export const bulkAccept: Scenario = {
       }),
       figure({
         scenario: 'bulk-accept',
-        name: `POST /v1/messages/bulk p50, workers off (info)`,
+        name: `POST /v1/messages/bulk (${BULK.toLocaleString('en-US')} sms) p50, workers idle`,
         unit: 'ms',
         better: 'lower',
-        value: off.latency_ms.p50,
-        target: null,
+        value: idle.latency_ms.p50,
+        target: { op: '<=', value: 250 },
         baseline,
-        details: { workers: 'off (WORKERS_ENABLED=false): acceptance alone, no dispatch competing for the read model and the CPU', ...off },
+        details: { workers: 'idle: each bulk is posted once the one before has been sent', ...idle },
       }),
     ];
   },

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { messageDecider, messageStream, type MessageAcceptedData, type MessageContent, type MessageEvent } from '../../commands/message.ts';
+import { findMessage, messageRowOf, type MessageRow } from '../../projections/messages.ts';
 import type { Engage } from '../context.ts';
 import { handleCommand } from '../command-handler.ts';
 import { fold } from '../decider.ts';
@@ -133,6 +134,17 @@ async function writtenOf(engage: Engage, batch: readonly { streamId: string; eve
     }
   }
   return written;
+}
+
+/**
+ * One message of this account as the read model shows it, or, while the read model has not applied
+ * it yet (a bulk answers before it does), the same row folded from the message's own stream.
+ */
+export async function findMessageById(engage: Engage, accountId: string, id: string): Promise<MessageRow | undefined> {
+  const row = await findMessage(engage.pool, accountId, id);
+  if (row) return row;
+  const folded = messageRowOf(await engage.store.readStream(messageStream(id)));
+  return folded?.account_id === accountId ? folded : undefined;
 }
 
 async function loadMessage(engage: Engage, id: string) {

@@ -1,12 +1,13 @@
 // POST /v1/messages/bulk and POST /v1/messages/send-by-tag over HTTP (SPEC.md sections 2, 4, 6 and
 // 7; DECISIONS.md messages): per-item results in index order, per-item options and webhook_url, the
 // 10,000-item bound, body shape errors; send-by-tag addressing, skipping, tag and account isolation.
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readyAccount } from '../support/accounts.ts';
 import { testServerForSuite } from '../support/harness.ts';
 import { expectRejected } from '../support/http.ts';
 
-// a loaded machine must not turn read-your-writes into a flaky read: wait for the read model as long as it takes
+// a loaded machine must not turn read-your-writes (contacts for send-by-tag) into a flaky read
 const SETTLE_MS = '60000';
 let key: string;
 
@@ -16,8 +17,12 @@ async function bulk(body: unknown, opts: { key?: string; raw?: string; headers?:
   return server.call('POST', '/v1/messages/bulk', { key: opts.key ?? key, body, raw: opts.raw, headers: opts.headers });
 }
 
-/** Every message of the account matching `query`, following next_cursor to the end. */
+/**
+ * Every message of the account matching `query`, following next_cursor to the end, once history has
+ * every message stored so far (a bulk answers before its messages are in history).
+ */
 async function historyAll(k: string, query = '') {
+  await server.caughtUp(['messages']);
   const out: any[] = [];
   let cursor: string | null = null;
   for (let pages = 0; pages < 1000; pages++) {
@@ -176,6 +181,41 @@ describe('POST /v1/messages/bulk', () => {
     for (const i of [0, 1, 4_999, 5_000, 5_001, 9_999]) {
       expect(byId.get(ids[i])).toMatchObject({ message: `bulk #${i}`, webhook_url: i % 2 ? `https://hooks.example.com/${i}` : null });
     }
+  });
+
+  it('answers once its messages are stored: each is readable by id and by timeline before history lists it', async () => {
+    const acct = await readyAccount(server);
+    // An open transaction holding a transaction id holds every catch-up reader back (README: readers
+    // held back), so the read model cannot apply the bulk until it ends: the answer cannot wait for it.
+    const holder = new pg.Client({ connectionString: server.databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_current_xact_id()');
+      const res = await bulk({ messages: [{ ...SMS, message: 'first' }, { to: 'ada@example.com', channel: 'email', message: 'second', subject: 'Hi' }] }, { key: acct.key });
+      expect(res.status).toBe(202);
+      const [first, second] = (res.body.results as { id: string }[]).map((r) => r.id);
+      const listed = await server.call('GET', '/v1/messages/history', { key: acct.key });
+      expect(listed.body.data).toEqual([]); // not in the read model yet
+
+      const one = await server.call('GET', `/v1/messages/${first}`, { key: acct.key });
+      expect(one.status).toBe(200);
+      expect(one.body).toMatchObject({ id: first, status: 'queued', channel: 'sms', to: '+14155550123', message: 'first', attempts: 0 });
+      expect(typeof one.body.created_at).toBe('string');
+      const email = await server.call('GET', `/v1/messages/${second}`, { key: acct.key });
+      expect(email.body).toMatchObject({ id: second, channel: 'email', to: 'ada@example.com', subject: 'Hi' });
+      // another account's key does not see it through the stream either
+      expect((await server.call('GET', `/v1/messages/${first}`, { key })).status).toBe(404);
+
+      const timeline = await server.call('GET', `/v1/messages/${first}/timeline`, { key: acct.key });
+      expect(timeline.body.events.map((e: { type: string }) => e.type)).toEqual(['MessageAccepted']);
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
+    // and history lists both once the read model has them, the same as the by-id reads showed
+    const history = await historyAll(acct.key);
+    expect(history.map((m) => [m.message, m.status]).sort()).toEqual([['first', 'queued'], ['second', 'queued']]);
   });
 
   it('replays a bulk request with the same Idempotency-Key without accepting it twice', async () => {

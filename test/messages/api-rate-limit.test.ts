@@ -44,7 +44,8 @@ describe('POST /v1/messages/bulk: 100 requests per minute per account', () => {
     // per account, not per credential: the dashboard session of the same account is blocked too
     expect429(await server.call('POST', '/v1/messages/bulk', { token: login.body.token, body: tiny }), 100);
 
-    // the blocked calls accepted nothing
+    // the blocked calls accepted nothing (a bulk answers before history lists its messages)
+    await server.caughtUp(['messages']);
     const history = await server.call('GET', '/v1/messages/history?limit=500', { key: acct.key });
     expect(history.status).toBe(200);
     expect(history.body.data).toHaveLength(100);

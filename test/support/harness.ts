@@ -50,6 +50,12 @@ export interface TestServer extends Server {
   /** A request asserting nothing: for outages, where a 5xx is what the test expects. */
   request(method: string, path: string, opts?: CallOptions): Promise<ApiResponse>;
   newAccount(name?: string): Promise<TestAccount>;
+  /**
+   * Waits until the read models `names` include every event stored so far: the barrier before a
+   * read that follows a write which does not wait for them (a bulk answers before its messages are
+   * in history).
+   */
+  caughtUp(names: readonly string[], timeoutMs?: number): Promise<void>;
 }
 
 export async function startTestServer(overrides: Record<string, string> = {}, databaseUrl?: string): Promise<TestServer> {
@@ -61,6 +67,10 @@ export async function startTestServer(overrides: Record<string, string> = {}, da
     call: (method, path, opts) => checkedRequest(server.url, method, path, opts),
     request: (method, path, opts) => requestJson(server.url, method, path, opts),
     newAccount: (name) => newAccount(server, name),
+    async caughtUp(names, timeoutMs = 60_000) {
+      const head = await server.engage.store.headPosition();
+      if (!(await server.engage.runner.waitFor(names, head, timeoutMs))) throw new Error(`read models ${names.join(', ')} did not reach the head of the log within ${timeoutMs} ms`);
+    },
   };
 }
 

@@ -4,9 +4,9 @@ import { CHANNELS, PHONE_CHANNELS, type Channel } from '../../../commands/messag
 import { AppError, validationError, notFound, type Issue } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { contactsWithTag } from '../../../projections/contacts.ts';
-import { emailFieldsOf, findMessage, listMessages, type MessageRow } from '../../../projections/messages.ts';
+import { emailFieldsOf, listMessages, type MessageRow } from '../../../projections/messages.ts';
 import { runCommand } from '../../command-handler.ts';
-import { acceptMessages, acceptedRecord, cancelMessage, contentOf, timelineOf } from '../../messages/service.ts';
+import { acceptMessages, acceptedRecord, cancelMessage, contentOf, findMessageById, timelineOf } from '../../messages/service.ts';
 import { SendBody, SendFields, validateSend, normaliseRecipient, type ValidSend } from '../../messages/validation.ts';
 import type { AppDeps } from '../deps.ts';
 import { Timestamp, found, iso, metadataOf, pageById, pageQuery } from '../common.ts';
@@ -14,6 +14,12 @@ import { type AnyRoute, defineRoute } from '../route.ts';
 
 /** The read model a write's response waits for. */
 const MESSAGES = ['messages'];
+/**
+ * A bulk (or send-by-tag) answers once its messages are stored, without waiting for the read model
+ * to apply thousands of rows: each is readable by id at once (GET, timeline, cancel and resend read
+ * the message's stream when its row is not there yet), and listed in history moments later.
+ */
+const BULK_WAITS_FOR: readonly string[] = [];
 export const MAX_BULK = 10_000;
 const STATUSES = ['scheduled', 'queued', 'sent', 'delivered', 'failed', 'cancelled'] as const;
 const IdParams = z.object({ id: z.string() });
@@ -97,7 +103,7 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       } else results[index] = { index, error: 'validation_error', message: describeIssues(v.issues) };
     });
     const bulkId = newId('message').replace('msg_', 'blk_');
-    const { accepted } = await runCommand(engage, metadataOf(req), MESSAGES, (metadata) => acceptMessages(engage, accountId, valid, metadata, { bulkId }));
+    const { accepted } = await runCommand(engage, metadataOf(req), BULK_WAITS_FOR, (metadata) => acceptMessages(engage, accountId, valid, metadata, { bulkId }));
     accepted.forEach((a, i) => {
       results[validIndex[i]] = { index: validIndex[i], id: a.id, status: a.status };
     });
@@ -196,7 +202,7 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       params: IdParams,
       async handler({ params, auth, req }) {
         rejectLiteralId(params.id, req);
-        return messageOut(found(await findMessage(engage.pool, auth.accountId, params.id), 'message'));
+        return messageOut(found(await findMessageById(engage, auth.accountId, params.id), 'message'));
       },
     }),
     defineRoute({
