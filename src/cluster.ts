@@ -52,7 +52,7 @@ export async function serveProcesses(options: { processes: number; port?: number
 async function runChild(role: Role): Promise<void> {
   const config = loadConfig();
   if (role === 'worker') {
-    const engage = await openEngage({ config, runProjections: true });
+    const engage = await openEngage({ config, runProjections: true, announceCheckpoints: true });
     const workers = await startWorkers(engage);
     stopOnSignal(async () => {
       await workers.stop();
@@ -66,7 +66,8 @@ async function runChild(role: Role): Promise<void> {
   const server = await startServer({
     config,
     port: Number(process.env[PORT_ENV]),
-    // the read models and the workers run in the worker child; a write's response waits on projection_state
+    // the read models and the workers run in the worker child; a write's response waits for its
+    // checkpoint announcements (ProjectionRunner.follow)
     runProjections: false,
     workers: false,
     // without Redis, the counters live in the primary: one budget per account across the API children

@@ -31,6 +31,8 @@ export interface OpenOptions {
   clock?: Clock;
   /** run the projection runner in this process (the server does; one-shot CLI commands do not) */
   runProjections?: boolean;
+  /** with runProjections: announce each live read model's new checkpoints to processes that follow them (ProjectionRunner.start) */
+  announceCheckpoints?: boolean;
   projections?: Projection[];
   databaseName?: string;
 }
@@ -66,7 +68,7 @@ export async function openEngage(options: OpenOptions = {}): Promise<Engage> {
     // cross-process wake-ups (LISTEN/NOTIFY on Postgres, a live subscription on EventStoreDB)
     const listening = (store as { listen?: () => Promise<void> }).listen;
     if (listening) await listening.call(store);
-    await runner.start();
+    await runner.start({ announceCheckpoints: options.announceCheckpoints });
   }
   return {
     config,

@@ -74,7 +74,8 @@ program
   .command('worker')
   .description('run the projection runner and background workers without the HTTP API')
   .action(async () => {
-    const engage = await openEngage({ runProjections: true });
+    // API processes beside it (`engage serve` with the runner elsewhere) follow its checkpoints
+    const engage = await openEngage({ runProjections: true, announceCheckpoints: true });
     const workers = await startWorkers(engage);
     engage.log.info('engage worker running');
     const shutdown = async () => {

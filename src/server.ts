@@ -32,7 +32,11 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   // runProjections: false serves the API while other processes (`engage worker`) keep the read models;
   // the tables and views must still exist here, and reads-after-writes wait on projection_state
   const engage = await openEngage({ ...options, runProjections: options.runProjections ?? true });
-  if (options.runProjections === false) for (const p of engage.runner.projections) await ensureProjection(engage.pool, p);
+  if (options.runProjections === false) {
+    for (const p of engage.runner.projections) await ensureProjection(engage.pool, p);
+    // the runner elsewhere announces its checkpoints: read-your-writes waits end on them
+    await engage.runner.follow(engage.connectionString);
+  }
   const authenticator = new Authenticator(engage.pool, await serviceSecret(engage.pool, 'jwt', engage.config.JWT_SECRET));
   const counters = options.counters ?? (await createCounterStore(engage.config.REDIS_URL));
   const app = await buildApp({ engage, authenticator, counters });

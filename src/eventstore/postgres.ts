@@ -3,7 +3,6 @@
 // still commit, by reading only below the snapshot's xmin in (txid, position) order.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import pgListen, { type Subscriber } from 'pg-listen';
 import type { Logger } from 'pino';
 import {
   type AppendResult,
@@ -25,6 +24,7 @@ import {
   upcast,
 } from './port.ts';
 import { isConnectionError, isRetryableConflict } from '../db/errors.ts';
+import { NotificationListener } from '../db/notifications.ts';
 import { sleep } from '../sleep.ts';
 import { Wakeup } from './wakeup.ts';
 import type { Migration } from '../db/migrations.ts';
@@ -299,8 +299,7 @@ export class PostgresEventStore implements EventStore {
   readonly kind = 'postgres' as const;
   readonly atomicAppendMany = true;
   readonly wakeup = new Wakeup();
-  private listener?: Subscriber;
-  private listening?: Promise<void>;
+  private listener?: NotificationListener;
   private notifyPending = false;
   private notifying?: Promise<void>;
 
@@ -517,53 +516,9 @@ export class PostgresEventStore implements EventStore {
    * every reader after each reconnect, since notifications may have been missed while it was away.
    */
   listen(): Promise<void> {
-    if (!this.listening) this.listening = this.startListener(0);
-    return this.listening;
-  }
-
-  private async startListener(generation: number): Promise<void> {
-    if (this.closed) return;
-    const cfg: pg.ClientConfig = this.connectionString ? { connectionString: this.connectionString } : {};
-    // pg-listen is CommonJS with `exports.default`: under ESM its function is one level down
-    type Options = { retryLimit?: number; retryInterval?: number | ((attempt: number) => number); retryTimeout?: number; paranoidChecking?: number | false };
-    type CreateSubscriber = (cfg: pg.ClientConfig, opts?: Options) => Subscriber;
-    const mod = pgListen as unknown as CreateSubscriber & { default?: CreateSubscriber };
-    const createSubscriber = mod.default ?? mod;
-    // retryTimeout 0: never give up reconnecting (pg-listen's default stops after 3 s of outage)
-    const listener = createSubscriber(cfg, {
-      retryLimit: Infinity,
-      retryTimeout: 0,
-      retryInterval: (attempt) => Math.min(2_000, 100 * 2 ** Math.min(attempt, 5)),
-      paranoidChecking: 10_000,
-    });
-    this.listener = listener;
-    let lost = false;
-    listener.notifications.on(EVENT_CHANNEL, () => this.wakeup.wake());
-    listener.events.on('connected', () => {
-      if (lost) this.log?.info('event notifications: listener reconnected');
-      lost = false;
-      this.wakeup.wake();
-    });
-    listener.events.on('reconnect', (attempt: number) => {
-      if (!lost) this.log?.warn({ attempt }, 'event notifications: listener lost its connection; reconnecting (readers poll every second meanwhile)');
-      lost = true;
-    });
-    listener.events.on('error', (err: Error) => {
-      // pg-listen gave up on this session (e.g. LISTEN failed right after a reconnect): start a new one
-      this.log?.warn({ err: err.message }, 'event notifications: listener failed; starting a new one');
-      if (this.listener !== listener || this.closed) return;
-      void listener.close().catch(() => undefined);
-      setTimeout(() => void this.startListener(generation + 1), Math.min(5_000, 200 * 2 ** Math.min(generation, 5))).unref();
-    });
-    // registered before connecting: if the first connect fails, pg-listen's own reconnect loop
-    // re-issues LISTEN for the registered channels once it gets through
-    listener.listenTo(EVENT_CHANNEL)?.catch(() => undefined);
-    try {
-      await listener.connect();
-    } catch (err) {
-      lost = true;
-      this.log?.warn({ err: (err as Error).message }, 'event notifications: listener could not connect; retrying in the background');
-    }
+    if (this.closed) return Promise.resolve();
+    this.listener ??= new NotificationListener(this.connectionString, { [EVENT_CHANNEL]: () => this.wakeup.wake() }, () => this.wakeup.wake(), 'event notifications', this.log);
+    return this.listener.start();
   }
 
   subscribeToAll(options: SubscribeOptions = {}): Subscription {
@@ -584,7 +539,7 @@ export class PostgresEventStore implements EventStore {
     this.closed = true;
     await this.notifying;
     this.wakeup.close();
-    if (this.listener) await this.listener.close().catch(() => undefined);
+    await this.listener?.close();
   }
 }
 

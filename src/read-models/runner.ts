@@ -19,7 +19,8 @@ import { comparePositions, positionToString } from '../eventstore/port.ts';
 import type { Wakeup } from '../eventstore/wakeup.ts';
 import { type Projection, type TableNamer, tableNamer } from './projection.ts';
 import { ensureProjection, removeGeneration, replaceViews } from './generations.ts';
-import { STATE_COLUMNS, type StateRow, beginBatch, commitBatch, lockGenerations, lockProjection, readState, rowPosition } from './state.ts';
+import { CHECKPOINT_CHANNEL, STATE_COLUMNS, type StateRow, beginBatch, commitBatch, lockGenerations, lockProjection, parseCheckpointPayload, readState, rowPosition } from './state.ts';
+import { NotificationListener } from '../db/notifications.ts';
 
 export interface RunnerOptions {
   /** the most events one transaction applies */
@@ -58,6 +59,8 @@ export class ProjectionRunner extends EventEmitter {
   /** projections whose state rows a loop must read again before its next step (something moved them) */
   private readonly staleState = new Set<string>();
   private stopped = false;
+  private announceCheckpoints = false;
+  private checkpoints?: NotificationListener;
   private loops: Promise<void>[] = [];
   private readonly batchSize: number;
   private readonly controlIntervalMs: number;
@@ -82,15 +85,51 @@ export class ProjectionRunner extends EventEmitter {
     this.retryBaseMs = options.retryBaseMs ?? 100;
   }
 
-  async start(): Promise<void> {
+  /**
+   * Runs the projections in this process. With `announceCheckpoints`, every batch committed to a live
+   * read model is announced (CHECKPOINT_CHANNEL) to processes that `follow` it: API processes beside
+   * an `engage worker` (or the worker process of `engage serve --processes N`).
+   */
+  async start(options: { announceCheckpoints?: boolean } = {}): Promise<void> {
+    this.announceCheckpoints = options.announceCheckpoints ?? false;
     for (const p of this.projections) await ensureProjection(this.pool, p);
     this.loops = this.projections.map((p) => this.loop(p));
+  }
+
+  /**
+   * For a process that serves reads while another runs the projections: learns the read models'
+   * checkpoints from that runner's announcements (LISTEN), so a read-your-writes wait ends as soon
+   * as its write is applied instead of on its next poll of projection_state. After a (re)connect the
+   * checkpoints are read once, as announcements may have been missed meanwhile.
+   */
+  follow(connectionString: string | undefined): Promise<void> {
+    const names = this.projections.map((p) => p.name);
+    this.checkpoints ??= new NotificationListener(
+      connectionString,
+      {
+        [CHECKPOINT_CHANNEL]: (payload) => {
+          const checkpoint = parseCheckpointPayload(payload);
+          if (!checkpoint) return;
+          this.markCaughtUp(checkpoint.name, checkpoint.at);
+          this.emit('advanced', checkpoint.name, checkpoint.at);
+        },
+      },
+      () =>
+        void this.refreshPositions(names).then(
+          () => names.forEach((name) => this.positions.has(name) && this.emit('advanced', name, this.positions.get(name))),
+          () => undefined,
+        ),
+      'checkpoint notifications',
+      this.log,
+    );
+    return this.checkpoints.start();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.wakeup.wake();
     await Promise.allSettled(this.loops);
+    await this.checkpoints?.close();
   }
 
   /** Local knowledge of the active generation's checkpoint. */
@@ -115,10 +154,11 @@ export class ProjectionRunner extends EventEmitter {
         return p !== undefined && comparePositions(p, position) >= 0;
       });
     this.wakeup.wake();
-    // wait on our own 'advanced' events; poll the table (another process may run the projection, or
-    // our read missed an event that committed without waking anyone) soon once, then at most every
-    // 250 ms — never once per 'advanced' event, which made every waiter query on every batch
-    let pause = 25;
+    // wait on 'advanced' events (our own batches, or a followed runner's announcements); poll the
+    // table (another process may run the projection unannounced, or our read missed an event that
+    // committed without waking anyone) soon once — not so soon when announcements are followed — then
+    // at most every 250 ms; never once per 'advanced' event, which made every waiter query on every batch
+    let pause = this.checkpoints ? 250 : 25;
     let lastPoll = Date.now();
     while (!passed()) {
       const left = deadline - Date.now();
@@ -264,7 +304,7 @@ export class ProjectionRunner extends EventEmitter {
         this.staleState.add(p.name);
         return await this.failedBatch(client, p, row, events, t, err);
       }
-      await commitBatch(client, p.name, row.generation, last);
+      await commitBatch(client, p.name, row.generation, last, this.announceCheckpoints && row.active);
       this.adaptBatchSize(key, events.length, Date.now() - started);
       // the state this loop keeps moves with its own commits (another process's move is caught above)
       row.commit = last.commit.toString();

@@ -69,12 +69,33 @@ export async function beginBatch(client: pg.PoolClient, name: string, generation
   return results[2].rows[0];
 }
 
-/** Moves a generation's checkpoint to `to` and commits the batch, in one round trip. */
-export async function commitBatch(client: pg.PoolClient, name: string, generation: number, to: Position): Promise<void> {
+/**
+ * The channel a runner announces its read models' new checkpoints on, for processes that serve
+ * reads without running the projections (their read-your-writes waits): payload "name commit prepare".
+ */
+export const CHECKPOINT_CHANNEL = 'engage_checkpoints';
+
+export function checkpointPayload(name: string, at: Position): string {
+  return `${name} ${at.commit} ${at.prepare}`;
+}
+
+/** The read model and checkpoint a CHECKPOINT_CHANNEL payload names (undefined for one it cannot read). */
+export function parseCheckpointPayload(payload: string): { name: string; at: Position } | undefined {
+  const m = /^(\S+) (\d+) (\d+)$/.exec(payload);
+  return m ? { name: m[1], at: { commit: BigInt(m[2]), prepare: BigInt(m[3]) } } : undefined;
+}
+
+/**
+ * Moves a generation's checkpoint to `to` and commits the batch, in one round trip; with `announce`,
+ * the new checkpoint is then NOTIFYed on CHECKPOINT_CHANNEL (in a transaction of its own, after the
+ * commit: a NOTIFY inside it would hold the notify queue's lock across the commit).
+ */
+export async function commitBatch(client: pg.PoolClient, name: string, generation: number, to: Position, announce = false): Promise<void> {
   await client.query(
     `UPDATE projection_state SET commit_pos = '${to.commit}'::xid8, prepare_pos = ${to.prepare}, updated_at = now()
       WHERE name = ${client.escapeLiteral(name)} AND generation = ${Number(generation)};
-     COMMIT`,
+     COMMIT${announce ? `;
+     SELECT pg_notify('${CHECKPOINT_CHANNEL}', ${client.escapeLiteral(checkpointPayload(name, to))})` : ''}`,
   );
 }
 

@@ -1,11 +1,14 @@
 // Read-your-writes when the API process runs no projections and `engage worker` (another process)
-// keeps the read models: a command's response waits on projection_state, so the next read sees it.
+// keeps the read models: a command's response waits for the worker's announcement of the read
+// model's checkpoint (or, failing one, its poll of projection_state), so the next read sees it.
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/service.ts';
 import { type Server, startServer } from '../../src/server.ts';
 import { freshDatabase, testConfig } from '../support/harness.ts';
 import { requestJson } from '../support/http.ts';
+import { comparePositions } from '../../src/eventstore/port.ts';
+import { eventually } from '../support/waits.ts';
 import { type EngageProcess, killAllEngageProcesses, startEngage } from '../support/processes.ts';
 
 describe('an API process without projections, with `engage worker` in another process', () => {
@@ -36,10 +39,21 @@ describe('an API process without projections, with `engage worker` in another pr
     expect((await requestJson(api.url, 'GET', '/v1/contacts', { key })).status).toBe(401);
 
     worker = await startEngage('worker', url);
-    // the API learns of the worker's progress only through projection_state
+    // the API learns of the worker's progress through its announcements or projection_state
     expect(await api.engage.runner.waitFor(['auth'], created.position, 30_000)).toBe(true);
     expect((await requestJson(api.url, 'GET', '/v1/contacts', { key })).status).toBe(200);
   }, 300_000);
+
+  it("learns of each applied write from the worker's announcement, with no wait polling for it", async () => {
+    expect(worker.child.exitCode).toBeNull();
+    // written without a read-your-writes wait: nothing in this process reads projection_state for it,
+    // so only the worker's announcement (ProjectionRunner.follow) can move the position it knows
+    const other = await createAccount(api.engage, { name: 'Heard', email: 'heard@example.com', password: 'correct horse battery' });
+    await eventually('the announced auth checkpoint', async () => {
+      const known = api.engage.runner.position('auth');
+      return known && comparePositions(known, other.position) >= 0 ? true : undefined;
+    }, 30_000);
+  }, 60_000);
 
   it('shows every write in the very next read: create, update, delete', async () => {
     expect(worker.child.exitCode).toBeNull();
