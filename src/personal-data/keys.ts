@@ -22,6 +22,9 @@ export interface DataKey {
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
+/** AES-256 */
+const KEY_BYTES = 32;
+
 /**
  * The key of each subject of one account, made where a subject has none yet (its key is null when
  * the subject was erased). One round trip for any number of subjects.
@@ -41,12 +44,15 @@ export async function keysForSubjects(db: Queryable, accountId: string, subjects
   // snapshot cannot see yet is read again by the next
   for (let attempt = 0; attempt < 3 && found.size < wanted.length; attempt++) {
     const missing = wanted.filter((s) => !found.has(s));
+    // the keys travel as one binary parameter, KEY_BYTES each (an array of bytea would be sent as
+    // text, every key hex-escaped), and are cut apart in the statement
     take((await db.query(
       `INSERT INTO data_keys (id, account_id, subject, key)
-       SELECT id, $1, subject, key FROM unnest($2::text[], $3::text[], $4::bytea[]) AS w(subject, id, key)
+       SELECT id, $1, subject, substring($4::bytea FROM ((n - 1) * ${KEY_BYTES} + 1)::int FOR ${KEY_BYTES})
+       FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS w(subject, id, n)
        ON CONFLICT (account_id, subject) DO NOTHING
        RETURNING id, subject, key`,
-      [accountId, missing, missing.map(() => newId('dataKey')), missing.map(() => randomBytes(32))],
+      [accountId, missing, missing.map(() => newId('dataKey')), randomBytes(KEY_BYTES * missing.length)],
     )).rows);
     const raced = wanted.filter((s) => !found.has(s));
     if (raced.length) await readKeys(raced);
