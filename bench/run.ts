@@ -1,11 +1,12 @@
 // `npm run bench`: runs the benchmark scenarios against a fresh database each, prints a table and
 // writes bench/results/<timestamp>.json and bench/results/latest.json.
-//   BENCH_ONLY=append-single,catchup-read   run only these scenarios
+//   npm run bench -- bulk-accept send-latency   run only these scenarios (or BENCH_ONLY=a,b)
 //   BENCH_SCALE=0.1                         shrink workloads and durations
 //   DATABASE_URL=postgres://…               use this cluster instead of the embedded one
 //   BENCH_KEEP_DB=1                         keep the scenario databases for inspection
 //   BENCH_CPU_PROF=1                        --cpu-prof the HTTP server child (bench/results/profiles)
 //   BENCH_DIAGNOSTICS=1                     also time a rebuild that builds its indexes after the replay
+//   BENCH_PG_STATS=1                        the embedded cluster with pg_stat_statements: statements by time
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,13 +28,13 @@ const KNOWN = ['append-single', 'append-batch', 'catchup-read', 'projection-rebu
 KNOWN.push(...messagingScenarios.map((s) => s.name), ...webhookScenarios.map((s) => s.name));
 KNOWN.push(writeThroughput.name);
 
+/** The scenarios asked for: `npm run bench -- <scenario> …` and/or BENCH_ONLY=a,b (none: all). */
 function parseOnly(): (name: string) => boolean {
-  const raw = process.env.BENCH_ONLY?.trim();
-  if (!raw) return () => true;
-  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = [...process.argv.slice(2), ...(process.env.BENCH_ONLY ?? '').split(',')].map((s) => s.trim()).filter(Boolean);
+  if (names.length === 0) return () => true;
   const expanded = names.flatMap((n) => (n === 'http' ? ['http-create', 'http-list'] : [n]));
   const unknown = expanded.filter((n) => !KNOWN.includes(n));
-  if (unknown.length) throw new Error(`BENCH_ONLY: unknown scenario ${unknown.join(', ')} (known: ${KNOWN.join(', ')}, http)`);
+  if (unknown.length) throw new Error(`bench: unknown scenario ${unknown.join(', ')} (known: ${KNOWN.join(', ')}, http)`);
   return (name) => expanded.includes(name);
 }
 
@@ -74,7 +75,7 @@ async function main() {
   );
 
   const figures: Figure[] = [];
-  const runs: Record<string, { seconds: number; loadavg_before: number[]; error?: string }> = {};
+  const runs: Record<string, { seconds: number; loadavg_before: number[]; loadavg_after?: number[]; error?: string }> = {};
   const load = () => os.loadavg().map((v) => Math.round(v * 100) / 100);
   try {
     for (const s of scenarios) {
@@ -84,12 +85,15 @@ async function main() {
       const t = performance.now();
       try {
         figures.push(...(await s.run(ctx)));
-        runs[s.name] = { seconds: Math.round((performance.now() - t) / 100) / 10, loadavg_before };
+        runs[s.name] = { seconds: Math.round((performance.now() - t) / 100) / 10, loadavg_before, loadavg_after: load() };
       } catch (err) {
         const message = err instanceof Error ? (err.stack ?? err.message) : String(err);
         process.stderr.write(`  ✗ ${s.name} failed: ${message}\n`);
-        runs[s.name] = { seconds: Math.round((performance.now() - t) / 100) / 10, loadavg_before, error: message };
+        runs[s.name] = { seconds: Math.round((performance.now() - t) / 100) / 10, loadavg_before, loadavg_after: load(), error: message };
       }
+      // the scenario's own load shows in the 1-minute average after it; the 5- and 15-minute ones say
+      // more about what else ran
+      process.stderr.write(`  ${s.name}: ${runs[s.name].seconds} s, load before ${loadavg_before.join(' ')} → after ${runs[s.name].loadavg_after!.join(' ')}\n`);
     }
   } finally {
     await cluster.stop();

@@ -21,7 +21,9 @@ export async function openCluster(): Promise<Cluster> {
   let stop: () => Promise<void> = async () => undefined;
   let mode: Cluster['mode'] = 'external';
   if (!adminUrl) {
-    const embedded = await startEmbeddedPostgres({ dataDir: EMBEDDED_DATA_DIR, database: 'postgres' });
+    // BENCH_PG_STATS=1: the statements' time per scenario, from pg_stat_statements (statementStats)
+    const serverFlags = process.env.BENCH_PG_STATS === '1' ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all'] : [];
+    const embedded = await startEmbeddedPostgres({ dataDir: EMBEDDED_DATA_DIR, database: 'postgres', serverFlags });
     adminUrl = embedded.connectionString;
     stop = embedded.stop;
     mode = 'embedded';
@@ -95,3 +97,45 @@ CREATE TABLE IF NOT EXISTS bench_plain_events (
   LIKE es_events INCLUDING DEFAULTS INCLUDING IDENTITY,
   PRIMARY KEY (global_position)
 );`;
+
+export interface StatementStat {
+  query: string;
+  calls: number;
+  total_ms: number;
+  mean_ms: number;
+  rows: number;
+  share: number;
+  toplevel: boolean;
+}
+
+/**
+ * With BENCH_PG_STATS=1: the statements run in this scenario's database by total execution time
+ * (pg_stat_statements, track=all, so statements inside functions count on their own too). Empty
+ * when the extension is not loaded.
+ */
+export async function statementStats(db: BenchDatabase, top = 15): Promise<StatementStat[]> {
+  if (process.env.BENCH_PG_STATS !== '1') return [];
+  try {
+    await db.pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    // share: of the time of the statements the clients sent (a function's inner statements are in
+    // its caller's time as well as listed on their own, toplevel false)
+    const { rows } = await db.pool.query<{ query: string; calls: string; total: number; rows: string; all_total: number; toplevel: boolean }>(
+      `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query, calls, total_exec_time AS total, rows, toplevel,
+              sum(total_exec_time) FILTER (WHERE toplevel) OVER () AS all_total
+         FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+        ORDER BY total_exec_time DESC LIMIT $1`,
+      [top],
+    );
+    return rows.map((r) => ({
+      query: r.query,
+      calls: Number(r.calls),
+      total_ms: Math.round(r.total),
+      mean_ms: Math.round((r.total / Number(r.calls)) * 1000) / 1000,
+      rows: Number(r.rows),
+      share: Math.round((r.total / r.all_total) * 1000) / 1000,
+      toplevel: r.toplevel,
+    }));
+  } catch {
+    return [];
+  }
+}

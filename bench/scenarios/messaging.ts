@@ -9,7 +9,7 @@ import { messagesProjection } from '../../projections/messages.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
 import type { NewEvent } from '../../src/eventstore/port.ts';
 import { cpuCost, cpuLine, cpuMeter, perUnit, sampleProcess, startBaseline, startEngage, type ServerChild } from '../lib/child.ts';
-import { type BenchDatabase, freshDatabase, PLAIN_EVENTS_TABLE } from '../lib/db.ts';
+import { type BenchDatabase, freshDatabase, PLAIN_EVENTS_TABLE, type StatementStat, statementStats } from '../lib/db.ts';
 import { lagProbe } from '../lib/probes.ts';
 import { counterDelta, dbCounters } from '../lib/procstat.ts';
 import { openLoop } from '../lib/loadgen.ts';
@@ -110,6 +110,13 @@ function steadyRate(series: [number, number][]): number {
 }
 
 const round1 = (v: number) => Math.round(v * 10) / 10;
+
+/** With BENCH_PG_STATS=1: the database's statements by total time, the top few printed. */
+async function statementsOf(db: BenchDatabase): Promise<{ statements?: StatementStat[] }> {
+  const statements = await statementStats(db);
+  for (const st of statements.slice(0, 8)) progress(`  pg ${(st.share * 100).toFixed(1)}%${st.toplevel ? '' : ' (inner)'} ${st.total_ms} ms / ${st.calls} calls: ${st.query}`);
+  return statements.length ? { statements } : {};
+}
 // ─── bulk-accept ─────────────────────────────────────────────────────────────────────────────────
 
 /** Waits (bounded) until the server has sent every queued message: its workers are idle again. */
@@ -148,6 +155,7 @@ async function measureBulks(ctx: BenchContext, rounds: number, mode: 'dispatchin
       progress(`bulk ${results.length}/${rounds} (workers ${workers}): ${r.status} in ${Math.round(r.ms)} ms (${r.accepted} accepted, ${r.failed} failed)`);
     }
     const usage = cpu();
+    const statements = await statementsOf(db);
     await http.close();
     const bad = results.filter((r) => r.status !== 202 || r.accepted !== BULK);
     if (bad.length) ctx.notes.push(`bulk-accept: ${bad.length} bulks not fully accepted: ${JSON.stringify(bad.map((b) => ({ status: b.status, accepted: b.accepted, failed: b.failed })))}`);
@@ -159,6 +167,7 @@ async function measureBulks(ctx: BenchContext, rounds: number, mode: 'dispatchin
       ...usage,
       cpu_per_bulk: cpuCost(usage, rounds),
       body_bytes: bodies[0].length,
+      ...statements,
     };
   } finally {
     await engage?.stop();
@@ -327,6 +336,7 @@ export const dispatchThroughput: Scenario = {
       }
       const wall = (now() - start) / 1000;
       const usage = cpu();
+      const statements = await statementsOf(db);
       const lag = await probe.stop();
       const mem = rss.stop();
       await http.close();
@@ -361,6 +371,7 @@ export const dispatchThroughput: Scenario = {
         cpu_per_message: cpuCost(usage, sent),
         peak_rss_mib: mem.peak_rss_mib,
         config: { DISPATCH_BATCH_SIZE: 500, DISPATCH_CONCURRENCY: 256, SANDBOX_DELIVERY_DELAY_MS: 50, projection_batch: 2000 },
+        ...statements,
       };
       const lagDetails = { lag_definition: "age (database clock) of the oldest event of the messages projection's types not yet applied; 0 when caught up", sampled_every_ms: 250, ...lag };
       return [

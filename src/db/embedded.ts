@@ -221,11 +221,11 @@ function initialise(bin: string, dir: string, password: string, owner: Owner | u
 }
 
 /** Starts the server (its log goes to postgres.log beside the settings) and resolves once it accepts connections. */
-async function startServer(bin: string, dir: string, root: string, s: Settings, owner: Owner | undefined): Promise<ChildProcess> {
+async function startServer(bin: string, dir: string, root: string, s: Settings, owner: Owner | undefined, extraFlags: readonly string[]): Promise<ChildProcess> {
   const logFile = path.join(root, 'postgres.log');
   if (existsSync(logFile) && statSync(logFile).size > 10 * 1024 * 1024) rmSync(logFile);
   const fd = openSync(logFile, 'a', 0o600);
-  const child = spawn(path.join(bin, 'bin', 'postgres'), ['-D', dir, '-p', String(s.port), ...SERVER_FLAGS], {
+  const child = spawn(path.join(bin, 'bin', 'postgres'), ['-D', dir, '-p', String(s.port), ...SERVER_FLAGS, ...extraFlags], {
     stdio: ['ignore', fd, fd],
     env: { ...process.env, LC_ALL: 'C', LANG: 'C' },
     ...(owner ?? {}),
@@ -251,7 +251,11 @@ async function startServer(bin: string, dir: string, root: string, s: Settings, 
  * directory and makes sure `database` exists on it. `port` (EMBEDDED_PG_PORT) overrides the
  * remembered one.
  */
-export async function startEmbeddedPostgres(opts: { dataDir: string; port?: number; database: string; log?: (line: string) => void }): Promise<EmbeddedDatabase> {
+/**
+ * @param opts.serverFlags more `-c name=value` flags for a server this call starts (the benchmarks'
+ *   pg_stat_statements); a cluster already running is reused as it is
+ */
+export async function startEmbeddedPostgres(opts: { dataDir: string; port?: number; database: string; log?: (line: string) => void; serverFlags?: readonly string[] }): Promise<EmbeddedDatabase> {
   const root = path.resolve(opts.dataDir);
   mkdirSync(root, { recursive: true });
   const settingsFile = path.join(root, 'postgres.json');
@@ -291,7 +295,7 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port?: numb
       if (owner) mkdirReachable(path.dirname(dir));
       initialise(bin, dir, settings.password, owner);
     }
-    child = await startServer(bin, dir, root, settings, owner);
+    child = await startServer(bin, dir, root, settings, owner, opts.serverFlags ?? []);
   }
 
   if (settings.password === LEGACY_PASSWORD) {
