@@ -83,7 +83,8 @@ export function contentOfRow(r: DispatchRow): MessageContent {
 
 export const messagesProjection: Projection = {
   name: 'messages',
-  version: 2,
+  // 3: the dispatcher's and the scheduler's queues are read in their own order (their indexes)
+  version: 3,
   tables: ['messages'],
   types: [...MESSAGE_EVENT_TYPES, ...ERASURE_EVENTS],
   schema: (t) => `
@@ -126,7 +127,8 @@ export const messagesProjection: Projection = {
     CREATE INDEX ${t('messages')}_history ON ${t('messages')} (account_id, id DESC);
     CREATE INDEX ${t('messages')}_status ON ${t('messages')} (account_id, status, id DESC);
     CREATE INDEX ${t('messages')}_to ON ${t('messages')} (account_id, to_address, id DESC);
-    CREATE INDEX ${t('messages')}_work ON ${t('messages')} (status, not_before) WHERE status IN ('scheduled', 'queued');
+    CREATE INDEX ${t('messages')}_queue ON ${t('messages')} (not_before NULLS FIRST, id) WHERE status = 'queued';
+    CREATE INDEX ${t('messages')}_schedule ON ${t('messages')} (scheduled_at) WHERE status = 'scheduled';
     CREATE INDEX ${t('messages')}_provider_id ON ${t('messages')} (provider_message_id) WHERE provider_message_id IS NOT NULL;
     CREATE INDEX ${t('messages')}_personal_key ON ${t('messages')} (personal_key) WHERE personal_key IS NOT NULL;
     CREATE INDEX ${t('messages')}_marketing ON ${t('messages')} (account_id, to_address, sent_at) WHERE marketing AND sent_at IS NOT NULL;`,

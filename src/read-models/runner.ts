@@ -467,6 +467,10 @@ export class ProjectionRunner extends EventEmitter {
       this.failed.delete(p.name);
       this.log.info({ projection: p.name, generation: mine.generation, version: mine.version }, 'rebuild complete; swapped in');
       this.emit('swapped', p.name, mine.generation);
+      // a table filled by a replay has no statistics until autovacuum's next round: queries planned
+      // meanwhile guess its size (a sort of every queued message instead of a walk of their index)
+      const t = tableNamer(mine.generation);
+      for (const table of p.tables) await this.pool.query(`ANALYZE ${t(table)}`).catch((err) => this.log.warn({ err, projection: p.name, table }, 'could not ANALYZE the rebuilt read model'));
       this.emit('advanced', p.name, rowPosition(mine));
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
