@@ -534,7 +534,27 @@ export const millionRss: Scenario = {
       const rate = sent / (byType.MessageSent?.last_s ?? wall);
       progress(`${sent.toLocaleString('en-US')} sent in ${wall.toFixed(0)} s = ${Math.round(rate)} messages/s; peak RSS ${mem.peak_rss_mib} MiB (idle ${idleRss} MiB); ${cpuLine(usage)}`);
       const series = mem.samples.filter((_, i) => i % 5 === 0).map((s) => [s.t, s.rss_mib]);
+      // flat after warm-up: RSS at the end against RSS once a quarter of the messages were accepted,
+      // per 100,000 messages in between
+      const warm = rssByAccepted.find(([n]) => n >= total / 4) ?? rssByAccepted[0];
+      const endRss = mem.samples[mem.samples.length - 1]?.rss_mib ?? NaN;
+      const growthPer100k = warm && total > warm[0] ? ((endRss - warm[1]) / (total - warm[0])) * 100_000 : NaN;
+      progress(`RSS after warm-up: ${warm?.[1]} MiB at ${warm?.[0].toLocaleString('en-US')} accepted → ${endRss} MiB at the end: ${growthPer100k.toFixed(1)} MiB per 100,000 messages`);
       return [
+        figure({
+          scenario: 'million-rss',
+          name: `RSS growth after warm-up, per 100,000 messages`,
+          unit: 'MiB',
+          better: 'lower',
+          value: Math.round(growthPer100k * 10) / 10,
+          target: { op: '<=', value: 10 },
+          baseline: null,
+          details: {
+            definition: 'RSS at the end (everything sent) minus RSS when a quarter of the messages had been accepted, per 100,000 messages in between; ≤ 10 MiB per 100,000 keeps 1,000,000 messages within ~90 MiB of the warm-up level',
+            warm_up: { accepted: warm?.[0], rss_mib: warm?.[1] },
+            end_rss_mib: endRss,
+          },
+        }),
         figure({
           scenario: 'million-rss',
           name: `peak RSS, ${total.toLocaleString('en-US')} messages`,
