@@ -5,6 +5,7 @@ import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/schema.ts';
 import { createPool } from '../../src/db/pool.ts';
+import { progress } from './stats.ts';
 
 export interface Cluster {
   mode: 'external' | 'embedded';
@@ -138,4 +139,11 @@ export async function statementStats(db: BenchDatabase, top = 15): Promise<State
   } catch {
     return [];
   }
+}
+
+/** With BENCH_PG_STATS=1: the database's statements by total time, the top few printed (for a figure's details). */
+export async function statementsOf(db: BenchDatabase): Promise<{ statements?: StatementStat[] }> {
+  const statements = await statementStats(db);
+  for (const st of statements.slice(0, 8)) progress(`  pg ${(st.share * 100).toFixed(1)}%${st.toplevel ? '' : ' (inner)'} ${st.total_ms} ms / ${st.calls} calls: ${st.query}`);
+  return statements.length ? { statements } : {};
 }

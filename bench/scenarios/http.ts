@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
-import { freshDatabase } from '../lib/db.ts';
+import { freshDatabase, statementsOf } from '../lib/db.ts';
 import { type LoadResult, openLoop } from '../lib/loadgen.ts';
 import { clusterCpuDelta, counterDelta, dbCounters, embeddedPostgresCpu, processCpu } from '../lib/procstat.ts';
 import { figure, type Figure } from '../lib/report.ts';
@@ -172,7 +172,8 @@ export function httpScenarios(only: (name: string) => boolean): Scenario[] {
             created = r.ok;
             // read-your-writes: every created contact is in the read model when its POST returns
             const { rows } = await db.pool.query(`SELECT count(*)::int AS n FROM contacts`);
-            figures.push(p99Figure(ctx, { scenario: 'http-create', request: 'POST /v1/contacts', rate, targetMs: 50, r, base, details: { contacts_in_read_model: rows[0].n } }));
+            const statements = await statementsOf(db);
+            figures.push(p99Figure(ctx, { scenario: 'http-create', request: 'POST /v1/contacts', rate, targetMs: 50, r, base, details: { contacts_in_read_model: rows[0].n, ...statements } }));
           }
           if (wantList) {
             if (created < 100) {

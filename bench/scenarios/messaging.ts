@@ -9,7 +9,7 @@ import { messagesProjection } from '../../projections/messages.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
 import type { NewEvent } from '../../src/eventstore/port.ts';
 import { cpuCost, cpuLine, cpuMeter, perUnit, sampleProcess, startBaseline, startEngage, type ServerChild } from '../lib/child.ts';
-import { type BenchDatabase, freshDatabase, PLAIN_EVENTS_TABLE, type StatementStat, statementStats } from '../lib/db.ts';
+import { type BenchDatabase, freshDatabase, PLAIN_EVENTS_TABLE, statementsOf } from '../lib/db.ts';
 import { lagProbe } from '../lib/probes.ts';
 import { counterDelta, dbCounters } from '../lib/procstat.ts';
 import { openLoop } from '../lib/loadgen.ts';
@@ -111,12 +111,6 @@ function steadyRate(series: [number, number][]): number {
 
 const round1 = (v: number) => Math.round(v * 10) / 10;
 
-/** With BENCH_PG_STATS=1: the database's statements by total time, the top few printed. */
-async function statementsOf(db: BenchDatabase): Promise<{ statements?: StatementStat[] }> {
-  const statements = await statementStats(db);
-  for (const st of statements.slice(0, 8)) progress(`  pg ${(st.share * 100).toFixed(1)}%${st.toplevel ? '' : ' (inner)'} ${st.total_ms} ms / ${st.calls} calls: ${st.query}`);
-  return statements.length ? { statements } : {};
-}
 // ─── bulk-accept ─────────────────────────────────────────────────────────────────────────────────
 
 /** Waits (bounded) until the server has sent every queued message: its workers are idle again. */
