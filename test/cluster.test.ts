@@ -6,11 +6,11 @@
 // primary leaves no children behind.
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { portOpen } from '../src/db/embedded.ts';
 import { freshDatabase } from './support/harness.ts';
 import { type EngageProcess, killAllEngageProcesses, printedApiKey, runEngage, startEngage, TEST_APPLICATION_NAME } from './support/processes.ts';
 import { burst, inOneWindow } from './support/rate-limits.ts';
@@ -88,16 +88,6 @@ function alive(pid: number): boolean {
   }
 }
 
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
 
 describe('engage serve --processes 2', () => {
   let databaseUrl: string;

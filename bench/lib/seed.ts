@@ -107,3 +107,13 @@ export async function seededDatabase(ctx: BenchContext, label: string, events: n
   }
   return { shape, db };
 }
+
+/** The contact the HTTP write scenarios post (i makes the email unique within a run). */
+export const benchContact = (run: string, i: number) => ({
+  email: `bench-${run}-${i}@example.com`,
+  first_name: 'Ada',
+  last_name: `Lovelace ${i}`,
+  country: 'GB',
+  language: 'en',
+  tags: ['bench', i % 2 ? 'vip' : 'trial'],
+});

@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { freshDatabase, statementsOf } from '../lib/db.ts';
+import { benchContact } from '../lib/seed.ts';
 import { type LoadResult, openLoop } from '../lib/loadgen.ts';
 import { clusterCpuDelta, counterDelta, dbCounters, embeddedPostgresCpu, processCpu } from '../lib/procstat.ts';
 import { figure, type Figure } from '../lib/report.ts';
@@ -121,15 +122,7 @@ function p99Figure(
 }
 
 const RUN = Date.now().toString(36);
-const contactBody = (i: number) =>
-  JSON.stringify({
-    email: `bench-${RUN}-${i}@example.com`,
-    first_name: 'Ada',
-    last_name: `Lovelace ${i}`,
-    country: 'GB',
-    language: 'en',
-    tags: ['bench', i % 2 ? 'vip' : 'trial'],
-  });
+const contactBody = (i: number) => JSON.stringify(benchContact(RUN, i));
 
 export function httpScenarios(only: (name: string) => boolean): Scenario[] {
   const wantCreate = only('http-create');

@@ -10,6 +10,7 @@ import { type ClosedLoopResult, closedLoop, type RequestSpec } from '../lib/load
 import { counterDelta, dbCounters, processTreeCpu } from '../lib/procstat.ts';
 import { figure, type Figure } from '../lib/report.ts';
 import { type BenchContext, type Scenario, scaled } from '../lib/scenario.ts';
+import { benchContact } from '../lib/seed.ts';
 import { progress, sleep } from '../lib/stats.ts';
 
 const CONNECTIONS = 16;
@@ -20,14 +21,7 @@ const SHARE_OF_BASELINE = 0.5;
 const RUN = Date.now().toString(36);
 
 /** The contact every request posts (i makes the email unique): the same row engage and the baseline write. */
-const contact = (i: number) => ({
-  email: `wt-${RUN}-${i}@example.com`,
-  first_name: 'Ada',
-  last_name: `Lovelace ${i}`,
-  country: 'GB',
-  language: 'en',
-  tags: ['bench', i % 2 ? 'vip' : 'trial'],
-});
+const contact = (i: number) => benchContact(`wt-${RUN}`, i);
 
 /**
  * A marketing SMS to recipient i: +1 415 NXX XXXX, distinct for every i of a run, so the daily

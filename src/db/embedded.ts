@@ -51,7 +51,8 @@ const SERVER_FLAGS = [
   '-c', 'shared_buffers=256MB',
 ];
 
-function portOpen(port: number): Promise<boolean> {
+/** Whether something accepts TCP connections on 127.0.0.1:`port`. */
+export function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ port, host: '127.0.0.1' });
     socket.once('connect', () => {
