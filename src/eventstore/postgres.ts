@@ -357,10 +357,10 @@ export class PostgresEventStore implements EventStore {
         // no stream to lock and no ids to look for: try the write alone (one statement); it writes
         // nothing unless every stream fits, and es_append then judges (a conflict, say)
         if (!items.some((i) => i.l || i.k === 'any' || i.k === 'stream_exists')) {
-          ({ rows } = await this.pool.query<AppendRow>('SELECT * FROM es_write($1::jsonb)', [json]));
+          ({ rows } = await this.pool.query<AppendRow>({ name: 'es_write', text: 'SELECT * FROM es_write($1::jsonb)', values: [json] }));
           if (rows.length > 0) break;
         }
-        ({ rows } = await this.pool.query<AppendRow>('SELECT * FROM es_append($1::jsonb)', [json]));
+        ({ rows } = await this.pool.query<AppendRow>({ name: 'es_append', text: 'SELECT * FROM es_append($1::jsonb)', values: [json] }));
         break;
       } catch (err) {
         const raced = isUniqueViolation(err) || (err as { code?: string }).code === STREAM_MOVED;
@@ -446,13 +446,15 @@ export class PostgresEventStore implements EventStore {
       params.push(options.types);
       typeFilter = ` AND type = ANY($4::text[])`;
     }
-    const { rows } = await this.pool.query<EventRow>(
-      `SELECT ${EVENT_COLUMNS} FROM es_events
+    // named: every projection loop reads on every wake, so each connection plans this once
+    const { rows } = await this.pool.query<EventRow>({
+      name: options.types ? 'es_read_all_of_types' : 'es_read_all',
+      text: `SELECT ${EVENT_COLUMNS} FROM es_events
        WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
          AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())${typeFilter}
        ORDER BY transaction_id, global_position LIMIT $3`,
-      params,
-    );
+      values: params,
+    });
     return rows.map(toRecorded);
   }
 
@@ -501,11 +503,12 @@ export class PostgresEventStore implements EventStore {
   }
 
   async headPosition(): Promise<Position> {
-    const { rows } = await this.pool.query(
-      `SELECT transaction_id::text AS txid, global_position::text AS gp FROM es_events
+    const { rows } = await this.pool.query({
+      name: 'es_head',
+      text: `SELECT transaction_id::text AS txid, global_position::text AS gp FROM es_events
        WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
        ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
-    );
+    });
     return rows.length ? { commit: BigInt(rows[0].txid), prepare: BigInt(rows[0].gp) } : START;
   }
 
