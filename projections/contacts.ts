@@ -117,6 +117,13 @@ function evolveRow(row: Row | undefined, recorded: { type: string; data: unknown
 
 export const findContact = (db: Db, accountId: string, id: string) => findInAccount<ContactRow>(db, 'contacts', accountId, id);
 
+/** The account's contacts with these ids (those it has), in no particular order. */
+export async function findContacts(db: Db, accountId: string, ids: readonly string[]): Promise<ContactRow[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<ContactRow>('SELECT * FROM contacts WHERE account_id = $1 AND id = ANY($2::text[])', [accountId, ids]);
+  return rows;
+}
+
 /** The list filters of GET /v1/contacts; `q` matches names, email, phone and external id (case-insensitive). */
 export interface ContactFilter {
   email?: string;

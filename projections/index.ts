@@ -3,11 +3,12 @@ import type { Projection } from '../src/read-models/projection.ts';
 import { authProjection } from './auth.ts';
 import { contactsProjection } from './contacts.ts';
 import { customFieldsProjection } from './custom-fields.ts';
+import { listsProjection } from './lists.ts';
 import { messagesProjection } from './messages.ts';
 import { suppressionsProjection } from './suppressions.ts';
 import { webhookOutboxProjection } from './webhook-outbox.ts';
 
-export const ALL_PROJECTIONS: Projection[] = [authProjection, contactsProjection, customFieldsProjection, messagesProjection, suppressionsProjection, webhookOutboxProjection];
+export const ALL_PROJECTIONS: Projection[] = [authProjection, contactsProjection, customFieldsProjection, listsProjection, messagesProjection, suppressionsProjection, webhookOutboxProjection];
 
 export function findProjection(name: string): Projection | undefined {
   return ALL_PROJECTIONS.find((p) => p.name === name);

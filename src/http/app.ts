@@ -14,6 +14,7 @@ import { accountRoutes } from './routes/account.ts';
 import { authRoutes } from './routes/auth.ts';
 import { contactRoutes } from './routes/contacts.ts';
 import { healthRoutes } from './routes/health.ts';
+import { listRoutes } from './routes/lists.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { webhookEndpointRoutes } from './routes/webhook-endpoints.ts';
 import { providerWebhookRoutes } from './routes/providers/index.ts';
@@ -77,7 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   idempotencyPlugin(app, engage.pool);
 
   const registry: AnyRoute[] = [];
-  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, messageRoutes, webhookEndpointRoutes];
+  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, listRoutes, messageRoutes, webhookEndpointRoutes];
   for (const group of groups) registerRoutes(app, group(deps), registry);
   // inbound provider callbacks: a child context with raw-body parsers (signatures), outside the OpenAPI document
   await app.register(providerWebhookRoutes(deps));

@@ -31,6 +31,8 @@ const FieldBody = z.strictObject({
 
 /** The read models a write's response waits for. */
 const CONTACTS = ['contacts'];
+/** a deleted contact leaves every list: the counts a client reads next must show it */
+const CONTACTS_AND_LISTS = ['contacts', 'lists'];
 const CUSTOM_FIELDS = ['custom_fields'];
 
 export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
@@ -141,7 +143,7 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: ['contacts'],
       params: IdParams,
       async handler({ params, auth, req }) {
-        await runCommand(engage, metadataOf(req), CONTACTS, (metadata) => deleteContact(engage, auth.accountId, params.id, metadata));
+        await runCommand(engage, metadataOf(req), CONTACTS_AND_LISTS, (metadata) => deleteContact(engage, auth.accountId, params.id, metadata));
         return { id: params.id, deleted: true };
       },
     }),

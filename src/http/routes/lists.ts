@@ -1,0 +1,165 @@
+// Lists: /v1/lists, a list's members (/v1/lists/:id/contacts) and its pin (/v1/lists/:id/favorite).
+// Every list in a response carries its live member count and favorite: a write answers from the
+// lists read model once it includes the write (runCommand waits for it).
+import { z } from 'zod';
+import { findContacts } from '../../../projections/contacts.ts';
+import { findList, listLists, listMemberIds, type ListPosition } from '../../../projections/lists.ts';
+import { contactOut } from '../../contacts/service.ts';
+import { runCommand } from '../../command-handler.ts';
+import type { Engage } from '../../context.ts';
+import { addListMember, createList, deleteList, type ListWrite, listOut, listView, removeListMember, setListFavorite, updateList } from '../../lists/service.ts';
+import type { AppDeps } from '../deps.ts';
+import { decodeCursor, found, metadataOf, page, pageById, pageQuery } from '../common.ts';
+import { type AnyRoute, defineRoute } from '../route.ts';
+
+const IdParams = z.object({ id: z.string().max(64) });
+const MemberParams = z.object({ id: z.string().max(64), contactId: z.string().max(64) });
+
+const Name = z.string().trim().min(1).max(200);
+const Description = z.string().trim().max(2000).nullable();
+
+const ListCreateBody = z.strictObject({ name: Name, description: Description.optional() });
+const ListPatchBody = z.strictObject({ name: Name.optional(), description: Description.optional() });
+const FavoriteBody = z.strictObject({ favorite: z.boolean() });
+const MemberBody = z.strictObject({ contact_id: z.string().min(1).max(64) });
+
+const ListQuery = z.strictObject({ ...pageQuery });
+/** The cursor of GET /v1/lists: the last list of the page, in the order pinned first, then newest id first. */
+const ListCursor = z.object({ favorite: z.boolean(), id: z.string() });
+
+/** The read models a write's response waits for. */
+const LISTS = ['lists'];
+
+/** The list as the read model shows it after a write; the stream's view if the read model is late. */
+async function listAfter(engage: Engage, accountId: string, write: ListWrite) {
+  const row = await findList(engage.pool, accountId, write.id);
+  return row ? listOut(row) : listView(write.state);
+}
+
+export function listRoutes({ engage }: AppDeps): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/v1/lists',
+      auth: 'key_or_login',
+      summary: 'List lists: pinned (favorite) first, then newest first; each with its member count',
+      tags: ['lists'],
+      query: ListQuery,
+      async handler({ query, auth }) {
+        const after: ListPosition | undefined = decodeCursor(query.cursor, ListCursor);
+        const rows = await listLists(engage.pool, auth.accountId, { limit: query.limit + 1, ...(after ? { after } : {}) });
+        return page(rows, query.limit, listOut, (r) => ({ favorite: r.favorite, id: r.id }));
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v1/lists',
+      auth: 'key_or_login',
+      summary: 'Create a list',
+      tags: ['lists'],
+      body: ListCreateBody,
+      responses: { 201: 'the created list' },
+      async handler({ body, auth, req, reply }) {
+        const write = await runCommand(engage, metadataOf(req), LISTS, (metadata) => createList(engage, auth.accountId, body, metadata));
+        reply.code(201);
+        return listAfter(engage, auth.accountId, write);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/lists/:id',
+      auth: 'key_or_login',
+      summary: 'Look up one list',
+      tags: ['lists'],
+      params: IdParams,
+      async handler({ params, auth }) {
+        return listOut(found(await findList(engage.pool, auth.accountId, params.id), 'list'));
+      },
+    }),
+    defineRoute({
+      method: 'PATCH',
+      url: '/v1/lists/:id',
+      auth: 'key_or_login',
+      summary: "Update a list's name or description (null removes the description)",
+      tags: ['lists'],
+      params: IdParams,
+      body: ListPatchBody,
+      async handler({ params, body, auth, req }) {
+        const write = await runCommand(engage, metadataOf(req), LISTS, (metadata) => updateList(engage, auth.accountId, params.id, body, metadata));
+        return listAfter(engage, auth.accountId, write);
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      url: '/v1/lists/:id',
+      auth: 'key_or_login',
+      summary: 'Delete a list (its contacts are kept)',
+      tags: ['lists'],
+      params: IdParams,
+      async handler({ params, auth, req }) {
+        await runCommand(engage, metadataOf(req), LISTS, (metadata) => deleteList(engage, auth.accountId, params.id, metadata));
+        return { id: params.id, deleted: true };
+      },
+    }),
+    defineRoute({
+      method: 'PATCH',
+      url: '/v1/lists/:id/favorite',
+      auth: 'key_or_login',
+      summary: 'Pin (favorite: true) or unpin a list; pinned lists come first',
+      tags: ['lists'],
+      params: IdParams,
+      body: FavoriteBody,
+      async handler({ params, body, auth, req }) {
+        const write = await runCommand(engage, metadataOf(req), LISTS, (metadata) => setListFavorite(engage, auth.accountId, params.id, body.favorite, metadata));
+        return listAfter(engage, auth.accountId, write);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/lists/:id/contacts',
+      auth: 'key_or_login',
+      summary: "The list's member contacts, newest contact first",
+      tags: ['lists'],
+      params: IdParams,
+      query: ListQuery,
+      async handler({ params, query, auth }) {
+        found(await findList(engage.pool, auth.accountId, params.id), 'list');
+        const members = await pageById(query, (range) => listMemberIds(engage.pool, auth.accountId, params.id, range), (m) => m.id);
+        // a member the contacts read model does not show (deleted a moment ago, not yet in the lists one) is left out
+        const byId = new Map((await findContacts(engage.pool, auth.accountId, members.data)).map((c) => [c.id, c]));
+        const data = members.data.flatMap((id) => {
+          const c = byId.get(id);
+          return c ? [contactOut(c)] : [];
+        });
+        return { data, next_cursor: members.next_cursor };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v1/lists/:id/contacts',
+      auth: 'key_or_login',
+      summary: 'Add one contact to the list (201; 200 when it is on the list already); answers the list',
+      tags: ['lists'],
+      params: IdParams,
+      body: MemberBody,
+      responses: { 201: 'the list, with the contact added', 200: 'the list: the contact was on it already' },
+      async handler({ params, body, auth, req, reply }) {
+        const write = await runCommand(engage, metadataOf(req), LISTS, (metadata) => addListMember(engage, auth.accountId, params.id, body.contact_id, metadata));
+        reply.code(write.changed ? 201 : 200);
+        return listAfter(engage, auth.accountId, write);
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      url: '/v1/lists/:id/contacts/:contactId',
+      auth: 'key_or_login',
+      summary: 'Remove one contact from the list (the contact is kept); answers the list',
+      tags: ['lists'],
+      params: MemberParams,
+      async handler({ params, auth, req }) {
+        const write = await runCommand(engage, metadataOf(req), LISTS, (metadata) => removeListMember(engage, auth.accountId, params.id, params.contactId, metadata));
+        return listAfter(engage, auth.accountId, write);
+      },
+    }),
+  ];
+}
