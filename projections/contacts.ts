@@ -145,6 +145,24 @@ export function listContacts(db: Db, accountId: string, filter: ContactFilter, r
   return listById<ContactRow>(db, 'contacts', f, range);
 }
 
+/**
+ * One page of the account's contacts (or of one list's members), oldest id first, with ids after
+ * `after`: the keyset pages the export walks (never OFFSET).
+ */
+export async function contactsInIdOrder(db: Db, accountId: string, page: { listId?: string; after?: string; limit: number }): Promise<ContactRow[]> {
+  const after = page.after ?? '';
+  if (page.listId !== undefined) {
+    const { rows } = await db.query<ContactRow>(
+      `SELECT c.* FROM list_members m JOIN contacts c ON c.id = m.contact_id AND c.account_id = m.account_id
+       WHERE m.list_id = $1 AND m.account_id = $2 AND m.contact_id > $3 ORDER BY m.contact_id LIMIT $4`,
+      [page.listId, accountId, after, page.limit],
+    );
+    return rows;
+  }
+  const { rows } = await db.query<ContactRow>('SELECT * FROM contacts WHERE account_id = $1 AND id > $2 ORDER BY id LIMIT $3', [accountId, after, page.limit]);
+  return rows;
+}
+
 /** The account's contacts carrying `tag`, oldest id first, at most `limit`. */
 export async function contactsWithTag(db: Db, accountId: string, tag: string, limit: number): Promise<Pick<ContactRow, 'id' | 'email' | 'phone'>[]> {
   const { rows } = await db.query<Pick<ContactRow, 'id' | 'email' | 'phone'>>(

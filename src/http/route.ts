@@ -27,6 +27,12 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   params?: ZodType<P>;
   /** documented responses: status → schema (or a description only) */
   responses?: Record<number, ZodType | string>;
+  /**
+   * The media type of a successful answer that is not JSON (e.g. `text/csv; charset=utf-8`): the
+   * Content-Type of what the handler returns (a string, a Buffer or a stream, which fastify sends as
+   * it is; an error thrown before that still leaves as JSON), and documented as such.
+   */
+  produces?: string;
   handler(input: { body: B; query: Q; params: P; auth: AuthContext; req: FastifyRequest; reply: FastifyReply }): Promise<unknown>;
 }
 
@@ -77,6 +83,7 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], registe
         const params = spec.params ? parseWith(spec.params, req.params ?? {}, 'params') : req.params;
         const result = await spec.handler({ body, query, params, auth: req.auth!, req, reply });
         if (reply.sent) return reply;
+        if (spec.produces && !reply.hasHeader('content-type')) reply.type(spec.produces);
         return result;
       },
     });
@@ -114,9 +121,11 @@ export function openApiDocument(registered: readonly AnyRoute[]): Record<string,
     const responses: Record<string, unknown> = {};
     for (const [status, res] of Object.entries(r.responses ?? { 200: 'OK' })) {
       responses[status] =
-        typeof res === 'string'
-          ? { description: res }
-          : { description: 'OK', content: { 'application/json': { schema: jsonSchema(res) } } };
+        r.produces && Number(status) < 300
+          ? { description: typeof res === 'string' ? res : 'OK', content: { [r.produces.split(';')[0]!.trim()]: { schema: { type: 'string' } } } }
+          : typeof res === 'string'
+            ? { description: res }
+            : { description: 'OK', content: { 'application/json': { schema: jsonSchema(res) } } };
     }
     responses.default = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
     op.responses = responses;
