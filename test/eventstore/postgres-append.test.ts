@@ -114,6 +114,11 @@ describe('postgres append under contention', () => {
     const [first, second] = ka < kb ? [ka, kb] : [kb, ka];
     const outsider = await db.pool.connect();
     try {
+      // Postgres aborts whichever waiter runs its deadlock check first, normally the one that waited
+      // first (the adapter); on a loaded machine the adapter's check can come late, so the outsider
+      // waits longer before checking (a superuser setting, set outside the transaction so that a
+      // refusal aborts nothing: without it, the race stays possible)
+      await outsider.query(`SET deadlock_timeout = '10s'`).catch(() => undefined);
       await outsider.query('BEGIN');
       await outsider.query('SELECT pg_advisory_xact_lock($1, $2)', [STREAM_LOCK_NAMESPACE, second]);
       const appending = db.store.appendMany([
@@ -141,6 +146,7 @@ describe('postgres append under contention', () => {
       expect(results.map((r) => r.nextExpectedRevision)).toEqual([1n, 1n]);
     } finally {
       await outsider.query('ROLLBACK').catch(() => undefined);
+      await outsider.query('RESET deadlock_timeout').catch(() => undefined);
       outsider.release();
     }
     for (const s of [a, b]) expect((await db.store.readStream(s)).map((e) => e.type)).toEqual(['Created', 'Both']);
