@@ -46,7 +46,8 @@ export async function loadDefinitions(engage: Engage, accountId: string): Promis
   return [...fold(customFieldsDecider, events.map((e) => ({ type: e.type, data: e.data }) as never)).byId.values()];
 }
 
-async function loadContact(engage: Engage, id: string): Promise<ContactState> {
+/** A contact's state as its own stream folds it (the decider's view: status, account, addresses). */
+export async function loadContact(engage: Engage, id: string): Promise<ContactState> {
   const events = await engage.store.readStream(contactStream(id));
   return fold(contactDecider, events.map((e) => ({ type: e.type, data: e.data }) as never));
 }

@@ -2,12 +2,11 @@
 // being added or removed is live and the account's (read from the contact's own stream, never from a
 // read model). A list's views: from the read model (with its live member count), or from the
 // stream's state when the read model has not caught up within the read-your-writes wait.
-import { contactDecider, contactStream } from '../../commands/contact.ts';
 import { type ListAttributes, type ListCommand, type ListState, listDecider, listStream } from '../../commands/list.ts';
 import type { ListRow } from '../../projections/lists.ts';
+import { loadContact } from '../contacts/service.ts';
 import type { Engage } from '../context.ts';
 import { handleCommand } from '../command-handler.ts';
-import { fold } from '../decider.ts';
 import { notFound } from '../errors.ts';
 import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { isId, newId } from '../ids.ts';
@@ -69,8 +68,7 @@ async function runListCommand(engage: Engage, accountId: string, id: string, com
 /** True when the contact exists, is not deleted or erased, and belongs to the account. */
 async function contactIsLive(engage: Engage, accountId: string, contactId: string): Promise<boolean> {
   if (!isId('contact', contactId)) return false;
-  const events = await engage.store.readStream(contactStream(contactId));
-  const state = fold(contactDecider, events.map((e) => ({ type: e.type, data: e.data }) as never));
+  const state = await loadContact(engage, contactId);
   return state.status === 'active' && state.accountId === accountId;
 }
 

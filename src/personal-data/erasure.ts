@@ -14,10 +14,10 @@ import { contactDecider, contactStream } from '../../commands/contact.ts';
 import { erasureDecider, erasureStream } from '../../commands/erasure.ts';
 import { contactIdsWithAddress } from '../../projections/contacts.ts';
 import { releaseAllOf } from '../claims.ts';
+import { loadContact } from '../contacts/service.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { Engage } from '../context.ts';
 import type { Migration } from '../db/migrations.ts';
-import { fold } from '../decider.ts';
 import { notFound } from '../errors.ts';
 import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { newId } from '../ids.ts';
@@ -76,7 +76,7 @@ interface ErasureRequest {
 export async function eraseContact(engage: Engage, accountId: string, contactId: string, request: ErasureRequest, metadata: EventMetadata): Promise<ErasureResult> {
   let record = await contactErasure(engage, accountId, contactId);
   if (!record) {
-    const state = fold(contactDecider, (await engage.store.readStream(contactStream(contactId))).map((e) => e as never));
+    const state = await loadContact(engage, contactId);
     if (state.status === 'none' || state.accountId !== accountId) throw notFound('contact');
     const hash = await addressHasher(engage.pool);
     // an address erased before (by an address erasure) reads as erased: it is covered already
