@@ -15,18 +15,22 @@ import { openCluster } from './lib/db.ts';
 import { type Figure, renderTable, writeResults } from './lib/report.ts';
 import type { BenchContext, Scenario } from './lib/scenario.ts';
 import { appendBatch, appendSingle } from './scenarios/append.ts';
+import { campaignScenario } from './scenarios/campaign.ts';
 import { catchupRead } from './scenarios/catchup.ts';
+import { eventsIngest } from './scenarios/events.ts';
+import { csvImport } from './scenarios/csv-import.ts';
 import { httpScenarios } from './scenarios/http.ts';
 import { personalDataScenario } from './scenarios/personal-data.ts';
 import { projectionRebuild } from './scenarios/rebuild.ts';
 import { messagingScenarios } from './scenarios/messaging.ts';
+import { segmentCount } from './scenarios/segments.ts';
 import { webhookScenarios } from './scenarios/webhooks.ts';
 import { writeThroughput } from './scenarios/write-throughput.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const KNOWN = ['append-single', 'append-batch', 'catchup-read', 'projection-rebuild', 'personal-data', 'http-create', 'http-list'];
 KNOWN.push(...messagingScenarios.map((s) => s.name), ...webhookScenarios.map((s) => s.name));
-KNOWN.push(writeThroughput.name);
+KNOWN.push(writeThroughput.name, campaignScenario.name, segmentCount.name, eventsIngest.name, csvImport.name);
 
 /** The scenarios asked for: `npm run bench -- <scenario> …` and/or BENCH_ONLY=a,b (none: all). */
 function parseOnly(): (name: string) => boolean {
@@ -59,6 +63,10 @@ async function main() {
   scenarios.push(...httpScenarios(only));
   scenarios.push(...[...messagingScenarios, ...webhookScenarios].filter((s) => only(s.name)));
   if (only(writeThroughput.name)) scenarios.push(writeThroughput);
+  if (only(campaignScenario.name)) scenarios.push(campaignScenario);
+  if (only(segmentCount.name)) scenarios.push(segmentCount);
+  if (only(eventsIngest.name)) scenarios.push(eventsIngest);
+  if (only(csvImport.name)) scenarios.push(csvImport);
 
   const cluster = await openCluster();
   const ctx: BenchContext = { cluster, scale, notes: [] };

@@ -1,6 +1,7 @@
-// The contact aggregate (stream contact-<id>): standard fields, custom values, tags, deletion.
+// The contact aggregate (stream contact-<id>): standard fields, custom values, tags, deletion, and
+// the events the contact did (POST /v1/events), which change none of its fields.
 import type { Decider } from '../src/decider.ts';
-import { AppError, notFound, validationError, type Issue } from '../src/errors.ts';
+import { AppError, invalidField, notFound, validationError, type Issue } from '../src/errors.ts';
 import { checkCustomValue, type FieldDefinition } from './custom-fields.ts';
 
 export const STANDARD_FIELDS = ['email', 'phone', 'first_name', 'last_name', 'country', 'language', 'timezone', 'external_id', 'tags'] as const;
@@ -31,7 +32,28 @@ export type ContactEvent =
    * earlier event of theirs reads as erased. Holds no personal data: who, when, why, which keys, and
    * the keyed hashes of the addresses that stay suppressed.
    */
-  | { type: 'ContactErased'; data: ContactErasedData };
+  | { type: 'ContactErased'; data: ContactErasedData }
+  /**
+   * The contact did something the customer tracks (POST /v1/events). `properties` are personal data
+   * (sealed under the contact's key); `name` stays readable: segments count events by name.
+   */
+  | { type: 'EventTracked'; data: EventTrackedData };
+
+export interface EventTrackedData {
+  account_id: string;
+  contact_id: string;
+  /** the client's id of the event, or the event's own id when the client gave none */
+  event_id: string;
+  name: string;
+  properties: Record<string, unknown>;
+  /** when it happened (RFC 3339 UTC), as the client says */
+  timestamp: string;
+  /** when it was ingested */
+  received_at: string;
+}
+
+/** How far ahead of the clock a tracked event's timestamp may be (clients' clocks drift). */
+export const MAX_EVENT_AHEAD_MS = 24 * 60 * 60 * 1000;
 
 export interface ContactErasedData {
   account_id: string;
@@ -63,7 +85,9 @@ export type ContactCommand =
   | { type: 'UpdateContact'; accountId: string; changes: ContactFields; custom: Record<string, unknown | null>; definitions: FieldDefinition[]; now: Date }
   | { type: 'DeleteContact'; accountId: string; now: Date }
   | { type: 'RecordBounce'; accountId: string; email: string; reason: string; messageId?: string; now: Date }
-  | { type: 'EraseContact'; accountId: string; erasureId: string; keyIds: string[]; addressHashes: string[]; reason?: string; erasedBy: string; now: Date };
+  | { type: 'EraseContact'; accountId: string; erasureId: string; keyIds: string[]; addressHashes: string[]; reason?: string; erasedBy: string; now: Date }
+  /** `timestamp`: when the event happened, RFC 3339 (validated at the edge) */
+  | { type: 'TrackEvent'; accountId: string; eventId: string; name: string; properties: Record<string, unknown>; timestamp: string; now: Date };
 
 /** The addresses among some contact fields (what messages to the contact are sent to). */
 const addressesIn = (f: ContactFields) => [f.email, f.phone].filter((a): a is string => typeof a === 'string' && a.length > 0);
@@ -114,6 +138,9 @@ export const contactDecider: Decider<ContactCommand, ContactState, ContactEvent>
         return { ...state, bounces: (state.bounces ?? 0) + 1, addresses: withAddresses(state.addresses, [event.data.email]) };
       case 'ContactErased':
         return { ...state, status: 'erased', fields: {}, custom: {}, addresses: [] };
+      case 'EventTracked':
+        // the contact's history, not its state: a contact with a million events folds as small as one with none
+        return state;
     }
   },
   decide(command, state) {
@@ -159,9 +186,28 @@ export const contactDecider: Decider<ContactCommand, ContactState, ContactEvent>
         };
         return [{ type: 'ContactErased', data }];
       }
+      case 'TrackEvent': {
+        visible(state, command.accountId);
+        const happened = Date.parse(command.timestamp);
+        if (happened - command.now.getTime() > MAX_EVENT_AHEAD_MS) {
+          throw invalidField('timestamp', 'must not be more than 24 hours in the future');
+        }
+        return [
+          {
+            type: 'EventTracked',
+            data: {
+              account_id: command.accountId, contact_id: state.id!, event_id: command.eventId, name: command.name, properties: command.properties,
+              timestamp: new Date(happened).toISOString(), received_at: at,
+            },
+          },
+        ];
+      }
     }
   },
 };
 
 export const contactStream = (id: string) => `contact-${id}`;
+/** The events that change a contact (what the contacts read model follows); EventTracked is not one. */
 export const CONTACT_EVENT_TYPES = ['ContactCreated', 'ContactUpdated', 'ContactDeleted', 'ContactBounced', 'ContactErased'] as const;
+/** What the contact did (POST /v1/events), on the same stream. */
+export const TRACKED_EVENT_TYPES = ['EventTracked'] as const;

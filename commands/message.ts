@@ -32,6 +32,8 @@ export interface MessageAcceptedData extends MessageContent {
   scheduled_at?: string;
   resend_of?: string;
   bulk_id?: string;
+  /** the campaign that sent it (commands/campaign.ts) */
+  campaign_id?: string;
   created_at: string;
 }
 
@@ -113,7 +115,7 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
   evolve(state, event) {
     switch (event.type) {
       case 'MessageAccepted': {
-        const { account_id, id, status, scheduled_at, created_at: _c, resend_of: _r, bulk_id: _b, ...content } = event.data;
+        const { account_id, id, status, scheduled_at, created_at: _c, resend_of: _r, bulk_id: _b, campaign_id: _k, ...content } = event.data;
         return { ...state, exists: true, id, accountId: account_id, status, notBefore: scheduled_at, content: content as MessageContent };
       }
       case 'MessageQueued':

@@ -48,7 +48,8 @@ export function standardColumns(f: ContactFields) {
 
 export const contactsProjection: Projection = {
   name: 'contacts',
-  version: 1,
+  // 2: an index on external_id (the import and the events look contacts up by it)
+  version: 2,
   tables: ['contacts'],
   types: [...CONTACT_EVENT_TYPES],
   schema: (t) => `
@@ -73,6 +74,7 @@ export const contactsProjection: Projection = {
     CREATE INDEX ${t('contacts')}_account_id ON ${t('contacts')} (account_id, id DESC);
     CREATE INDEX ${t('contacts')}_email ON ${t('contacts')} (account_id, email);
     CREATE INDEX ${t('contacts')}_phone ON ${t('contacts')} (account_id, phone);
+    CREATE INDEX ${t('contacts')}_external_id ON ${t('contacts')} (account_id, external_id) WHERE external_id IS NOT NULL;
     CREATE INDEX ${t('contacts')}_tags ON ${t('contacts')} USING gin (tags);`,
   async apply(tx, events, t) {
     await applyDocuments(tx, t('contacts'), CONTACT_COLUMNS, events, (e) => (e.data as { id: string }).id, evolveRow);
@@ -176,6 +178,18 @@ export async function contactsWithTag(db: Db, accountId: string, tag: string, li
 export async function contactIdsWithEmail(db: Db, accountId: string, email: string): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>('SELECT id FROM contacts WHERE account_id = $1 AND email = $2', [accountId, email]);
   return rows.map((r) => r.id);
+}
+
+/** The ids of the account's contacts with each of these external ids, lowest id first (an external id is not unique: several may share one). */
+export async function contactIdsByExternalId(db: Db, accountId: string, externalIds: readonly string[]): Promise<Map<string, string[]>> {
+  const byExternalId = new Map<string, string[]>();
+  if (externalIds.length === 0) return byExternalId;
+  const { rows } = await db.query<{ id: string; external_id: string }>(
+    'SELECT id, external_id FROM contacts WHERE account_id = $1 AND external_id = ANY($2::text[]) ORDER BY id',
+    [accountId, [...new Set(externalIds)]],
+  );
+  for (const r of rows) byExternalId.set(r.external_id, [...(byExternalId.get(r.external_id) ?? []), r.id]);
+  return byExternalId;
 }
 
 /** The ids of the account's contacts with this email or phone number (as stored). */

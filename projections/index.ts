@@ -1,14 +1,21 @@
 // Every read model the service keeps, in one list for the runner and the CLI.
 import type { Projection } from '../src/read-models/projection.ts';
 import { authProjection } from './auth.ts';
+import { campaignsProjection } from './campaigns.ts';
+import { contactEventsProjection } from './contact-events.ts';
 import { contactsProjection } from './contacts.ts';
 import { customFieldsProjection } from './custom-fields.ts';
+import { importsProjection } from './imports.ts';
 import { listsProjection } from './lists.ts';
 import { messagesProjection } from './messages.ts';
+import { segmentsProjection } from './segments.ts';
 import { suppressionsProjection } from './suppressions.ts';
 import { webhookOutboxProjection } from './webhook-outbox.ts';
 
-export const ALL_PROJECTIONS: Projection[] = [authProjection, contactsProjection, customFieldsProjection, listsProjection, messagesProjection, suppressionsProjection, webhookOutboxProjection];
+export const ALL_PROJECTIONS: Projection[] = [
+  authProjection, campaignsProjection, contactEventsProjection, contactsProjection, customFieldsProjection, importsProjection, listsProjection,
+  messagesProjection, segmentsProjection, suppressionsProjection, webhookOutboxProjection,
+];
 
 export function findProjection(name: string): Projection | undefined {
   return ALL_PROJECTIONS.find((p) => p.name === name);

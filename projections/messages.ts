@@ -33,6 +33,7 @@ export interface MessageRow {
   reason: string | null;
   resend_of: string | null;
   bulk_id: string | null;
+  campaign_id: string | null;
   created_at: Date;
   updated_at: Date;
   queued_at: Date | null;
@@ -52,7 +53,7 @@ export interface MessageRow {
 export const MESSAGE_COLUMNS = [
   'id', 'account_id', 'channel', 'to_address', 'status', 'message', 'htmlmessage', 'subject', 'reply_to', 'from_name', 'headers',
   'sender', 'transactional', 'category', 'marketing', 'webhook_url', 'scheduled_at', 'not_before', 'claimed_until', 'attempts',
-  'provider', 'provider_message_id', 'reason', 'resend_of', 'bulk_id', 'revision', 'created_at', 'updated_at', 'queued_at',
+  'provider', 'provider_message_id', 'reason', 'resend_of', 'bulk_id', 'campaign_id', 'revision', 'created_at', 'updated_at', 'queued_at',
   'sent_at', 'delivered_at', 'failed_at', 'cancelled_at', 'personal_key',
 ] as const satisfies readonly (keyof MessageRow)[];
 
@@ -84,7 +85,8 @@ export function contentOfRow(r: DispatchRow): MessageContent {
 export const messagesProjection: Projection = {
   name: 'messages',
   // 3: the dispatcher's and the scheduler's queues are read in their own order (their indexes)
-  version: 3,
+  // 4: campaign_id, and the index that counts a campaign's messages by status
+  version: 4,
   tables: ['messages'],
   types: [...MESSAGE_EVENT_TYPES, ...ERASURE_EVENTS],
   schema: (t) => `
@@ -114,6 +116,7 @@ export const messagesProjection: Projection = {
       reason text,
       resend_of text,
       bulk_id text,
+      campaign_id text,
       revision bigint NOT NULL,
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL,
@@ -131,7 +134,8 @@ export const messagesProjection: Projection = {
     CREATE INDEX ${t('messages')}_schedule ON ${t('messages')} (scheduled_at) WHERE status = 'scheduled';
     CREATE INDEX ${t('messages')}_provider_id ON ${t('messages')} (provider_message_id) WHERE provider_message_id IS NOT NULL;
     CREATE INDEX ${t('messages')}_personal_key ON ${t('messages')} (personal_key) WHERE personal_key IS NOT NULL;
-    CREATE INDEX ${t('messages')}_marketing ON ${t('messages')} (account_id, to_address, sent_at) WHERE marketing AND sent_at IS NOT NULL;`,
+    CREATE INDEX ${t('messages')}_marketing ON ${t('messages')} (account_id, to_address, sent_at) WHERE marketing AND sent_at IS NOT NULL;
+    CREATE INDEX ${t('messages')}_campaign ON ${t('messages')} (campaign_id, status) WHERE campaign_id IS NOT NULL;`,
   async apply(tx, events, t) {
     await applyInOrder(events, isErasure, {
       apply: (run) => applyDocuments(tx, t('messages'), MESSAGE_COLUMNS, run, (e) => (e.data as { id: string }).id, evolveRow),
@@ -180,6 +184,7 @@ function evolveRow(row: Row | undefined, recorded: RecordedEvent): Row | undefin
       reason: null,
       resend_of: d.resend_of ?? null,
       bulk_id: d.bulk_id ?? null,
+      campaign_id: d.campaign_id ?? null,
       revision,
       created_at: d.created_at,
       updated_at: d.created_at,
@@ -314,4 +319,15 @@ export async function marketingSentSince(db: Db, recipients: readonly Recipient[
     [recipients.map((r) => r.account_id), recipients.map((r) => r.address), since],
   );
   return rows;
+}
+
+/** How many of a campaign's messages are in each status (every status named, zero or more). */
+export async function campaignMessageCounts(db: Db, accountId: string, campaignId: string): Promise<Record<MessageStatus, number>> {
+  const { rows } = await db.query<{ status: MessageStatus; n: number }>(
+    'SELECT status, count(*)::int AS n FROM messages WHERE campaign_id = $1 AND account_id = $2 GROUP BY status',
+    [campaignId, accountId],
+  );
+  const counts: Record<MessageStatus, number> = { scheduled: 0, queued: 0, sent: 0, delivered: 0, failed: 0, cancelled: 0 };
+  for (const r of rows) counts[r.status] = r.n;
+  return counts;
 }

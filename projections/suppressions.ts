@@ -23,7 +23,8 @@ export interface SuppressionRow {
 
 export const suppressionsProjection: Projection = {
   name: 'suppressions',
-  version: 2,
+  // 3: the (account_id, address) index segments probe (`suppressed`)
+  version: 3,
   tables: ['suppressions'],
   types: ['RecipientSuppressed', 'RecipientUnsuppressed', ...ERASURE_EVENTS],
   schema: (t) => `
@@ -36,7 +37,8 @@ export const suppressionsProjection: Projection = {
       message_id text,
       created_at timestamptz NOT NULL,
       PRIMARY KEY (account_id, address_hash)
-    );`,
+    );
+    CREATE INDEX ${t('suppressions')}_address ON ${t('suppressions')} (account_id, address);`,
   async apply(tx, events, t) {
     let hash: ((address: string) => string) | undefined;
     for (const recorded of events) {

@@ -47,7 +47,7 @@ export const webhookOutboxProjection: Projection = {
   types: [
     'WebhookEndpointCreated', 'WebhookEndpointUpdated', 'WebhookEndpointDeleted',
     'MessageAccepted', 'MessageQueued', 'MessageSent', 'MessageDelivered', 'MessageFailed',
-    'ContactCreated', 'ContactUpdated', 'ContactBounced', 'RecipientSuppressed', ...ERASURE_EVENTS,
+    'ContactCreated', 'ContactUpdated', 'ContactBounced', 'RecipientSuppressed', 'CampaignSent', ...ERASURE_EVENTS,
   ],
   schema: (t) => `
     CREATE TABLE ${t('webhook_endpoints')} (

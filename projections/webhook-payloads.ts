@@ -1,6 +1,7 @@
 // What an event means to webhook receivers: the platform events it becomes for an account's
 // endpoints, and the status callbacks for a message's own webhook_url. Pure: the outbox projection
 // passes in the endpoints and message hooks it keeps, and stores the deliveries this returns.
+import type { CampaignEvent } from '../commands/campaign.ts';
 import type { ContactEvent } from '../commands/contact.ts';
 import type { MessageEvent } from '../commands/message.ts';
 import type { SuppressionEvent } from '../commands/suppression.ts';
@@ -51,7 +52,7 @@ export interface Receivers {
   hook?: MessageHook;
 }
 
-type OutboxEvent = MessageEvent | ContactEvent | SuppressionEvent;
+type OutboxEvent = MessageEvent | ContactEvent | SuppressionEvent | CampaignEvent;
 
 const PER_MESSAGE_STATUS: Partial<Record<MessageEvent['type'], string>> = {
   MessageQueued: 'queued',
@@ -93,6 +94,8 @@ export function deliveriesFor(recorded: RecordedEvent, receivers: Receivers): De
     case 'RecipientSuppressed':
       if (e.data.reason !== 'unsubscribe' && e.data.reason !== 'stop') return [];
       return toEndpoints(e.data.account_id, 'contact.unsubscribed', { address: e.data.address, reason: e.data.reason, source: e.data.source, unsubscribed_at: e.data.at });
+    case 'CampaignSent':
+      return toEndpoints(e.data.account_id, 'campaign.sent', { campaign_id: e.data.id, name: e.data.name, accepted: e.data.accepted, skipped: e.data.skipped, sent_at: e.data.sent_at });
     default:
       return [];
   }

@@ -23,6 +23,12 @@ export interface Issue {
 export const validationError = (message: string, issues: Issue[] = []) =>
   new AppError(400, 'validation_error', message, { issues });
 
+/** The issues in one line ("path: message; …"), the message of a validation error. */
+export const describeIssues = (issues: readonly Issue[]) => issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+
+/** A 400 naming every issue. */
+export const invalid = (issues: Issue[]) => validationError(describeIssues(issues), issues);
+
 /** A 400 that names one field. */
 export const invalidField = (path: string, message: string) =>
   validationError(`${path}: ${message}`, [{ path, message }]);

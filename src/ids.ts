@@ -1,6 +1,6 @@
 // Prefixed ULIDs, the public ids of every resource (README "API conventions").
-import { randomFillSync } from 'node:crypto';
-import { monotonicFactory, ulid } from 'ulid';
+import { createHash, randomFillSync } from 'node:crypto';
+import { encodeTime, monotonicFactory, ulid } from 'ulid';
 
 // ulid's default PRNG asks the OS for randomness 16 times per id; ids are not secrets, so draw
 // from a pooled buffer of crypto-random bytes instead
@@ -38,12 +38,37 @@ export const ID_PREFIXES = {
   import: 'imp',
   dataKey: 'dk',
   erasure: 'er',
+  campaign: 'cmp',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
 
 export function newId(kind: IdKind): string {
   return `${ID_PREFIXES[kind]}_${next()}`;
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const digestOf = (parts: readonly string[]) => createHash('sha256').update(parts.join('\u0000')).digest();
+
+/**
+ * An id that `parts` determine (the same parts always give the same id), with the time `at` in its
+ * ULID: what a write that may be repeated after a crash names its new streams with, so that the
+ * repeat finds them where the first attempt wrote them.
+ */
+export function derivedId(kind: IdKind, at: Date, ...parts: string[]): string {
+  const digest = digestOf([kind, ...parts]);
+  let random = '';
+  for (let i = 0; i < 16; i++) random += CROCKFORD[digest[i] & 31];
+  return `${ID_PREFIXES[kind]}_${encodeTime(at.getTime(), 10)}${random}`;
+}
+
+/** A UUID that `parts` determine (RFC 9562 version 8 layout): an event id that a repeated write repeats. */
+export function derivedUuid(...parts: string[]): string {
+  const b = digestOf(parts).subarray(0, 16);
+  b[6] = (b[6] & 0x0f) | 0x80;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
 const ULID_RE = /^[0-9A-HJKMNP-TV-Z]{26}$/;

@@ -7,6 +7,7 @@ import { CREDENTIALS_MIGRATIONS } from './credentials.ts';
 import { type Migration, runMigrations } from './db/migrations.ts';
 import { EVENTSTORE_MIGRATIONS } from './eventstore/postgres.ts';
 import { IDEMPOTENCY_MIGRATIONS } from './idempotency.ts';
+import { IMPORT_UPLOADS_MIGRATIONS } from './imports/uploads.ts';
 import { ERASURES_MIGRATIONS } from './personal-data/erasure.ts';
 import { DATA_KEYS_MIGRATIONS } from './personal-data/keys.ts';
 import { READ_MODEL_STATE_MIGRATIONS } from './read-models/state.ts';
@@ -22,6 +23,7 @@ export const SCHEMA: readonly Migration[] = [
   ...WEBHOOK_ATTEMPTS_MIGRATIONS,
   ...DATA_KEYS_MIGRATIONS,
   ...ERASURES_MIGRATIONS,
+  ...IMPORT_UPLOADS_MIGRATIONS,
 ];
 
 /** Brings a database's own tables up to date (idempotent; safe from many processes at once). */

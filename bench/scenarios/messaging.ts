@@ -114,7 +114,7 @@ const round1 = (v: number) => Math.round(v * 10) / 10;
 // ─── bulk-accept ─────────────────────────────────────────────────────────────────────────────────
 
 /** Waits (bounded) until the server has sent every queued message: its workers are idle again. */
-async function drained(db: BenchDatabase, timeoutMs = 120_000): Promise<void> {
+export async function drained(db: BenchDatabase, timeoutMs = 120_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while ((await queuedCount(db)) > 0) {
     if (Date.now() > until) throw new Error(`messages still queued after ${timeoutMs} ms`);

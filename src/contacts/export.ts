@@ -1,4 +1,4 @@
-// GET /v1/contacts/export: the account's contacts (optionally one list's) as a CSV stream (README
+// GET /v1/contacts/export: the account's contacts (optionally one list's or one segment's) as a CSV stream (README
 // "Contacts export"). Paged through the contacts read model by id, one bounded page at a time, so the
 // file is never whole in memory; the CSV library's stream pulls the next page only when the socket
 // has taken the last one (backpressure).
@@ -56,6 +56,11 @@ export interface ExportScope {
   accountId: string;
   /** only this list's members (the caller has checked the list is the account's) */
   listId?: string;
+  /**
+   * Instead of the account's contacts or a list's members: the contacts this gives, page by page in
+   * id order (a segment's members, src/segments/service.ts matchingContacts)
+   */
+  pages?: (page: { after?: string; limit: number }) => Promise<ContactRow[]>;
   /** the account's custom field definitions: one column each, by key, in this order */
   fields: readonly CustomFieldRow[];
 }
@@ -69,7 +74,9 @@ export function contactsCsv(db: Db, scope: ExportScope, pageSize = EXPORT_PAGE_S
   async function* records() {
     let after: string | undefined;
     for (;;) {
-      const rows = await contactsInIdOrder(db, scope.accountId, { listId: scope.listId, after, limit: pageSize });
+      const rows = scope.pages
+        ? await scope.pages({ after, limit: pageSize })
+        : await contactsInIdOrder(db, scope.accountId, { listId: scope.listId, after, limit: pageSize });
       for (const row of rows) yield record(row, scope.fields);
       if (rows.length < pageSize) return;
       after = rows[rows.length - 1]!.id;

@@ -11,7 +11,11 @@ import { AppError } from '../errors.ts';
 import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { newId } from '../ids.ts';
 
-const UNIQUE = ['email', 'phone'] as const;
+/** The contact fields unique per account, each held by a claim (src/claims.ts) of kind contactClaimKind(field). */
+export const UNIQUE_CONTACT_FIELDS = ['email', 'phone'] as const;
+const UNIQUE = UNIQUE_CONTACT_FIELDS;
+export type UniqueField = (typeof UNIQUE)[number];
+export const contactClaimKind = (field: UniqueField) => `contact_${field}`;
 
 /** A contact as the API shows it. */
 export type ContactView = Omit<ContactRow, 'account_id' | 'created_at' | 'updated_at' | 'bounce_count' | 'last_bounced_at'> & {
@@ -52,12 +56,13 @@ export async function loadContact(engage: Engage, id: string): Promise<ContactSt
   return fold(contactDecider, events.map((e) => ({ type: e.type, data: e.data }) as never));
 }
 
-function claimScope(accountId: string, field: (typeof UNIQUE)[number]) {
-  return { accountId, kind: `contact_${field}` };
+/** The claims that keep a contact's email or phone unique in its account (src/claims.ts): who holds a value. */
+export function contactClaimScope(accountId: string, field: UniqueField) {
+  return { accountId, kind: contactClaimKind(field) };
 }
 
 /** How long a claim whose owner does not show the value yet counts as a write still in flight. */
-const CLAIM_IN_FLIGHT_MS = 30_000;
+export const CLAIM_IN_FLIGHT_MS = 30_000;
 
 /** True when `owner` took its claim on `value` moments ago: its create or update has not been appended yet. */
 const claimInFlight = (engage: Engage, scope: { accountId: string; kind: string }, value: string, owner: string) =>
@@ -67,17 +72,17 @@ const claimInFlight = (engage: Engage, scope: { accountId: string; kind: string 
 async function claimUnique(engage: Engage, accountId: string, contactId: string, fields: ContactFields): Promise<() => Promise<void>> {
   const taken: { field: (typeof UNIQUE)[number]; value: string }[] = [];
   const undo = async () => {
-    for (const t of taken) await release(engage.pool, claimScope(accountId, t.field), t.value, contactId);
+    for (const t of taken) await release(engage.pool, contactClaimScope(accountId, t.field), t.value, contactId);
   };
   for (const field of UNIQUE) {
     const value = fields[field];
     if (typeof value !== 'string') continue;
-    const holder = await claim(engage.pool, claimScope(accountId, field), value, contactId, async (owner) => {
+    const holder = await claim(engage.pool, contactClaimScope(accountId, field), value, contactId, async (owner) => {
       const s = await loadContact(engage, owner);
       if (s.status === 'active' && s.accountId === accountId && s.fields[field] === value) return true;
       // not (yet) in the owner's stream: stale only once the owner's write can no longer be in flight,
       // else two concurrent creates of one email would both take the claim
-      return claimInFlight(engage, claimScope(accountId, field), value, owner);
+      return claimInFlight(engage, contactClaimScope(accountId, field), value, owner);
     });
     if (holder) {
       await undo();
@@ -144,7 +149,7 @@ export async function updateContact(
     // release the values this contact no longer holds
     for (const f of UNIQUE) {
       const old = before.fields[f];
-      if (typeof old === 'string' && after.fields[f] !== old) await release(engage.pool, claimScope(accountId, f), old, id);
+      if (typeof old === 'string' && after.fields[f] !== old) await release(engage.pool, contactClaimScope(accountId, f), old, id);
     }
   });
 }
@@ -153,7 +158,7 @@ export async function deleteContact(engage: Engage, accountId: string, id: strin
   const result = await handleCommand(engage.store, contactDecider, contactStream(id), { type: 'DeleteContact', accountId, now: engage.clock.now() }, metadata);
   for (const f of UNIQUE) {
     const v = result.state.fields[f];
-    if (typeof v === 'string') await release(engage.pool, claimScope(accountId, f), v, id);
+    if (typeof v === 'string') await release(engage.pool, contactClaimScope(accountId, f), v, id);
   }
   return { position: result.position };
 }

@@ -1,5 +1,5 @@
 // Standard contact field validation and normalisation (README "API conventions": contacts).
-import { getCountries, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { type CountryCode, getCountries, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { z } from 'zod';
 
 // ISO 3166-1 alpha-2: every region with a calling code, plus the few uninhabited ones without
@@ -14,11 +14,17 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 
-/** E.164 or null when the number is not a valid phone number. */
-export function normalisePhone(input: string): string | null {
-  const parsed = parsePhoneNumberFromString(input.trim());
+/**
+ * E.164 or null when the number is not a valid phone number. `defaultCountry` (ISO alpha-2) is the
+ * country of a number written without its +country prefix (the CSV import's row or default country).
+ */
+export function normalisePhone(input: string, defaultCountry?: string): string | null {
+  const parsed = parsePhoneNumberFromString(input.trim(), defaultCountry as CountryCode | undefined);
   return parsed && parsed.isValid() ? parsed.number : null;
 }
+
+/** True for an ISO 3166-1 alpha-2 code (upper case) that CountrySchema accepts. */
+export const isCountryCode = (code: string) => COUNTRIES.has(code);
 
 const text = (max: number) => z.string().trim().max(max);
 

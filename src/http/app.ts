@@ -12,10 +12,14 @@ import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { MemoryCounters, rateLimitPlugin } from './plugins/rate-limit.ts';
 import { accountRoutes } from './routes/account.ts';
 import { authRoutes } from './routes/auth.ts';
+import { campaignRoutes } from './routes/campaigns.ts';
 import { contactRoutes } from './routes/contacts.ts';
+import { eventRoutes } from './routes/events.ts';
 import { healthRoutes } from './routes/health.ts';
+import { importRoutes, importUploadRoutes } from './routes/imports.ts';
 import { listRoutes } from './routes/lists.ts';
 import { messageRoutes } from './routes/messages.ts';
+import { segmentRoutes } from './routes/segments.ts';
 import { webhookEndpointRoutes } from './routes/webhook-endpoints.ts';
 import { providerWebhookRoutes } from './routes/providers/index.ts';
 
@@ -78,8 +82,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   idempotencyPlugin(app, engage.pool);
 
   const registry: AnyRoute[] = [];
-  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, listRoutes, messageRoutes, webhookEndpointRoutes];
+  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, listRoutes, segmentRoutes, eventRoutes, messageRoutes, campaignRoutes, webhookEndpointRoutes];
   for (const group of groups) registerRoutes(app, group(deps), registry);
+  registerRoutes(app, importRoutes(deps), registry);
+  // CSV uploads: a child context whose parsers hand the body to the handler unread (streamed)
+  await app.register(importUploadRoutes(deps, registry));
   // inbound provider callbacks: a child context with raw-body parsers (signatures), outside the OpenAPI document
   await app.register(providerWebhookRoutes(deps));
 

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z, type ZodType } from 'zod';
 import type { Scope } from '../../commands/account.ts';
-import { validationError } from '../errors.ts';
+import { describeIssues, validationError } from '../errors.ts';
 import { toIssues } from '../validation.ts';
 import { findUnstorable } from './common.ts';
 import type { AuthContext } from './plugins/auth.ts';
@@ -33,6 +33,12 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
    * it is; an error thrown before that still leaves as JSON), and documented as such.
    */
   produces?: string;
+  /**
+   * The handler reads the request body itself, as a stream (a CSV upload): its route lives in a
+   * context whose content-type parsers hand the body over unread, and Idempotency-Key does not apply
+   * (the body is not known when the key would be claimed).
+   */
+  streamsBody?: boolean;
   handler(input: { body: B; query: Q; params: P; auth: AuthContext; req: FastifyRequest; reply: FastifyReply }): Promise<unknown>;
 }
 
@@ -45,6 +51,7 @@ declare module 'fastify' {
     auth?: AuthMode;
     scope?: Scope | null;
     rateGroup?: RateGroup;
+    streamsBody?: boolean;
   }
 }
 
@@ -54,7 +61,7 @@ export function parseWith<T>(schema: ZodType<T>, value: unknown, where: 'body' |
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const issues = toIssues(r.error);
-  const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+  const summary = describeIssues(issues);
   throw validationError(`invalid ${where}: ${summary}`, issues);
 }
 
@@ -68,6 +75,7 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], registe
         auth: spec.auth,
         scope: spec.scope === undefined ? (spec.method === 'GET' ? 'read' : 'write') : spec.scope,
         rateGroup: spec.rateGroup ?? (spec.auth === 'none' ? 'public' : 'default'),
+        streamsBody: spec.streamsBody ?? false,
       },
       handler: async (req, reply) => {
         // (a raw body, e.g. a CSV upload, is the handler's to parse and check)
@@ -114,7 +122,12 @@ export function openApiDocument(registered: readonly AnyRoute[]): Record<string,
     }
     if (parameters.length) op.parameters = parameters;
     const documented = r.docBody ?? r.body;
-    if (documented) op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(documented) } } };
+    if (r.streamsBody) {
+      // an upload: the file as a multipart field (the other fields documented by docBody), or the body itself
+      const fields = documented ? ((jsonSchema(documented) as { properties?: Record<string, unknown> }).properties ?? {}) : {};
+      const multipart = { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' }, ...fields } };
+      op.requestBody = { required: true, content: { 'multipart/form-data': { schema: multipart }, 'text/csv': { schema: { type: 'string' } } } };
+    } else if (documented) op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(documented) } } };
     if (r.auth !== 'none') {
       op.security = r.auth === 'key' ? [{ apiKey: [] }] : r.auth === 'login' ? [{ bearer: [] }] : [{ apiKey: [] }, { bearer: [] }];
     }

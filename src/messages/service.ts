@@ -38,6 +38,40 @@ export const acceptedRecord = (d: MessageAcceptedData): MessageRecord => ({
   created_at: d.created_at,
 });
 
+/** The MessageAccepted data of one valid send, accepted `now` (scheduled when it names a later time). */
+export function acceptedData(
+  accountId: string,
+  item: ValidSend,
+  now: Date,
+  extra: { id?: string; resendOf?: string; bulkId?: string; campaignId?: string } = {},
+): MessageAcceptedData {
+  const scheduled = item.scheduledAt && item.scheduledAt.getTime() > now.getTime();
+  return {
+    ...item.content,
+    account_id: accountId,
+    id: extra.id ?? newId('message'),
+    status: scheduled ? 'scheduled' : 'queued',
+    ...(scheduled ? { scheduled_at: item.scheduledAt!.toISOString() } : {}),
+    ...(extra.resendOf ? { resend_of: extra.resendOf } : {}),
+    ...(extra.bulkId ? { bulk_id: extra.bulkId } : {}),
+    ...(extra.campaignId ? { campaign_id: extra.campaignId } : {}),
+    created_at: now.toISOString(),
+  };
+}
+
+/**
+ * A new message's stream as an entry of an appendMany batch: the decider's Accept rule (a new
+ * stream) is enforced by the no_stream expectation, and the event id is fixed here, once, so that a
+ * re-sent batch is recognised where it was written.
+ */
+export function newMessageStream(data: MessageAcceptedData, metadata: EventMetadata, eventId: string = randomUUID()) {
+  return {
+    streamId: messageStream(data.id),
+    events: messageDecider.decide({ type: 'Accept', data }, messageDecider.initialState).map((e): NewEvent => ({ ...e, metadata, id: eventId })),
+    expected: 'no_stream' as const,
+  };
+}
+
 export async function acceptMessages(
   engage: Engage,
   accountId: string,
@@ -46,30 +80,11 @@ export async function acceptMessages(
   extra: { resendOf?: string; bulkId?: string } = {},
 ): Promise<{ accepted: MessageAcceptedData[]; position?: Position }> {
   const now = engage.clock.now();
-  const createdAt = now.toISOString();
-  const accepted = items.map((item): MessageAcceptedData => {
-    const scheduled = item.scheduledAt && item.scheduledAt.getTime() > now.getTime();
-    return {
-      ...item.content,
-      account_id: accountId,
-      id: newId('message'),
-      status: scheduled ? 'scheduled' : 'queued',
-      ...(scheduled ? { scheduled_at: item.scheduledAt!.toISOString() } : {}),
-      ...(extra.resendOf ? { resend_of: extra.resendOf } : {}),
-      ...(extra.bulkId ? { bulk_id: extra.bulkId } : {}),
-      created_at: createdAt,
-    };
-  });
+  const accepted = items.map((item) => acceptedData(accountId, item, now, extra));
   let position: Position | undefined;
   for (let i = 0; i < accepted.length; i += APPEND_CHUNK) {
     const chunk = accepted.slice(i, i + APPEND_CHUNK);
-    const batch = chunk.map((data) => ({
-      streamId: messageStream(data.id),
-      // the decider's Accept rule (a new stream) is enforced by the no_stream expectation; the event
-      // ids are fixed here, once, so that a re-sent chunk is recognised where it was written
-      events: messageDecider.decide({ type: 'Accept', data }, messageDecider.initialState).map((e): NewEvent => ({ ...e, metadata, id: randomUUID() })),
-      expected: 'no_stream' as const,
-    }));
+    const batch = chunk.map((data) => newMessageStream(data, metadata));
     let results: AppendResult[];
     try {
       results = await appendChunk(engage, batch);

@@ -132,3 +132,30 @@ export function validateSend(
   };
   return { ok: true, value: { content, scheduledAt } };
 }
+
+/** A well-formed recipient per channel: a template is validated once with it before it is addressed to each contact. */
+const TEMPLATE_RECIPIENT: Record<Channel, string> = {
+  sms: '+14155550123', rcs: '+14155550123', whatsapp: '+14155550123', voice: '+14155550123', email: 'recipient@example.com', push: 'template-device-token',
+};
+
+/**
+ * Validates a message template (a send body without `to`: send-by-tag, campaigns), as a send to a
+ * well-formed recipient of its channel: a mistake in it is the caller's 400, not one failure per
+ * recipient. Its content is returned without `to`.
+ */
+export function validateTemplate(
+  input: Record<string, unknown>,
+  now: Date,
+  opts: { allowPrivateWebhooks?: boolean } = {},
+): { ok: true; value: { content: Omit<MessageContent, 'to'>; scheduledAt?: Date } } | { ok: false; issues: Issue[] } {
+  const channel = CHANNELS.includes(input.channel as Channel) ? (input.channel as Channel) : 'sms';
+  const checked = validateSend({ ...input, to: TEMPLATE_RECIPIENT[channel] }, now, opts);
+  if (!checked.ok) return checked;
+  const { to: _to, ...content } = checked.value.content;
+  return { ok: true, value: { content, scheduledAt: checked.value.scheduledAt } };
+}
+
+/** The contact field a channel's messages are addressed from; none for push (contacts hold no device tokens). */
+export function contactAddressField(channel: Channel): 'email' | 'phone' | null {
+  return channel === 'email' ? 'email' : PHONE_CHANNELS.includes(channel) ? 'phone' : null;
+}

@@ -27,7 +27,7 @@ import { ERASED } from './codec.ts';
 import { addressSubject, contactSubject, eraseKeys } from './keys.ts';
 
 /** The read models an erasure changes: its HTTP response waits until they show it. */
-export const ERASURE_READ_MODELS = ['contacts', 'lists', 'messages', 'suppressions', 'webhook_outbox'];
+export const ERASURE_READ_MODELS = ['contacts', 'lists', 'messages', 'suppressions', 'webhook_outbox', 'contact_events'];
 
 /** What a request for an erasure may say. */
 export const ErasureBody = z.strictObject({ reason: z.string().trim().min(1).max(500).optional() });

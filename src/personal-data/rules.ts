@@ -21,6 +21,8 @@ export const PERSONAL_DATA_RULES: Readonly<Record<string, PersonalDataRule>> = {
   ContactCreated: { paths: [...CONTACT_FIELDS('fields'), 'custom_fields'], subject: ofContact },
   ContactUpdated: { paths: [...CONTACT_FIELDS('changes'), 'custom_fields'], subject: ofContact },
   ContactBounced: { paths: ['email'], subject: ofContact },
+  // what a contact did: its properties are the contact's (the event's name stays readable for segments)
+  EventTracked: { paths: ['properties'], subject: (data: Data) => contactSubject(data.contact_id as string) },
   // a message's recipient and content belong to its recipient address (erasing a contact erases the
   // keys of every address it ever had)
   MessageAccepted: { paths: ['to', 'message', 'htmlmessage', 'subject', 'reply_to', 'from_name', 'headers'], subject: ofAddress('to') },

@@ -23,7 +23,7 @@ export const STATE_COLUMNS = `name, generation, active, version, commit_pos::tex
   error_position, error_event, tables`;
 
 /** First argument of a generation's lock (pg_advisory_xact_lock(namespace, hashtext(name:generation))). */
-const GENERATION_LOCK_NAMESPACE = 0x70720001;
+export const GENERATION_LOCK_NAMESPACE = 0x70720001;
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
 

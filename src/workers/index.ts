@@ -1,11 +1,15 @@
 // Background workers that run beside the API in `engage serve`, or alone in `engage worker`.
 import type { Engage } from '../context.ts';
+import { CampaignSender } from './campaign-sender.ts';
+import { ImportWorker } from './imports.ts';
 import { type Messaging, startMessaging } from './messaging.ts';
 import { WebhookSender } from './webhook-sender.ts';
 
 export interface Workers {
   messaging?: Messaging;
   webhooks?: WebhookSender;
+  campaigns?: CampaignSender;
+  imports?: ImportWorker;
   stop(): Promise<void>;
 }
 
@@ -14,11 +18,17 @@ export async function startWorkers(engage: Engage): Promise<Workers> {
   const messaging = await startMessaging(engage);
   const webhooks = new WebhookSender(engage);
   webhooks.start();
+  const campaigns = new CampaignSender(engage);
+  campaigns.start();
+  const imports = new ImportWorker(engage);
+  imports.start();
   return {
     messaging,
     webhooks,
+    campaigns,
+    imports,
     async stop() {
-      await Promise.all([messaging.stop(), webhooks.stop()]);
+      await Promise.all([messaging.stop(), webhooks.stop(), campaigns.stop(), imports.stop()]);
     },
   };
 }

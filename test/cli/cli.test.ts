@@ -217,7 +217,7 @@ describe('the engage CLI beside a running `engage serve`', () => {
     { args: ['keys', 'rotate'], message: /error: required option '--key <id>' not specified/ },
     { args: ['replay', '--projection', 'contacts', '--from', 'yesterday'], message: /not a position: yesterday \(expected <commit>\/<prepare>\)/ },
     { args: ['replay', '--projection', 'nope', '--from', '0/0'], message: /^engage: unknown projection nope\n$/ },
-    { args: ['projections', 'rebuild', 'nope'], message: /^engage: unknown projection nope \(auth, contacts, custom_fields/ },
+    { args: ['projections', 'rebuild', 'nope'], message: /^engage: unknown projection nope \(auth, campaigns, contact_events, contacts, custom_fields, imports, lists, messages, segments, suppressions, webhook_outbox\)\n$/ },
     { args: ['streams', 'show'], message: /error: missing required argument 'stream'/ },
   ])('rejects `engage $args.0 …` ($message) with exit 1, a clear message and no stack trace', async ({ args, message }) => {
     const r = await engage(...args);

@@ -1,8 +1,10 @@
 // The contact decider's rules (commands/contact.ts): creating, updating (only what changes),
-// deleting, bounces, account isolation, and the type rules for custom field values.
-import { describe, it } from 'vitest';
+// deleting, bounces, account isolation, the type rules for custom field values, and tracked events
+// (only a live contact of the account tracks one, at most 24 h ahead; they change nothing of it).
+import { describe, expect, it } from 'vitest';
 import { contactDecider, type ContactEvent, type ContactFields } from '../../commands/contact.ts';
 import type { FieldDefinition, FieldType } from '../../commands/custom-fields.ts';
+import { fold } from '../../src/decider.ts';
 import { AppError } from '../../src/errors.ts';
 import { DeciderSpecification, domainError } from '../support/decider-spec.ts';
 
@@ -210,5 +212,49 @@ describe('erasing a contact (right to erasure)', () => {
     given([created, erased]).when({ type: 'DeleteContact', accountId, now: at(11) }).thenThrows(domainError('not_found', 404));
     given([created, erased]).when({ type: 'RecordBounce', accountId, email: 'ada@example.com', reason: 'x', now: at(11) }).thenThrows(domainError('not_found', 404));
     given([created, erased]).when(create({})).thenThrows(domainError('conflict', 409));
+    given([created, erased]).when(track()).thenThrows(domainError('not_found', 404));
+  });
+});
+
+const track = (over: Partial<{ accountId: string; timestamp: string }> = {}) => ({
+  type: 'TrackEvent' as const, accountId, eventId: 'order-1', name: 'Order Completed', properties: { total: 42 }, timestamp: iso(-30), now: at(5), ...over,
+});
+const tracked = (timestamp = iso(-30)): ContactEvent => ({
+  type: 'EventTracked',
+  data: { account_id: accountId, contact_id: 'ct_1', event_id: 'order-1', name: 'Order Completed', properties: { total: 42 }, timestamp, received_at: iso(5) },
+});
+
+describe('tracking an event', () => {
+  it('a live contact tracks the event with its name, properties, time and the time it was received', () => {
+    given([created]).when(track()).then([tracked()]);
+  });
+
+  it('the timestamp is stored in UTC, whatever offset it was given with', () => {
+    given([created]).when(track({ timestamp: '2026-03-01T11:30:00+02:00' })).then([tracked('2026-03-01T09:30:00.000Z')]);
+  });
+
+  it('a timestamp up to 24 hours ahead is accepted (clocks drift); further ahead is refused naming the field', () => {
+    const ahead = (ms: number) => new Date(at(5).getTime() + ms).toISOString();
+    given([created]).when(track({ timestamp: ahead(24 * 3600_000) })).then([tracked(ahead(24 * 3600_000))]);
+    given([created]).when(track({ timestamp: ahead(24 * 3600_000 + 1) })).thenThrows(AppError, invalidAt('timestamp'));
+  });
+
+  it('a missing, deleted or other account’s contact is not found', () => {
+    given([]).when(track()).thenThrows(domainError('not_found', 404));
+    given([created, deleted]).when(track()).thenThrows(domainError('not_found', 404));
+    given([created]).when(track({ accountId: 'acct_2' })).thenThrows(domainError('not_found', 404));
+  });
+
+  it('the same event may be tracked again (the API, not the decider, keeps client ids unique)', () => {
+    given([created, tracked()]).when(track()).then([tracked()]);
+  });
+
+  it('changes nothing of the contact: the state after a thousand events is the state before them', () => {
+    expect(fold(contactDecider, [created, ...Array.from({ length: 1000 }, () => tracked())])).toStrictEqual(fold(contactDecider, [created]));
+  });
+
+  it('a contact that tracked events is updated and deleted as any other', () => {
+    given([created, tracked()]).when(update({ first_name: 'Grace' })).then([updated({ first_name: 'Grace' })]);
+    given([created, tracked()]).when({ type: 'DeleteContact', accountId, now: at(7) }).then([{ type: 'ContactDeleted', data: { ...base, deleted_at: iso(7) } }]);
   });
 });

@@ -1,7 +1,8 @@
 // GET /v1/contacts/export (README "Contacts export"): a streamed CSV of the account's contacts or of
-// one list's members, UTF-8 with a BOM, one column per custom field, every cell safe against formula
-// injection, quoting that parses back, more rows than one page exactly once each in id order; and
-// what is refused before the first byte (another account's list, an unknown query parameter).
+// one list's or segment's members, UTF-8 with a BOM, one column per custom field, every cell safe
+// against formula injection, quoting that parses back, more rows than one page exactly once each in
+// id order; and what is refused before the first byte (another account's list or segment, both at
+// once, an unknown query parameter).
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createContact } from '../../src/contacts/service.ts';
@@ -159,9 +160,35 @@ describe('the export of one account', () => {
     expect(records).toEqual([]);
   });
 
+  it('exports only the members of a segment with ?segment_id=, as its rules match them now, in id order', async () => {
+    const rules = { match: 'any', rules: [{ field: 'tag', operator: 'has', value: 'x' }, { field: 'custom.score', operator: 'gt', value: 40 }] };
+    const segment = await ok(acct.key, 'POST', '/v1/segments', { name: 'Scored or x', rules }, 201);
+    expect(segment.count).toBe(2);
+    const { header, records } = await exportRows(acct.key, `?segment_id=${segment.id}`);
+    expect(header).toEqual([...STANDARD_EXPORT_COLUMNS, ...FIELDS.map((f) => f.key)]);
+    expect(records.map((r) => r.id)).toEqual([full.id, plain.id]);
+    expect(records[0]).toMatchObject({ email: 'zoe@example.com', score: '42.5', plan: 'pro' });
+    // the next export follows a change of membership
+    await ok(acct.key, 'PATCH', `/v1/contacts/${plain.id}`, { tags: ['+tag'] });
+    expect((await exportRows(acct.key, `?segment_id=${segment.id}`)).records.map((r) => r.id)).toEqual([full.id]);
+  });
+
+  it('answers 404 for a missing segment and for another account’s segment, and 400 for a list and a segment at once', async () => {
+    const other = await readyAccount(server, 'other segments');
+    const rules = { match: 'all', rules: [{ field: 'contact.email', operator: 'is_set' }] };
+    const theirs = (await ok(other.key, 'POST', '/v1/segments', { name: 'theirs', rules }, 201)).id;
+    for (const id of [theirs, 'seg_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'not-a-segment']) {
+      const res = await server.call('GET', `/v1/contacts/export?segment_id=${id}`, { key: acct.key });
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ error: 'not_found', message: 'segment not found' });
+    }
+    const mine = (await ok(acct.key, 'POST', '/v1/segments', { name: 'mine', rules }, 201)).id;
+    expectRejected(await server.call('GET', `/v1/contacts/export?segment_id=${mine}&list_id=${listId}`, { key: acct.key }), 'segment_id');
+  });
+
   it('answers 400 naming an unknown query parameter', async () => {
-    const res = await server.call('GET', '/v1/contacts/export?segment_id=seg_x', { key: acct.key });
-    expectRejected(res, 'segment_id');
+    const res = await server.call('GET', '/v1/contacts/export?colour=red', { key: acct.key });
+    expectRejected(res, 'colour');
   });
 
   it('needs a credential with the read scope', async () => {
@@ -204,5 +231,15 @@ describe('an export longer than one page', () => {
     expect(records.length).toBe(total);
     expect(records.map((r) => r.id)).toEqual([...ids].sort());
     expect(new Set(records.map((r) => r.email)).size).toBe(total);
+
+    // a segment's members over more than one page: a dense one, and a sparse one (a tenth)
+    for (const [suffix, every] of [['', 1], ['7', 10]] as const) {
+      const rules = { match: 'all', rules: [{ field: 'contact.first_name', operator: suffix ? 'ends_with' : 'is_set', ...(suffix ? { value: suffix } : {}) }] };
+      const segment = await ok(acct.key, 'POST', '/v1/segments', { name: `ends with ${suffix}`, rules }, 201);
+      const members = (await exportRows(acct.key, `?segment_id=${segment.id}`)).records;
+      const expected = records.filter((r) => r.first_name!.endsWith(suffix)).map((r) => r.id);
+      expect(expected.length).toBe(total / every);
+      expect(members.map((r) => r.id)).toEqual(expected);
+    }
   });
 });

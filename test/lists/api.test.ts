@@ -5,10 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { listStream } from '../../commands/list.ts';
 import { listsProjection } from '../../projections/lists.ts';
-import { requestRebuild } from '../../src/read-models/generations.ts';
 import { readyAccount, type TestAccount } from '../support/accounts.ts';
 import { testServerForSuite } from '../support/harness.ts';
-import { eventually } from '../support/waits.ts';
+import { rebuildAndWait } from '../support/rebuild.ts';
 
 const LIST_ID_RE = /^lst_[0-9A-HJKMNP-TV-Z]{26}$/;
 const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -425,17 +424,7 @@ describe('rebuilding the lists read model', () => {
     expect(before.list_gone_contacts.length).toBeGreaterThanOrEqual(4);
     const page = await ok('GET', '/v1/lists', key);
 
-    const generation = await requestRebuild(server.engage.pool, listsProjection);
-    await eventually(
-      'the rebuilt lists generation to swap in',
-      async () => {
-        const { rows } = await server.engage.pool.query<{ generation: number }>(`SELECT generation FROM projection_state WHERE name = 'lists' AND active`);
-        return rows[0]?.generation === generation ? true : undefined;
-      },
-      120_000,
-      50,
-    );
-    await server.caughtUp(['lists']);
+    await rebuildAndWait(server, listsProjection);
     expect(await snapshot()).toEqual(before);
     expect(await ok('GET', '/v1/lists', key)).toEqual(page);
     expect(page.data[0]).toMatchObject({ id: list.id, favorite: true, member_count: 1 });

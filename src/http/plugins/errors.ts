@@ -2,7 +2,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
 import { isConnectionError } from '../../db/errors.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, describeIssues } from '../../errors.ts';
 import { toIssues } from '../../validation.ts';
 
 /**
@@ -28,7 +28,7 @@ export function errorsPlugin(app: FastifyInstance): void {
     if (err instanceof AppError) return reply.code(err.statusCode).send(err.body());
     if (err instanceof ZodError) {
       const issues = toIssues(err);
-      return reply.code(400).send({ error: 'validation_error', message: issues.map((i) => `${i.path}: ${i.message}`).join('; '), issues });
+      return reply.code(400).send({ error: 'validation_error', message: describeIssues(issues), issues });
     }
     const status = (err as FastifyError).statusCode ?? 500;
     const code = (err as FastifyError).code;

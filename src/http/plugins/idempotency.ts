@@ -20,7 +20,8 @@ declare module 'fastify' {
 export function idempotencyPlugin(app: FastifyInstance, pool: pg.Pool): void {
   // runs after auth (registered later), so the key is scoped to the caller's account
   app.addHook('preHandler', async (req, reply) => {
-    if (req.method !== 'POST' || !req.auth) return;
+    // (an upload read as a stream by its handler has no body to compare yet: README "Contacts import")
+    if (req.method !== 'POST' || !req.auth || req.routeOptions.config.streamsBody) return;
     const key = req.headers['idempotency-key'];
     if (key === undefined) return;
     if (typeof key !== 'string' || key.length === 0 || key.length > 255) {

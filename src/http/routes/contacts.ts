@@ -4,10 +4,12 @@ import { customFieldsDecider, customFieldsStream, FIELD_TYPES } from '../../../c
 import { findContact, listContacts } from '../../../projections/contacts.ts';
 import { listCustomFields } from '../../../projections/custom-fields.ts';
 import { findList } from '../../../projections/lists.ts';
+import { findSegment } from '../../../projections/segments.ts';
 import { contactsCsv } from '../../contacts/export.ts';
 import { contactOut, createContact, deleteContact, updateContact } from '../../contacts/service.ts';
 import { ContactCreateBody, ContactPatchBody, EmailSchema, PhoneSchema } from '../../contacts/validation.ts';
 import { runCommand } from '../../command-handler.ts';
+import { matchingContacts } from '../../segments/service.ts';
 import { ERASURE_READ_MODELS, ErasureBody, eraseContact } from '../../personal-data/erasure.ts';
 import { newId } from '../../ids.ts';
 import type { AppDeps } from '../deps.ts';
@@ -24,9 +26,12 @@ const ContactListQuery = z.strictObject({
   q: z.string().trim().min(1).max(200).optional(),
 });
 
-const ExportQuery = z.strictObject({
-  list_id: z.string().max(64).optional(),
-});
+const ExportQuery = z
+  .strictObject({
+    list_id: z.string().max(64).optional(),
+    segment_id: z.string().max(64).optional(),
+  })
+  .refine((q) => q.list_id === undefined || q.segment_id === undefined, { message: 'give list_id or segment_id, not both', path: ['segment_id'] });
 
 const FieldBody = z.strictObject({
   key: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'must start with a lowercase letter and use only a-z, 0-9 and _ (at most 64)'),
@@ -37,8 +42,8 @@ const FieldBody = z.strictObject({
 
 /** The read models a write's response waits for. */
 const CONTACTS = ['contacts'];
-/** a deleted contact leaves every list: the counts a client reads next must show it */
-const CONTACTS_AND_LISTS = ['contacts', 'lists'];
+/** a deleted contact leaves every list and its event counts go: the counts a client reads next must show it */
+const CONTACTS_AND_LISTS = ['contacts', 'lists', 'contact_events'];
 const CUSTOM_FIELDS = ['custom_fields'];
 
 export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
@@ -72,7 +77,7 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/contacts/export',
       auth: 'key_or_login',
-      summary: "The account's contacts (or one list's members) as a streamed CSV file, one column per custom field (README \"Contacts export\")",
+      summary: "The account's contacts (or one list's or segment's members) as a streamed CSV file, one column per custom field (README \"Contacts export\")",
       tags: ['contacts'],
       query: ExportQuery,
       produces: 'text/csv; charset=utf-8',
@@ -80,10 +85,14 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       async handler({ query, auth, reply }) {
         // everything a 4xx depends on is checked here, before the first byte goes out
         if (query.list_id !== undefined) found(await findList(engage.pool, auth.accountId, query.list_id), 'list');
+        const segment = query.segment_id === undefined ? undefined : found(await findSegment(engage.pool, auth.accountId, query.segment_id), 'segment');
         const fields = await listCustomFields(engage.pool, auth.accountId);
-        const date = engage.clock.now().toISOString().slice(0, 10);
+        const now = engage.clock.now();
+        const date = now.toISOString().slice(0, 10);
         reply.header('content-disposition', `attachment; filename="contacts-${date}.csv"`);
-        return contactsCsv(engage.pool, { accountId: auth.accountId, listId: query.list_id, fields });
+        // a segment's members as its rules match them now, all pages at this one instant
+        const pages = segment && ((page: { after?: string; limit: number }) => matchingContacts(engage.pool, auth.accountId, segment.rules, { ...page, now }));
+        return contactsCsv(engage.pool, { accountId: auth.accountId, listId: query.list_id, fields, ...(pages ? { pages } : {}) });
       },
     }),
     defineRoute({

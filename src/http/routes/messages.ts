@@ -1,13 +1,13 @@
 // Messages: send, bulk, send-by-tag, history, lookup, cancel, resend, timeline.
 import { z } from 'zod';
-import { CHANNELS, PHONE_CHANNELS, type Channel } from '../../../commands/message.ts';
-import { AppError, validationError, notFound, type Issue } from '../../errors.ts';
+import { CHANNELS } from '../../../commands/message.ts';
+import { AppError, describeIssues, invalid, notFound, validationError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { contactsWithTag } from '../../../projections/contacts.ts';
 import { emailFieldsOf, listMessages, type MessageRow } from '../../../projections/messages.ts';
 import { runCommand } from '../../command-handler.ts';
 import { acceptMessages, acceptedRecord, cancelMessage, contentOf, findMessageById, timelineOf } from '../../messages/service.ts';
-import { SendBody, SendFields, validateSend, normaliseRecipient, type ValidSend } from '../../messages/validation.ts';
+import { SendBody, SendFields, contactAddressField, normaliseRecipient, validateSend, validateTemplate, type ValidSend } from '../../messages/validation.ts';
 import type { AppDeps } from '../deps.ts';
 import { Timestamp, found, iso, metadataOf, pageById, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
@@ -29,10 +29,6 @@ const BulkBody = z.strictObject({
 });
 
 const { to: _to, ...byTagFields } = SendFields;
-/** A well-formed recipient per channel, to validate a send-by-tag template once before addressing it. */
-const TEMPLATE_RECIPIENT: Record<Channel, string> = {
-  sms: '+14155550123', rcs: '+14155550123', whatsapp: '+14155550123', voice: '+14155550123', email: 'recipient@example.com', push: 'template-device-token',
-};
 const SendByTagBody = z.strictObject({ tag: z.string().trim().min(1).max(100), ...byTagFields });
 
 const HistoryQuery = z.strictObject({
@@ -83,10 +79,6 @@ function rejectLiteralId(id: string, req: { method: string; url: string }): void
 
 type ItemResult = { index: number; id?: string; status?: string; error?: string; message?: string };
 
-function describeIssues(issues: Issue[]) {
-  return issues.map((i) => `${i.path}: ${i.message}`).join('; ');
-}
-
 export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
   const sendOptions = { allowPrivateWebhooks: engage.config.WEBHOOK_ALLOW_PRIVATE };
   /** Validates many items, accepts the valid ones in batched appends, reports every item by index. */
@@ -122,7 +114,7 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       responses: { 202: 'the message record: id, status, channel, to, scheduled_at, created_at' },
       async handler({ body, auth, req, reply }) {
         const v = validateSend(body, engage.clock.now(), sendOptions);
-        if (!v.ok) throw validationError(describeIssues(v.issues), v.issues);
+        if (!v.ok) throw invalid(v.issues);
         const { accepted } = await runCommand(engage, metadataOf(req), MESSAGES, (metadata) => acceptMessages(engage, auth.accountId, [v.value], metadata));
         reply.code(202);
         return acceptedRecord(accepted[0]);
@@ -153,10 +145,9 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       body: SendByTagBody,
       async handler({ body, auth, req, reply }) {
         const { tag, ...template } = body;
-        // the template is the same for every recipient: a mistake in it is the caller's 400, not N failed items
-        const checked = validateSend({ ...template, to: TEMPLATE_RECIPIENT[body.channel] }, engage.clock.now(), sendOptions);
-        if (!checked.ok) throw validationError(describeIssues(checked.issues), checked.issues);
-        const addressColumn = body.channel === 'email' ? 'email' : PHONE_CHANNELS.includes(body.channel) ? 'phone' : null;
+        const checked = validateTemplate(template, engage.clock.now(), sendOptions);
+        if (!checked.ok) throw invalid(checked.issues);
+        const addressColumn = contactAddressField(body.channel);
         const rows = await contactsWithTag(engage.pool, auth.accountId, tag, MAX_BULK + 1);
         if (rows.length > MAX_BULK) throw validationError(`more than ${MAX_BULK} contacts carry this tag; use bulk in pages`, [{ path: 'tag', message: 'too many contacts' }]);
         const skipped: { contact_id: string; reason: string }[] = [];

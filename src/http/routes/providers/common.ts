@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z, type ZodType } from 'zod';
 import type { DeliveryReport } from '../../../channels/port.ts';
 import type { Engage } from '../../../context.ts';
-import { AppError, unauthorized, validationError } from '../../../errors.ts';
+import { AppError, describeIssues, unauthorized, validationError } from '../../../errors.ts';
 import type { EventMetadata } from '../../../eventstore/port.ts';
 import { isId } from '../../../ids.ts';
 import { recordReports } from '../../../messages/reports.ts';
@@ -90,7 +90,7 @@ export function parse<T>(schema: ZodType<T>, value: unknown, what: 'body' | 'que
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const issues = toIssues(r.error);
-  throw validationError(`invalid ${what}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues);
+  throw validationError(`invalid ${what}: ${describeIssues(issues)}`, issues);
 }
 
 /** A callback authenticated by a shared secret in a header (`what` names the secret in messages). */

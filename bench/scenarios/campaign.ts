@@ -1,0 +1,102 @@
+// Campaign: POST /v1/campaigns to a segment of 100,000 contacts (rule: tag has "bench") → every
+// message accepted (the campaign shows `sent`, campaign.sent is emitted), through one engage process
+// with its workers on. The contacts are seeded straight into the contacts read-model table (the
+// campaign sender reads only the read models; seeding 100,000 contacts through the API would take
+// minutes and measure nothing of a campaign); the segment is created through the API. Baseline, same run and server: the same 100,000 messages through
+// POST /v1/messages/bulk in bulks of 10,000, one after another, request → last 202.
+import { Pool } from 'undici';
+import { startEngage, type ServerChild } from '../lib/child.ts';
+import { type BenchDatabase, freshDatabase } from '../lib/db.ts';
+import { figure, type Figure } from '../lib/report.ts';
+import { type Scenario, scaled } from '../lib/scenario.ts';
+import { now, progress, sleep } from '../lib/stats.ts';
+import { drained, recipient } from './messaging.ts';
+
+const BULK = 10_000;
+
+async function api(http: Pool, key: string, method: 'GET' | 'POST', path: string, body?: unknown) {
+  const res = await http.request({
+    method, path, headers: { 'x-api-key': key, 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.body.text();
+  if (res.statusCode >= 300) throw new Error(`${method} ${path} → ${res.statusCode} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+/** `n` contacts with phones recipient(0…n-1), tagged "bench", straight into the contacts read model. */
+async function seedAudience(db: BenchDatabase, accountId: string, n: number): Promise<void> {
+  const t = now();
+  await db.pool.query(
+    `INSERT INTO contacts (id, account_id, phone, tags, custom_fields, created_at, updated_at)
+     SELECT 'ct_' || lpad(i::text, 26, '0'), $1, '+1415' || (200 + i / 10000)::text || lpad((i % 10000)::text, 4, '0'),
+            ARRAY['bench'], '{}'::jsonb, now(), now()
+     FROM generate_series(0, $2::int - 1) AS i`,
+    [accountId, n],
+  );
+  await db.pool.query('ANALYZE contacts');
+  const check = await db.pool.query<{ phone: string }>("SELECT phone FROM contacts WHERE id = 'ct_' || lpad('12345', 26, '0')");
+  if (n > 12345 && check.rows[0]?.phone !== recipient(12345)) throw new Error('seeded phones differ from the bulk baseline recipients');
+  progress(`campaign: seeded ${n.toLocaleString('en-US')} contacts in ${Math.round(now() - t)} ms`);
+}
+
+/** POSTs the campaign, then polls until it is sent; returns ms from request to `sent`. */
+async function timeCampaign(http: Pool, key: string, audience: Record<string, string>, n: number) {
+  const t0 = now();
+  const created = await api(http, key, 'POST', '/v1/campaigns', { name: 'Bench campaign', audience, channel: 'sms', message: 'Spring sale: 20% off today. Reply STOP to opt out.' });
+  const answeredMs = now() - t0;
+  for (;;) {
+    const c = await api(http, key, 'GET', `/v1/campaigns/${created.id}`);
+    if (c.status === 'sent') {
+      const ms = now() - t0;
+      if (c.accepted !== n) throw new Error(`campaign accepted ${c.accepted} of ${n}`);
+      return { ms, answeredMs, id: created.id as string };
+    }
+    if (c.status === 'failed') throw new Error(`campaign failed: ${c.failure_reason}`);
+    if (now() - t0 > 300_000) throw new Error('campaign not sent within 300 s');
+    await sleep(25);
+  }
+}
+
+export const campaignScenario: Scenario = {
+  name: 'campaign',
+  description: 'POST /v1/campaigns to a 100,000-member segment → every message accepted (status sent)',
+  async run(ctx): Promise<Figure[]> {
+    const n = scaled(ctx, 100_000, 1_000);
+    const db = await freshDatabase(ctx.cluster, 'campaign', 2);
+    let engage: ServerChild | undefined;
+    try {
+      engage = await startEngage(db.url);
+      const { url, key, account_id } = engage.info;
+      const http = new Pool(url, { connections: 4, headersTimeout: 300_000, bodyTimeout: 300_000 });
+      await seedAudience(db, account_id!, n);
+      const segment = await api(http, key!, 'POST', '/v1/segments', { name: 'Bench audience', rules: { match: 'all', rules: [{ field: 'tag', operator: 'has', value: 'bench' }] } });
+      if (segment.count !== n) throw new Error(`the segment counts ${segment.count}, not ${n}`);
+
+      const campaign = await timeCampaign(http, key!, { segment_id: segment.id }, n);
+      progress(`campaign: ${n.toLocaleString('en-US')} accepted in ${Math.round(campaign.ms)} ms (POST answered in ${Math.round(campaign.answeredMs)} ms)`);
+      await drained(db, 600_000);
+
+      // baseline: the same recipients through the bulk path
+      const t0 = now();
+      for (let from = 0; from < n; from += BULK) {
+        const size = Math.min(BULK, n - from);
+        const body = { messages: Array.from({ length: size }, (_, k) => ({ to: recipient(from + k), channel: 'sms', message: 'Spring sale: 20% off today. Reply STOP to opt out.' })) };
+        const out = await api(http, key!, 'POST', '/v1/messages/bulk', body);
+        if (out.accepted !== size) throw new Error(`bulk accepted ${out.accepted} of ${size}`);
+      }
+      const bulkMs = now() - t0;
+      progress(`campaign baseline: ${n.toLocaleString('en-US')} through bulk in ${Math.round(bulkMs)} ms`);
+      await http.close();
+      return [
+        figure({
+          scenario: 'campaign', name: `campaign to a ${n.toLocaleString('en-US')}-member segment, request → all accepted`, unit: 'ms', better: 'lower',
+          value: Math.round(campaign.ms), target: { op: '<=', value: 10_000 }, baseline: { name: `POST /v1/messages/bulk ×${Math.ceil(n / BULK)}`, value: Math.round(bulkMs) },
+          details: { members: n, post_answered_ms: Math.round(campaign.answeredMs) },
+        }),
+      ];
+    } finally {
+      await engage?.stop();
+      await db.drop();
+    }
+  },
+};

@@ -1,0 +1,177 @@
+// Campaign commands (create, cancel), their views, and sending one: the audience is resolved when
+// the campaign is sent, one message per member with an address on the channel goes through the
+// bulk path's appends (suppressions, the marketing cap and quiet hours apply at dispatch, as for
+// any message), and campaign.sent follows once every message is accepted.
+//
+// Exactly once: each batch's messages and the campaign's CampaignBatchAccepted (naming the last
+// contact covered) are one appendMany at the campaign stream's revision. On postgres that is one
+// transaction: a send that stops (crash, restart) resumes after the last recorded batch and never
+// sends a member twice. The message ids and event ids are derived from (campaign, contact), so a
+// batch repeated on a store whose appendMany is not atomic (esdb) finds the messages it wrote.
+import {
+  type Audience, type CampaignState, type CampaignTemplate, campaignDecider, campaignStream,
+} from '../../commands/campaign.ts';
+import type { CampaignRow } from '../../projections/campaigns.ts';
+import { campaignMessageCounts } from '../../projections/messages.ts';
+import type { Engage } from '../context.ts';
+import { handleCommand } from '../command-handler.ts';
+import { fold } from '../decider.ts';
+import { validationError } from '../errors.ts';
+import { type EventMetadata, type NewEvent, type Position, WrongExpectedVersionError } from '../eventstore/port.ts';
+import { derivedId, derivedUuid, newId } from '../ids.ts';
+import { acceptedData, newMessageStream } from '../messages/service.ts';
+import { contactAddressField } from '../messages/validation.ts';
+import { AUDIENCE_READ_MODELS, audienceExists, audiencePage, type Member } from './audience.ts';
+
+/** Members per batch: one appendMany of this many message streams and the campaign's progress. */
+export const CAMPAIGN_BATCH = 5000;
+/** How long a send waits for the audience's read models to include every earlier write. */
+const AUDIENCE_WAIT_MS = 10_000;
+
+export interface CampaignInput {
+  name: string;
+  audience: Audience;
+  template: CampaignTemplate;
+  scheduledAt?: Date;
+}
+
+export async function createCampaign(engage: Engage, accountId: string, input: CampaignInput, metadata: EventMetadata) {
+  if (!(await audienceExists(engage.pool, accountId, input.audience))) {
+    const path = `audience.${input.audience.type}_id`;
+    throw validationError(`${path}: no such ${input.audience.type}`, [{ path, message: `no such ${input.audience.type}` }]);
+  }
+  const id = newId('campaign');
+  const result = await handleCommand(engage.store, campaignDecider, campaignStream(id), { type: 'CreateCampaign', accountId, id, ...input, now: engage.clock.now() }, metadata);
+  return { id, state: result.state, position: result.position };
+}
+
+export async function cancelCampaign(engage: Engage, accountId: string, id: string, metadata: EventMetadata) {
+  const result = await handleCommand(engage.store, campaignDecider, campaignStream(id), { type: 'CancelCampaign', accountId, now: engage.clock.now() }, metadata);
+  return { id, state: result.state, position: result.position };
+}
+
+/** A campaign's state from its own stream (what a write answers with before the read model has it). */
+export async function loadCampaign(engage: Engage, id: string): Promise<CampaignState> {
+  const events = await engage.store.readStream(campaignStream(id));
+  return fold(campaignDecider, events.map((e) => ({ type: e.type, data: e.data }) as never));
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const audienceOut = (type: string, id: string) => (type === 'list' ? { list_id: id } : { segment_id: id });
+
+/** A campaign as the API shows it (GET adds `messages`, the counts by message status). */
+export function campaignOut(r: CampaignRow) {
+  return {
+    id: r.id,
+    name: r.name,
+    audience: audienceOut(r.audience_type, r.audience_id),
+    ...r.template,
+    status: r.status,
+    scheduled_at: iso(r.scheduled_at),
+    accepted: r.accepted,
+    skipped: r.skipped,
+    failure_reason: r.failure_reason,
+    created_at: iso(r.created_at),
+    started_at: iso(r.started_at),
+    sent_at: iso(r.sent_at),
+    cancelled_at: iso(r.cancelled_at),
+    failed_at: iso(r.failed_at),
+  };
+}
+
+/** The view from the stream's state, for a write whose read model is late. */
+export function campaignView(id: string, s: CampaignState) {
+  return {
+    id,
+    name: s.name,
+    audience: audienceOut(s.audience!.type, s.audience!.id),
+    ...s.template,
+    status: s.status,
+    scheduled_at: s.scheduledAt ?? null,
+    accepted: s.accepted,
+    skipped: s.skipped,
+    created_at: s.createdAt ?? null,
+    started_at: s.startedAt ?? null,
+  };
+}
+
+export async function campaignWithCounts(engage: Engage, r: CampaignRow) {
+  return { ...campaignOut(r), messages: await campaignMessageCounts(engage.pool, r.account_id, r.id) };
+}
+
+/**
+ * Sends a due campaign to the end (or resumes one that stopped): starts the send, then appends one
+ * batch of messages after another until the audience is exhausted, then records it sent. Returns
+ * the newest position it wrote.
+ */
+export async function sendCampaign(engage: Engage, id: string, metadata: EventMetadata, batchSize = CAMPAIGN_BATCH): Promise<Position | undefined> {
+  const stream = campaignStream(id);
+  const started = await handleCommand(engage.store, campaignDecider, stream, { type: 'StartSend', now: engage.clock.now() }, metadata);
+  let { state, revision, position } = started;
+  if (state.status !== 'sending') return position;
+  // "resolved when it is sent": every write made before the send started is in the audience
+  await engage.runner.waitFor(AUDIENCE_READ_MODELS, await engage.store.headPosition(), AUDIENCE_WAIT_MS);
+  const accountId = state.accountId!;
+  const template = state.template!;
+  const addressField = contactAddressField(template.channel);
+  const pageAfter = (after: string | undefined) => {
+    const page = audiencePage(engage.pool, accountId, state.audience!, { after, limit: batchSize, now: new Date(state.startedAt!) });
+    page.catch(() => undefined); // awaited (and its error thrown) when used; never an unhandled rejection when dropped
+    return { after, page };
+  };
+  // the next page is read while the batch before it is being appended
+  let next = pageAfter(state.throughContactId);
+  for (;;) {
+    if (next.after !== state.throughContactId) next = pageAfter(state.throughContactId);
+    const members = await next.page;
+    const now = engage.clock.now();
+    if (members === undefined) {
+      const failed = await handleCommand(engage.store, campaignDecider, stream, { type: 'FailSend', reason: `the ${state.audience!.type} was deleted`, now }, metadata);
+      return failed.position ?? position;
+    }
+    if (members.length === 0) {
+      const sent = await handleCommand(engage.store, campaignDecider, stream, { type: 'CompleteSend', now }, metadata);
+      return sent.position ?? position;
+    }
+    const through = members[members.length - 1].id;
+    const messages = messagesFor(id, accountId, template, addressField, members, state.startedAt!, now);
+    const record = campaignDecider.decide({ type: 'RecordBatch', throughContactId: through, accepted: messages.length, skipped: members.length - messages.length, now }, state);
+    const progress = { streamId: stream, events: record.map((e): NewEvent => ({ ...e, metadata, id: derivedUuid(id, 'batch', through) })), expected: revision };
+    next = pageAfter(through);
+    try {
+      const results = await engage.store.appendMany([...messages.map((m) => newMessageStream(m, metadata, derivedUuid(m.id, 'accepted'))), progress]);
+      const own = results[results.length - 1];
+      for (const e of record) state = campaignDecider.evolve(state, e);
+      revision = own.nextExpectedRevision;
+      position = own.position;
+    } catch (err) {
+      // a message stream that conflicts is taken by something else: not for this loop to settle
+      if (!(err instanceof WrongExpectedVersionError) || err.streamId !== stream) throw err;
+      // another sender recorded a batch first: carry on after what it covered
+      const events = await engage.store.readStream(stream);
+      state = fold(campaignDecider, events.map((e) => ({ type: e.type, data: e.data }) as never));
+      revision = events[events.length - 1].revision;
+      if (state.status !== 'sending') return position;
+    }
+  }
+}
+
+/** One message per member that has an address on the channel (the others are skipped). */
+function messagesFor(
+  campaignId: string,
+  accountId: string,
+  template: CampaignTemplate,
+  addressField: 'email' | 'phone' | null,
+  members: readonly Member[],
+  startedAt: string,
+  now: Date,
+) {
+  const at = new Date(startedAt);
+  const out = [];
+  for (const m of members) {
+    const to = addressField ? m[addressField] : null;
+    if (!to) continue;
+    out.push(acceptedData(accountId, { content: { ...template, to } }, now, { id: derivedId('message', at, campaignId, m.id), campaignId }));
+  }
+  return out;
+}

@@ -1,0 +1,164 @@
+// One run of an import: from where its stream says it got to (rows_through) to its end. The stored
+// file is read back chunk by chunk through the same CSV parser as at upload; rows already applied
+// are skipped; the rest go in batches (src/imports/batch.ts), the next batch read and checked while
+// the one before is being written. A run that stops (shutdown) or dies (crash) is resumed by a later
+// run exactly where the last applied batch ended: a batch is written whole or not at all.
+import { pipeline, Readable } from 'node:stream';
+import { type ImportEvent, type ImportState, importDecider, importStream } from '../../commands/import.ts';
+import { type ListEvent, type ListState, listDecider, listStream } from '../../commands/list.ts';
+import { loadDefinitions } from '../contacts/service.ts';
+import type { Engage } from '../context.ts';
+import { type Decider, fold, type StoredEventLike } from '../decider.ts';
+import { type EventMetadata, WrongExpectedVersionError } from '../eventstore/port.ts';
+import { doublingDelay, sleep } from '../sleep.ts';
+import { type AppliedBatch, type Batch, BatchRetry, type Folded, ImportMoved, type ImportRun, ListGone, SeenValues, applyBatch } from './batch.ts';
+import { targetsOf } from './columns.ts';
+import { csvParser } from './upload.ts';
+import { isBlank, readRow, type RowReader } from './rows.ts';
+import { deleteUpload, readChunks, uploadSize } from './uploads.ts';
+
+/** How long a batch that keeps meeting conflicting writes is retried before the run gives up (for now). */
+const RETRY_FOR_MS = 120_000;
+
+export type RunOutcome = 'completed' | 'failed' | 'stopped' | 'moved' | 'missing';
+
+export interface RunOptions {
+  /** data rows per batch */
+  batchRows: number;
+  /** aborts between batches (the batch being written is finished first) */
+  signal: AbortSignal;
+}
+
+async function folded<S, E extends StoredEventLike>(engage: Engage, streamId: string, decider: Pick<Decider<unknown, S, E>, 'initialState' | 'evolve'>): Promise<Folded<S> & { metadata?: EventMetadata }> {
+  const recorded = await engage.store.readStream(streamId);
+  const state = fold(decider, recorded.map((r) => ({ type: r.type, data: r.data }) as never));
+  return { state, revision: recorded.length ? recorded[recorded.length - 1].revision : 'no_stream', metadata: recorded[0]?.metadata };
+}
+
+/** The list's state brought up to date from the revision the run knows (a list of a million members is not read again). */
+async function catchUpList(engage: Engage, listId: string, list: Folded<ListState>): Promise<Folded<ListState>> {
+  if (list.revision === 'no_stream') return folded(engage, listStream(listId), listDecider);
+  const newer = await engage.store.readStream(listStream(listId), { fromRevision: list.revision + 1n });
+  if (newer.length === 0) return list;
+  const state = newer.reduce((s, r) => listDecider.evolve(s, { type: r.type, data: r.data } as ListEvent), list.state);
+  return { state, revision: newer[newer.length - 1].revision };
+}
+
+/** Appends the import's end (completed or failed) at the revision the run knows, and deletes its file. */
+async function end(engage: Engage, run: Pick<ImportRun, 'import' | 'metadata' | 'accepted'>, how: { reason?: string }): Promise<RunOutcome> {
+  const accountId = run.accepted.account_id;
+  const now = engage.clock.now();
+  const events: ImportEvent[] = importDecider.decide(how.reason === undefined ? { type: 'CompleteImport', accountId, now } : { type: 'FailImport', accountId, reason: how.reason, now }, run.import.state);
+  if (events.length) {
+    try {
+      await engage.store.append(importStream(run.accepted.id), events.map((e) => ({ ...e, metadata: run.metadata })), run.import.revision);
+    } catch (err) {
+      if (err instanceof WrongExpectedVersionError) return 'moved';
+      throw err;
+    }
+  }
+  await deleteUpload(engage.pool, run.accepted.id);
+  return how.reason === undefined ? 'completed' : 'failed';
+}
+
+/** Runs import `importId` from where it got to until it ends, or until `options.signal` aborts. */
+export async function runImport(engage: Engage, importId: string, options: RunOptions): Promise<RunOutcome> {
+  const loaded = await folded<ImportState, ImportEvent>(engage, importStream(importId), importDecider);
+  const accepted = loaded.state.accepted;
+  if (!accepted) return 'missing';
+  const first = loaded.metadata ?? {};
+  // every event of the import is the uploader's doing, caused by the import
+  const metadata: EventMetadata = {
+    accountId: accepted.account_id,
+    actor: first.actor ?? 'import',
+    requestId: first.requestId,
+    correlationId: first.correlationId ?? importId,
+    causationId: importId,
+  };
+  const base = { engage, accepted, metadata, import: { state: loaded.state, revision: loaded.revision } };
+  if (loaded.state.status === 'completed' || loaded.state.status === 'failed') {
+    await deleteUpload(engage.pool, importId);
+    return loaded.state.status;
+  }
+  const size = await uploadSize(engage.pool, importId);
+  if (size.bytes !== accepted.bytes || !size.contiguous) return end(engage, base, { reason: 'the stored file is incomplete' });
+
+  const definitions = await loadDefinitions(engage, accepted.account_id);
+  const columnOf = new Map<string, string>();
+  for (const c of accepted.columns) if (!columnOf.has(c.field)) columnOf.set(c.field, c.header);
+  const run: ImportRun = { ...base, definitions, columnOf, externalIds: new SeenValues() };
+  if (accepted.list_id) {
+    run.list = await folded(engage, listStream(accepted.list_id), listDecider);
+    if (run.list.state.status !== 'active' || run.list.state.accountId !== accepted.account_id) return end(engage, run, { reason: 'the list was deleted' });
+  }
+  const reader: RowReader = {
+    headers: accepted.columns.map((c) => c.header),
+    targets: targetsOf(accepted.columns),
+    definitions: new Map(definitions.map((d) => [d.key, d])),
+    defaultCountry: accepted.default_country,
+    tags: accepted.tags,
+  };
+
+  const apply = async (batch: Batch): Promise<AppliedBatch> => {
+    const giveUpAt = Date.now() + RETRY_FOR_MS;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await applyBatch(run, batch);
+      } catch (err) {
+        if (!(err instanceof BatchRetry) || Date.now() > giveUpAt || options.signal.aborted) throw err;
+        engage.log.debug({ importId, attempt, reason: err.message }, 'import batch meets other writes; trying it again');
+        await sleep(doublingDelay(attempt, 100, 2000), options.signal);
+        if (run.list) run.list = await catchUpList(engage, accepted.list_id!, run.list);
+      }
+    }
+  };
+  // the batch being written while the next one is read
+  let writing: Promise<AppliedBatch> | undefined;
+  let submittedThrough = run.import.state.rowsThrough;
+  const submit = async (batch: Batch) => {
+    if (writing) await writing;
+    submittedThrough = batch.rowsThrough;
+    writing = apply(batch);
+    writing.catch(() => undefined);
+  };
+
+  let bytes = 0;
+  async function* chunks() {
+    for await (const chunk of readChunks(engage.pool, importId)) {
+      bytes += chunk.length;
+      yield chunk;
+    }
+  }
+  const parser = csvParser(accepted.delimiter);
+  pipeline(Readable.from(chunks()), parser, () => undefined);
+  const done = run.import.state.rowsThrough;
+  let batch: Batch = { rowsThrough: done, rows: [] };
+  let index = -1;
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      index++;
+      // the header (index 0), then the rows a batch already applied
+      if (index <= done) continue;
+      batch.rowsThrough = index;
+      if (!isBlank(record)) batch.rows.push({ row: index + 1, read: readRow(record, reader) });
+      if (batch.rows.length >= options.batchRows) {
+        await submit(batch);
+        batch = { rowsThrough: index, rows: [] };
+        if (options.signal.aborted) break;
+      }
+    }
+    if (!options.signal.aborted && batch.rowsThrough > submittedThrough) await submit(batch);
+    if (writing) await writing;
+  } catch (err) {
+    if (writing) await writing.catch(() => undefined);
+    if (err instanceof ImportMoved) return 'moved';
+    if (err instanceof ListGone) return end(engage, run, { reason: err.message });
+    if ((err as { code?: string }).code?.startsWith('CSV_')) return end(engage, run, { reason: `the stored file is unreadable: ${(err as Error).message}` });
+    throw err;
+  } finally {
+    parser.destroy();
+  }
+  if (options.signal.aborted) return 'stopped';
+  if (bytes !== accepted.bytes) return end(engage, run, { reason: 'the stored file is incomplete' });
+  return end(engage, run, {});
+}
