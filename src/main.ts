@@ -326,7 +326,7 @@ erasures
     // the read models run here, so that what the erasures blank is blanked before this exits
     await withEngage(async (engage) => {
       const applied = await applyErasures(engage, records);
-      await engage.runner.waitFor(['contacts', 'lists', 'messages', 'suppressions', 'webhook_outbox'], await engage.store.headPosition(), 60_000);
+      await engage.runner.waitFor(['contacts', 'lists', 'messages', 'suppressions', 'webhook_outbox'], await engage.store.headPosition({ includeHeldBack: true }), 60_000);
       process.stdout.write(`${applied} erasure(s) applied\n`);
     }, true);
   });

@@ -110,7 +110,7 @@ export async function sendCampaign(engage: Engage, id: string, metadata: EventMe
   let { state, revision, position } = started;
   if (state.status !== 'sending') return position;
   // "resolved when it is sent": every write made before the send started is in the audience
-  await engage.runner.waitFor(AUDIENCE_READ_MODELS, await engage.store.headPosition(), AUDIENCE_WAIT_MS);
+  await engage.runner.waitFor(AUDIENCE_READ_MODELS, await engage.store.headPosition({ includeHeldBack: true }), AUDIENCE_WAIT_MS);
   const accountId = state.accountId!;
   const template = state.template!;
   const addressField = contactAddressField(template.channel);

@@ -467,6 +467,7 @@ export class EsdbEventStore implements EventStore {
   }
 
   headPosition(): Promise<Position> {
+    // EventStoreDB holds nothing back: its head is the newest committed event
     return this.lastPosition(false);
   }
 

@@ -169,8 +169,11 @@ export interface EventStore {
    * readers see nothing that committed after it started until it ends, in any database of the cluster.
    */
   oldestOpenTransaction?(): Promise<OpenTransaction | undefined>;
-  /** Position of the newest readable event (START when empty). */
-  headPosition(): Promise<Position>;
+  /**
+   * Position of the newest readable event (START when empty); with `includeHeldBack`, of the newest
+   * committed one, held back from readers or not: what a wait for "everything written so far" needs.
+   */
+  headPosition(options?: CountOptions): Promise<Position>;
   /** Cheap liveness check for /health. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

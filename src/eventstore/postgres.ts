@@ -502,11 +502,12 @@ export class PostgresEventStore implements EventStore {
     };
   }
 
-  async headPosition(): Promise<Position> {
+  async headPosition(options: CountOptions = {}): Promise<Position> {
+    // an open transaction anywhere in the cluster (another database's too) holds the readable head back
     const { rows } = await this.pool.query({
-      name: 'es_head',
+      name: options.includeHeldBack ? 'es_head_committed' : 'es_head',
       text: `SELECT transaction_id::text AS txid, global_position::text AS gp FROM es_events
-       WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+       ${options.includeHeldBack ? '' : 'WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())'}
        ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
     });
     return rows.length ? { commit: BigInt(rows[0].txid), prepare: BigInt(rows[0].gp) } : START;

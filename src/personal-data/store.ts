@@ -80,8 +80,8 @@ export class PersonalDataStore implements EventStore {
     await (this.inner as { listen?: () => Promise<void> }).listen?.call(this.inner);
   }
 
-  headPosition(): Promise<Position> {
-    return this.inner.headPosition();
+  headPosition(options?: CountOptions): Promise<Position> {
+    return this.inner.headPosition(options);
   }
 
   ping(): Promise<boolean> {

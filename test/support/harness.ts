@@ -68,7 +68,7 @@ export async function startTestServer(overrides: Record<string, string> = {}, da
     request: (method, path, opts) => requestJson(server.url, method, path, opts),
     newAccount: (name) => newAccount(server, name),
     async caughtUp(names, timeoutMs = 60_000) {
-      const head = await server.engage.store.headPosition();
+      const head = await server.engage.store.headPosition({ includeHeldBack: true });
       if (!(await server.engage.runner.waitFor(names, head, timeoutMs))) throw new Error(`read models ${names.join(', ')} did not reach the head of the log within ${timeoutMs} ms`);
     },
   };
