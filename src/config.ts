@@ -132,7 +132,7 @@ const ConfigSchema = z.object({
   DISPATCH_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   WORKERS_ENABLED: bool.default(true),
   /** contacts imports: data rows written per batch (one transaction each), and imports run at once per process (one per account) */
-  IMPORT_BATCH_ROWS: z.coerce.number().int().min(1).max(20_000).default(5000),
+  IMPORT_BATCH_ROWS: z.coerce.number().int().min(1).max(20_000).default(2000),
   IMPORT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   // inbound provider callbacks (/v1/webhooks/<provider>): shared secrets / signing keys; each one
   // left unset is generated once and kept in the service_secrets table (README: Provider callbacks)

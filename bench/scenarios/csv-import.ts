@@ -10,7 +10,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { Pool } from 'undici';
 import { recipient } from './messaging.ts';
 import { sampleProcess, startEngage, type ServerChild } from '../lib/child.ts';
-import { freshDatabase } from '../lib/db.ts';
+import { freshDatabase, statementsOf } from '../lib/db.ts';
 import { figure, type Figure } from '../lib/report.ts';
 import { type BenchContext, type Scenario, scaled } from '../lib/scenario.ts';
 import { now, progress, sleep } from '../lib/stats.ts';
@@ -97,7 +97,8 @@ export const csvImport: Scenario = {
       if (last!.status !== 'completed' || last!.rows_imported !== rows) ctx.notes.push(`csv-import: the import ended ${last!.status} with ${JSON.stringify(last)}`);
       const rate = Math.round(rows / seconds);
       progress(`completed after ${seconds.toFixed(1)} s (${rate} rows/s), peak RSS ${memory.peak_rss_mib} MiB`);
-      const details = { rows, seconds_to_202: Math.round(acceptedS * 100) / 100, seconds_to_completed: Math.round(seconds * 100) / 100, final: last, columns: HEADER.trim(), rss_samples: memory.samples };
+      const statements = await statementsOf(db);
+      const details = { ...statements, rows, seconds_to_202: Math.round(acceptedS * 100) / 100, seconds_to_completed: Math.round(seconds * 100) / 100, final: last, columns: HEADER.trim(), rss_samples: memory.samples };
       const figures: Figure[] = [
         figure({
           scenario: 'csv-import',

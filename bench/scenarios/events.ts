@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'undici';
 import { cpuCost, cpuLine, cpuMeter, startEngage, type ServerChild } from '../lib/child.ts';
-import { freshDatabase, PLAIN_EVENTS_TABLE } from '../lib/db.ts';
+import { freshDatabase, PLAIN_EVENTS_TABLE, statementsOf } from '../lib/db.ts';
 import { figure, type Figure } from '../lib/report.ts';
 import { type BenchContext, type Scenario, scaled } from '../lib/scenario.ts';
 import { now, progress, runConcurrent, summarise } from '../lib/stats.ts';
@@ -101,7 +101,7 @@ export const eventsIngest: Scenario = {
     let engage: ServerChild | undefined;
     let http: Pool | undefined;
     const contactIds: string[] = [];
-    let measured: { events_per_s: number; batch_ms: ReturnType<typeof summarise>; cpu: Record<string, unknown>; line: string } | undefined;
+    let measured: { events_per_s: number; batch_ms: ReturnType<typeof summarise>; cpu: Record<string, unknown>; line: string; statements?: unknown[] } | undefined;
     try {
       engage = await startEngage(db.url);
       const { url, key } = engage.info;
@@ -133,6 +133,7 @@ export const eventsIngest: Scenario = {
       const accepted = results.reduce((n, r) => n + r.accepted, 0);
       measured = { events_per_s: Math.round(accepted / seconds), batch_ms: summarise(latencies), cpu: { ...usage, cpu_per_batch: cpuCost(usage, batches) }, line: cpuLine(usage) };
       progress(`${accepted.toLocaleString('en-US')} events in ${seconds.toFixed(1)} s: ${measured.events_per_s} events/s, batch p50 ${measured.batch_ms.p50} ms, ${measured.line}`);
+      Object.assign(measured, await statementsOf(db));
     } finally {
       await http?.close();
       await engage?.stop();
