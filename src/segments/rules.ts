@@ -271,8 +271,10 @@ function checkValue(path: string, type: ValueType, value: unknown, field: Resolv
   };
   const option = (v: unknown, p: string): unknown => {
     const options = field.kind === 'custom' ? (field.options ?? []) : [];
-    if (typeof v !== 'string' || !options.includes(v)) return fail(p, `must be one of: ${options.join(', ')}`);
-    return v;
+    // an option in any case is that option (select values match case-insensitively), saved as defined
+    const wanted = typeof v === 'string' ? v.trim().toLowerCase() : undefined;
+    const match = options.find((o) => o.toLowerCase() === wanted);
+    return match ?? fail(p, `must be one of: ${options.join(', ')}`);
   };
   const many = (each: (v: unknown, p: string) => unknown, name: ValueType): unknown => {
     if (!Array.isArray(value) || value.length === 0 || value.length > MAX_IN_VALUES) return fail(path, VALUE_TYPES[name]);
