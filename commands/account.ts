@@ -1,4 +1,5 @@
-// The account aggregate (stream account-<id>): the account, its dashboard users and its API keys.
+// The account aggregate (stream account-<id>): the account, its dashboard users, its API keys and
+// its settings (default country, time zone).
 // Credential material (password and key hashes) is not part of these events: the handler in
 // src/accounts/service.ts keeps it in the credentials table (issue 8, finding 7). Events written before
 // that carry `password_hash` / `key_hash`; they stay as they are, and readers redact them.
@@ -20,7 +21,17 @@ export type AccountEvent =
   | { type: 'ApiKeyExpirySet'; data: { account_id: string; key_id: string; expires_at: string; reason: 'rotated' } }
   | { type: 'ApiKeyRevoked'; data: { account_id: string; key_id: string; revoked_at: string } }
   /** the account's signing secret for per-message delivery webhooks (sealed, never in clear) */
-  | { type: 'WebhookSecretIssued'; data: { account_id: string; secret_sealed: string; issued_at: string; rotated: boolean } };
+  | { type: 'WebhookSecretIssued'; data: { account_id: string; secret_sealed: string; issued_at: string; rotated: boolean } }
+  /** the account's settings after the change, whole (a reader needs no earlier event to know them) */
+  | { type: 'AccountSettingsChanged'; data: { account_id: string } & AccountSettings & { changed_at: string } };
+
+/** Account-wide defaults: the country of phone numbers without a + (imports), the time zone of quiet hours. */
+export interface AccountSettings {
+  /** ISO 3166-1 alpha-2, or null */
+  default_country: string | null;
+  /** IANA time zone, or null */
+  timezone: string | null;
+}
 
 export interface AccountState {
   exists: boolean;
@@ -28,6 +39,7 @@ export interface AccountState {
   users: Map<string, { email: string; role: Role }>;
   keys: Map<string, { scopes: Scope[] | null; name: string | null; expiresAt?: string; revoked: boolean }>;
   hasWebhookSecret?: boolean;
+  settings: AccountSettings;
 }
 
 export type AccountCommand =
@@ -36,10 +48,12 @@ export type AccountCommand =
   | { type: 'IssueApiKey'; keyId: string; prefix: string; name: string | null; scopes: Scope[] | null; now: Date }
   | { type: 'RotateApiKey'; oldKeyId: string; keyId: string; prefix: string; graceMs: number; now: Date }
   | { type: 'RevokeApiKey'; keyId: string; now: Date }
-  | { type: 'IssueWebhookSecret'; secretSealed: string; rotate: boolean; now: Date };
+  | { type: 'IssueWebhookSecret'; secretSealed: string; rotate: boolean; now: Date }
+  /** a setting left out stays as it is; null clears it */
+  | { type: 'SetAccountSettings'; defaultCountry?: string | null; timezone?: string | null; now: Date };
 
 export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent> = {
-  initialState: { exists: false, users: new Map(), keys: new Map() },
+  initialState: { exists: false, users: new Map(), keys: new Map(), settings: { default_country: null, timezone: null } },
 
   evolve(state, event) {
     switch (event.type) {
@@ -69,6 +83,8 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
       }
       case 'WebhookSecretIssued':
         return { ...state, hasWebhookSecret: true };
+      case 'AccountSettingsChanged':
+        return { ...state, settings: { default_country: event.data.default_country, timezone: event.data.timezone } };
     }
   },
 
@@ -118,9 +134,17 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
         if (k.revoked) return [];
         return [{ type: 'ApiKeyRevoked', data: { account_id, key_id: command.keyId, revoked_at: at } }];
       }
+      case 'SetAccountSettings': {
+        const next: AccountSettings = {
+          default_country: command.defaultCountry === undefined ? state.settings.default_country : command.defaultCountry,
+          timezone: command.timezone === undefined ? state.settings.timezone : command.timezone,
+        };
+        if (next.default_country === state.settings.default_country && next.timezone === state.settings.timezone) return [];
+        return [{ type: 'AccountSettingsChanged', data: { account_id, ...next, changed_at: at } }];
+      }
     }
   },
 };
 
 export const accountStream = (accountId: string) => `account-${accountId}`;
-export const ACCOUNT_EVENT_TYPES = ['AccountCreated', 'UserAdded', 'ApiKeyIssued', 'ApiKeyExpirySet', 'ApiKeyRevoked', 'WebhookSecretIssued'] as const;
+export const ACCOUNT_EVENT_TYPES = ['AccountCreated', 'UserAdded', 'ApiKeyIssued', 'ApiKeyExpirySet', 'ApiKeyRevoked', 'WebhookSecretIssued', 'AccountSettingsChanged'] as const;

@@ -1,7 +1,7 @@
-// Read model for authentication: accounts, dashboard users and API keys, and the typed queries that
-// read them. No hashes: those live in the credentials table (src/credentials.ts); authentication
-// joins the two by id.
-import type { AccountEvent, Role, Scope } from '../commands/account.ts';
+// Read model for authentication: accounts (with their settings), dashboard users and API keys, and
+// the typed queries that read them. No hashes: those live in the credentials table
+// (src/credentials.ts); authentication joins the two by id.
+import type { AccountEvent, AccountSettings, Role, Scope } from '../commands/account.ts';
 import { ACCOUNT_EVENT_TYPES } from '../commands/account.ts';
 import { adoptLegacyCredential } from '../src/credentials.ts';
 import type { Projection } from '../src/read-models/projection.ts';
@@ -13,6 +13,8 @@ export interface AccountRow {
   name: string;
   created_at: Date;
   webhook_secret_sealed: string | null;
+  default_country: string | null;
+  timezone: string | null;
 }
 
 export interface UserRow {
@@ -38,11 +40,15 @@ export interface ApiKeyRow {
 export const authProjection: Projection = {
   name: 'auth',
   // 2: password_hash and key_hash left users and api_keys (issue 8, finding 7)
-  version: 2,
+  // 3: accounts.default_country and accounts.timezone (AccountSettingsChanged)
+  version: 3,
   tables: ['accounts', 'users', 'api_keys'],
   types: [...ACCOUNT_EVENT_TYPES],
   schema: (t) => `
-    CREATE TABLE ${t('accounts')} (id text PRIMARY KEY, name text NOT NULL, created_at timestamptz NOT NULL, webhook_secret_sealed text);
+    CREATE TABLE ${t('accounts')} (
+      id text PRIMARY KEY, name text NOT NULL, created_at timestamptz NOT NULL, webhook_secret_sealed text,
+      default_country text, timezone text
+    );
     CREATE TABLE ${t('users')} (
       id text PRIMARY KEY, account_id text NOT NULL, email text NOT NULL,
       role text NOT NULL, created_at timestamptz NOT NULL
@@ -87,6 +93,9 @@ export const authProjection: Projection = {
         case 'WebhookSecretIssued':
           await tx.query(`UPDATE ${t('accounts')} SET webhook_secret_sealed = $2 WHERE id = $1`, [e.data.account_id, e.data.secret_sealed]);
           break;
+        case 'AccountSettingsChanged':
+          await tx.query(`UPDATE ${t('accounts')} SET default_country = $2, timezone = $3 WHERE id = $1`, [e.data.account_id, e.data.default_country, e.data.timezone]);
+          break;
       }
     }
   },
@@ -107,6 +116,38 @@ export async function anyAccountExists(db: Db): Promise<boolean> {
 export async function accountWebhookSecretSealed(db: Db, accountId: string): Promise<string | null> {
   const { rows } = await db.query<Pick<AccountRow, 'webhook_secret_sealed'>>('SELECT webhook_secret_sealed FROM accounts WHERE id = $1', [accountId]);
   return rows[0]?.webhook_secret_sealed ?? null;
+}
+
+/**
+ * Until this version's generation swaps in, the live one (built by older code) has no settings
+ * columns: its accounts have no settings yet, which is what they read as (stale, never wrong).
+ */
+async function withoutSettingsColumns<T>(query: () => Promise<T>, meanwhile: T): Promise<T> {
+  try {
+    return await query();
+  } catch (err) {
+    if ((err as { code?: string }).code === '42703') return meanwhile; // undefined_column
+    throw err;
+  }
+}
+
+const NO_SETTINGS: AccountSettings = { default_country: null, timezone: null };
+
+/** The account's settings (each null when unset; both null for an unknown account). */
+export async function accountSettings(db: Db, accountId: string): Promise<AccountSettings> {
+  return withoutSettingsColumns(async () => {
+    const { rows } = await db.query<AccountSettings>('SELECT default_country, timezone FROM accounts WHERE id = $1', [accountId]);
+    return rows[0] ? { default_country: rows[0].default_country, timezone: rows[0].timezone } : NO_SETTINGS;
+  }, NO_SETTINGS);
+}
+
+/** The time zone of each of these accounts that has one set, by account id: one query for them all. */
+export async function accountTimezones(db: Db, accountIds: readonly string[]): Promise<Map<string, string>> {
+  if (accountIds.length === 0) return new Map();
+  return withoutSettingsColumns(async () => {
+    const { rows } = await db.query<{ id: string; timezone: string }>('SELECT id, timezone FROM accounts WHERE id = ANY($1::text[]) AND timezone IS NOT NULL', [[...new Set(accountIds)]]);
+    return new Map(rows.map((r) => [r.id, r.timezone]));
+  }, new Map<string, string>());
 }
 
 export async function userExists(db: Db, id: string): Promise<boolean> {

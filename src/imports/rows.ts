@@ -184,7 +184,7 @@ export function readRow(record: readonly string[], reader: RowReader): ReadRow {
     const phone = normalisePhone(cellText(record[phoneAt]), country ?? reader.defaultCountry ?? undefined);
     if (phone) fields.phone = phone;
     else {
-      const hint = country || reader.defaultCountry ? '' : ' (a number without + needs the row’s country or default_country)';
+      const hint = country || reader.defaultCountry ? '' : ' (a number without + needs the row’s country, default_country or the account’s default country)';
       problems.push({ column: headers[phoneAt], message: `must be a valid phone number${hint}` });
     }
   }

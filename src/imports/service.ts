@@ -4,6 +4,7 @@
 // while that is behind, from the import's stream.
 import { z } from 'zod';
 import { type ImportColumn, type ImportRowError, type ImportState, importDecider, importStream } from '../../commands/import.ts';
+import { accountSettings } from '../../projections/auth.ts';
 import type { ImportRow } from '../../projections/imports.ts';
 import { loadDefinitions } from '../contacts/service.ts';
 import { CountrySchema } from '../contacts/validation.ts';
@@ -39,7 +40,7 @@ export const ImportOptionsShape = {
       return parsed.data;
     })
     .optional(),
-  /** the country of phone numbers written without a + (ISO 3166-1 alpha-2) */
+  /** the country of phone numbers written without a + (ISO 3166-1 alpha-2); else the account's */
   default_country: CountrySchema.optional(),
   /** comma-separated tags added to every imported contact */
   tags: z
@@ -147,6 +148,9 @@ export async function acceptImport(
     const upload: StoredUpload = stored;
     const definitions = await loadDefinitions(engage, accountId);
     const columns = planColumns(upload.header, definitions, options.mapping ?? null);
+    // decided now and kept in ImportAccepted: a later change of the account's setting does not
+    // change an import already accepted, and a resumed one reads its rows as the first run did
+    const defaultCountry = options.default_country ?? (await accountSettings(engage.pool, accountId)).default_country;
     const result = await handleCommand(
       engage.store,
       importDecider,
@@ -155,7 +159,7 @@ export async function acceptImport(
         type: 'AcceptImport',
         data: {
           account_id: accountId, id, list_id: listId, file_name: fileName, rows_total: upload.rowsTotal, bytes: upload.bytes, mapping: options.mapping ?? null,
-          default_country: options.default_country ?? null, tags: options.tags ?? [], columns, delimiter: upload.delimiter,
+          default_country: defaultCountry, tags: options.tags ?? [], columns, delimiter: upload.delimiter,
         },
         now: engage.clock.now(),
       },

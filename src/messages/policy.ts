@@ -1,7 +1,9 @@
 // Sending policy, decided per batch before any provider call: erased and suppressed recipients fail;
-// marketing messages respect the per-recipient daily cap and the recipient's quiet hours;
+// marketing messages respect the per-recipient daily cap and the recipient's quiet hours (in the
+// contact's time zone, else the account's, else DEFAULT_TIMEZONE);
 // transactional messages (transactional: true or category "transactional") bypass both.
 import type pg from 'pg';
+import { accountTimezones } from '../../projections/auth.ts';
 import { recipientTimezones } from '../../projections/contacts.ts';
 import { marketingSentSince } from '../../projections/messages.ts';
 import type { Recipient } from '../../projections/queries.ts';
@@ -73,10 +75,12 @@ export class Policy {
 
     const marketing = messages.filter((m) => m.marketing && !erased(m) && !suppressionOf(m));
     const timezones = new Map<string, string>();
+    let accountTimezone = new Map<string, string>();
     const sentToday = new Map<string, { count: number; oldest: Date }>();
     if (marketing.length) {
       const recipients = marketing.map(recipientOf);
       for (const r of await recipientTimezones(this.pool, recipients)) timezones.set(`${r.account_id} ${r.address}`, r.timezone);
+      accountTimezone = await accountTimezones(this.pool, marketing.map((m) => m.account_id));
       const since = new Date(now.getTime() - 24 * 3600_000);
       for (const r of await marketingSentSince(this.pool, recipients, since)) sentToday.set(`${r.account_id} ${r.to_address}`, { count: r.n, oldest: r.oldest });
     }
@@ -97,7 +101,7 @@ export class Policy {
         decisions.set(m.id, { action: 'send' });
         continue;
       }
-      const tz = timezones.get(key) ?? this.config.DEFAULT_TIMEZONE;
+      const tz = timezones.get(key) ?? accountTimezone.get(m.account_id) ?? this.config.DEFAULT_TIMEZONE;
       const quietEnd = quietUntil(now, tz, this.config.QUIET_HOURS);
       if (quietEnd) {
         decisions.set(m.id, { action: 'hold', until: quietEnd, reason: 'quiet_hours', detail: `quiet hours ${this.config.QUIET_HOURS!.window} in ${tz}` });

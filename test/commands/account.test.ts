@@ -1,5 +1,6 @@
 // The account decider's rules (commands/account.ts): creating an account, its users, issuing,
-// rotating (with a grace window) and revoking API keys, and the delivery-webhook signing secret.
+// rotating (with a grace window) and revoking API keys, the delivery-webhook signing secret, and the
+// account's settings (default country, time zone).
 import { describe, it } from 'vitest';
 import { accountDecider, type AccountEvent } from '../../commands/account.ts';
 import { AppError } from '../../src/errors.ts';
@@ -28,6 +29,10 @@ const secretIssued = (minutes: number, rotated: boolean, sealed = 'sealed-1'): A
   type: 'WebhookSecretIssued',
   data: { account_id, secret_sealed: sealed, issued_at: iso(minutes), rotated },
 });
+const settingsChanged = (minutes: number, default_country: string | null, timezone: string | null): AccountEvent => ({
+  type: 'AccountSettingsChanged',
+  data: { account_id, default_country, timezone, changed_at: iso(minutes) },
+});
 const GRACE_MINUTES = 60;
 const rotate = (oldKeyId: string, keyId: string, minutes: number) => ({
   type: 'RotateApiKey' as const,
@@ -51,6 +56,7 @@ describe('creating an account', () => {
     given([]).when({ type: 'AddUser', userId: 'usr_1', email: 'a@example.com', role: 'owner', now: at(1) }).thenThrows(domainError('not_found', 404));
     given([]).when({ type: 'IssueApiKey', keyId: 'k1', prefix: 'pk_k1', name: null, scopes: null, now: at(1) }).thenThrows(domainError('not_found', 404));
     given([]).when({ type: 'IssueWebhookSecret', secretSealed: 's', rotate: false, now: at(1) }).thenThrows(domainError('not_found', 404));
+    given([]).when({ type: 'SetAccountSettings', defaultCountry: 'FR', now: at(1) }).thenThrows(domainError('not_found', 404));
   });
 });
 
@@ -149,5 +155,37 @@ describe('the delivery-webhook signing secret', () => {
 
   it('rotating when there is no secret yet issues one, marked as a rotation', () => {
     given([created]).when({ type: 'IssueWebhookSecret', secretSealed: 'sealed-1', rotate: true, now: at(1) }).then([secretIssued(1, true)]);
+  });
+});
+
+describe('account settings', () => {
+  it('setting the default country records both settings, the time zone still unset', () => {
+    given([created]).when({ type: 'SetAccountSettings', defaultCountry: 'FR', now: at(1) }).then([settingsChanged(1, 'FR', null)]);
+  });
+
+  it('a setting left out keeps its value; the event carries the whole result', () => {
+    given([created, settingsChanged(1, 'FR', null)])
+      .when({ type: 'SetAccountSettings', timezone: 'Europe/Paris', now: at(2) })
+      .then([settingsChanged(2, 'FR', 'Europe/Paris')]);
+  });
+
+  it('null clears a setting', () => {
+    given([created, settingsChanged(1, 'FR', 'Europe/Paris')])
+      .when({ type: 'SetAccountSettings', defaultCountry: null, now: at(2) })
+      .then([settingsChanged(2, null, 'Europe/Paris')]);
+  });
+
+  it('both settings change in one event', () => {
+    given([created, settingsChanged(1, 'FR', 'Europe/Paris')])
+      .when({ type: 'SetAccountSettings', defaultCountry: 'DE', timezone: null, now: at(2) })
+      .then([settingsChanged(2, 'DE', null)]);
+  });
+
+  it('the same values again change nothing', () => {
+    given([created, settingsChanged(1, 'FR', 'Europe/Paris')])
+      .when({ type: 'SetAccountSettings', defaultCountry: 'FR', timezone: 'Europe/Paris', now: at(2) })
+      .thenNothingHappened();
+    given([created]).when({ type: 'SetAccountSettings', defaultCountry: null, timezone: null, now: at(1) }).thenNothingHappened();
+    given([created, settingsChanged(1, 'FR', null)]).when({ type: 'SetAccountSettings', now: at(2) }).thenNothingHappened();
   });
 });

@@ -1,10 +1,12 @@
 // The contacts import reads the files people bring (README "Contacts import"): multipart or a text/csv
 // body; UTF-8 with or without a BOM; `,`, `;` or tab; quoted fields with line breaks and doubled
 // quotes; CRLF; headers of the common tools' exports and their synonyms; an explicit mapping that
-// wins; phones normalised with the row's or the default country; custom values read by their type;
+// wins; phones normalised with the row's country, else the upload's default_country, else the
+// account's default country; custom values read by their type;
 // bad rows reported by row (as a spreadsheet numbers them) and column without their value, the
 // others imported.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { importStream } from '../../commands/import.ts';
 import { readyAccount, type TestAccount } from '../support/accounts.ts';
 import { testServerForSuite } from '../support/harness.ts';
 import { expectRejected } from '../support/http.ts';
@@ -97,6 +99,49 @@ describe('files as the common tools export them', () => {
     const { key } = await readyAccount(server);
     const imp = await imported(server, key, 'email\none@example.com\ntwo@example.com', { as: 'csv' });
     expect(imp).toMatchObject({ rows_total: 2, rows_imported: 2, columns: [{ header: 'email', field: 'email' }] });
+  });
+});
+
+describe('the country of phone numbers without +', () => {
+  /** an account whose default country (PATCH /v1/account/settings) is `country` */
+  async function accountIn(country: string) {
+    const { key } = await readyAccount(server);
+    const set = await server.call('PATCH', '/v1/account/settings', { key, body: { default_country: country } });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    return key;
+  }
+  const acceptedCountry = async (importId: string) => {
+    const [first] = await server.engage.store.readStream(importStream(importId));
+    expect(first.type).toBe('ImportAccepted');
+    return (first.data as { default_country: string | null }).default_country;
+  };
+
+  it('an upload without default_country takes the account’s, and keeps it in the accepted import', async () => {
+    const key = await accountIn('FR');
+    const imp = await imported(server, key, 'email,phone\nfr@example.com,06 12 34 56 78\n');
+    expect(imp).toMatchObject({ rows_imported: 1, rows_failed: 0, errors: [] });
+    expect((await contactsByEmail(server, key)).get('fr@example.com').phone).toBe('+33612345678');
+    // decided when accepted: a later change of the setting does not change this import (nor its resume)
+    expect(await acceptedCountry(imp.id)).toBe('FR');
+  });
+
+  it('the upload’s default_country wins over the account’s', async () => {
+    const key = await accountIn('FR');
+    const imp = await imported(server, key, 'email,phone\nus@example.com,(415) 555-0125\n', { options: { default_country: 'US' } });
+    expect(imp).toMatchObject({ rows_imported: 1, rows_failed: 0 });
+    expect((await contactsByEmail(server, key)).get('us@example.com').phone).toBe('+14155550125');
+    expect(await acceptedCountry(imp.id)).toBe('US');
+  });
+
+  it('a row’s own country wins over both', async () => {
+    const key = await accountIn('FR');
+    // over the account's FR
+    expect(await imported(server, key, 'email,phone,country\ngb1@example.com,07911 123456,GB\n')).toMatchObject({ rows_imported: 1, rows_failed: 0 });
+    // over the upload's US (and the account's FR)
+    expect(await imported(server, key, 'email,phone,country\ngb2@example.com,07911 123457,GB\n', { options: { default_country: 'US' } })).toMatchObject({ rows_imported: 1, rows_failed: 0 });
+    const contacts = await contactsByEmail(server, key);
+    expect(pick(contacts.get('gb1@example.com'), ['phone', 'country'])).toEqual({ phone: '+447911123456', country: 'GB' });
+    expect(pick(contacts.get('gb2@example.com'), ['phone', 'country'])).toEqual({ phone: '+447911123457', country: 'GB' });
   });
 });
 

@@ -180,3 +180,50 @@ describe('quiet hours', () => {
     expect(h.calls().get(marketing)).toBe(1);
   }, 120_000);
 });
+
+describe('quiet hours in the account’s time zone', () => {
+  let server: TestServer;
+  let key: string;
+  const h = helpers(() => server, () => key);
+  let quietEnd: Date;
+  beforeAll(async () => {
+    // quiet hours from half an hour ago to an hour from now in UTC; DEFAULT_TIMEZONE is twelve hours
+    // ahead, outside the window
+    const now = Date.now();
+    quietEnd = new Date(Math.ceil((now + 60 * 60_000) / 60_000) * 60_000);
+    ({ server, key } = await setup({ QUIET_HOURS: `${hhmm(new Date(now - 30 * 60_000))}-${hhmm(quietEnd)}`, DEFAULT_TIMEZONE: 'Etc/GMT-12' }));
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('applies to a recipient without a contact time zone; a contact’s own time zone wins; an account without one falls back to DEFAULT_TIMEZONE', async () => {
+    const set = await server.call('PATCH', '/v1/account/settings', { key, body: { timezone: 'UTC' } });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    // a contact without a time zone, and a recipient that is no contact: the account's UTC, quiet
+    expect((await server.call('POST', '/v1/contacts', { key, body: { phone: '+14155550190', first_name: 'No zone' } })).status).toBe(201);
+    // a contact of its own time zone (twelve hours ahead): not quiet
+    expect((await server.call('POST', '/v1/contacts', { key, body: { phone: '+14155550192', timezone: 'Etc/GMT-12' } })).status).toBe(201);
+    const quiet = [await h.send({ to: '+14155550190', channel: 'sms', message: 'offer' }), await h.send({ to: '+14155550191', channel: 'sms', message: 'offer' })];
+    const ownZone = await h.send({ to: '+14155550192', channel: 'sms', message: 'offer' });
+
+    for (const id of quiet) {
+      const held = await h.settled(id, ['MessageHeld', 'MessageDelivered']);
+      expect(held.map((e) => e.type)).toEqual(['MessageAccepted', 'MessageDispatching', 'MessageHeld']);
+      expect(held[2]).toMatchObject({ reason: 'quiet_hours' });
+      expect(held[2].details.until).toBe(quietEnd.toISOString());
+      expect(h.calls().has(id)).toBe(false);
+    }
+    expect((await h.settled(ownZone, ['MessageDelivered', 'MessageHeld'])).map((e) => e.type)).toEqual(['MessageAccepted', 'MessageDispatching', 'MessageSent', 'MessageDelivered']);
+
+    // another account, without a time zone: DEFAULT_TIMEZONE, not quiet
+    const other = await readyAccount(server);
+    const res = await server.call('POST', '/v1/messages/send', { key: other.key, body: { to: '+14155550191', channel: 'sms', message: 'offer' } });
+    expect(res.status).toBe(202);
+    const otherEvents = await eventually(`${res.body.id} to be decided`, async () => {
+      const events: TimelineEvent[] = (await server.call('GET', `/v1/messages/${res.body.id}/timeline`, { key: other.key })).body.events;
+      return ['MessageDelivered', 'MessageHeld'].includes(events.at(-1)!.type) ? events : undefined;
+    });
+    expect(otherEvents.map((e) => e.type)).toEqual(['MessageAccepted', 'MessageDispatching', 'MessageSent', 'MessageDelivered']);
+  }, 120_000);
+});

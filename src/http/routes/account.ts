@@ -1,10 +1,11 @@
-// GET /v1/account/me and API key management (list, issue, rotate with a 24-hour grace, revoke).
+// GET /v1/account/me, the account's settings (default country, time zone), API key management
+// (list, issue, rotate with a 24-hour grace, revoke) and address erasures.
 import { z } from 'zod';
 import { accountDecider, accountStream, type Scope } from '../../../commands/account.ts';
-import { type ApiKeyRow, findAccount, findApiKey, listApiKeys, userProfile } from '../../../projections/auth.ts';
+import { accountSettings, type ApiKeyRow, findAccount, findApiKey, listApiKeys, userProfile } from '../../../projections/auth.ts';
 import { issueApiKey, rotateApiKey } from '../../accounts/service.ts';
 import { runCommand } from '../../command-handler.ts';
-import { EmailSchema, PhoneSchema } from '../../contacts/validation.ts';
+import { CountrySchema, EmailSchema, PhoneSchema, TimezoneSchema } from '../../contacts/validation.ts';
 import { ERASURE_READ_MODELS, ErasureBody, eraseAddress } from '../../personal-data/erasure.ts';
 import { AppError } from '../../errors.ts';
 import type { AppDeps } from '../deps.ts';
@@ -18,6 +19,10 @@ const KeyParams = z.object({ id: z.string().max(64) });
 const ALL_SCOPES: Scope[] = ['read', 'write', 'settings'];
 /** The read model a write's response waits for. */
 const AUTH = ['auth'];
+
+/** A setting left out stays as it is; null clears it. */
+const SettingsBody = z.strictObject({ default_country: CountrySchema.nullable().optional(), timezone: TimezoneSchema.nullable().optional() });
+const SettingsOut = z.object({ default_country: z.string().nullable(), timezone: z.string().nullable() });
 
 const AddressErasureBody = ErasureBody.extend({ email: EmailSchema.optional(), phone: PhoneSchema.optional() }).refine((b) => (b.email === undefined) !== (b.phone === undefined), {
   message: 'give email or phone (one of them)',
@@ -71,6 +76,36 @@ export function accountRoutes({ engage, authenticator }: AppDeps): AnyRoute[] {
               : { type: 'session', user_id: auth.userId, role: auth.role },
           ...(user ? { user } : {}),
         };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/account/settings',
+      auth: 'key_or_login',
+      summary: "The account's settings: the default country of phone numbers (imports) and the time zone of quiet hours",
+      tags: ['account'],
+      responses: { 200: SettingsOut },
+      async handler({ auth }) {
+        return accountSettings(engage.pool, auth.accountId);
+      },
+    }),
+    defineRoute({
+      method: 'PATCH',
+      url: '/v1/account/settings',
+      auth: 'key_or_login',
+      scope: 'settings',
+      summary: "Change the account's settings (a field left out stays as it is, null clears it)",
+      tags: ['account'],
+      body: SettingsBody,
+      responses: { 200: SettingsOut },
+      async handler({ body, auth, req }) {
+        const { state } = await runCommand(engage, metadataOf(req), AUTH, {
+          decider: accountDecider,
+          streamId: accountStream(auth.accountId),
+          command: { type: 'SetAccountSettings', defaultCountry: body.default_country, timezone: body.timezone, now: engage.clock.now() },
+        });
+        // the settings as written (the auth read model has them too, unless its wait timed out)
+        return { default_country: state.settings.default_country, timezone: state.settings.timezone };
       },
     }),
     defineRoute({
