@@ -26,6 +26,8 @@ export const contactEventsProjection: Projection = {
   version: 1,
   tables: ['contact_event_counts', 'contact_events_gone'],
   types: [...TRACKED_EVENT_TYPES, ...GONE_CONTACT_EVENTS],
+  // counts by name and day: the sealed properties are never read, so never decrypted
+  personalData: 'unused',
   schema: (t) => `
     CREATE TABLE ${t('contact_event_counts')} (
       account_id text NOT NULL,

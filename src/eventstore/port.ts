@@ -91,6 +91,11 @@ export interface ReadAllOptions {
   maxCount?: number;
   /** only these event types (the position still only reflects returned events) */
   types?: readonly string[];
+  /**
+   * The store that seals personal data (src/personal-data/store.ts) leaves it sealed, for a reader
+   * that never looks at it: no key is read and nothing decrypted. Other stores ignore it.
+   */
+  keepSealed?: boolean;
 }
 
 export interface CountOptions {

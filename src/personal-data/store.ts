@@ -54,7 +54,8 @@ export class PersonalDataStore implements EventStore {
   }
 
   async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
-    return this.open(await this.inner.readAll(options));
+    const events = await this.inner.readAll(options);
+    return options?.keepSealed ? events : this.open(events);
   }
 
   subscribeToAll(options?: SubscribeOptions): Subscription {

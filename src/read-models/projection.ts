@@ -22,6 +22,11 @@ export interface Projection {
    */
   upgrade?(t: TableNamer): string;
   types: readonly string[];
+  /**
+   * 'unused': apply never reads a sealed personal field of its events, so the runner reads them
+   * sealed (no key looked up, nothing decrypted); an erasure changes nothing it shows
+   */
+  personalData?: 'unused';
   /** Applies a batch of events in order, inside the transaction that also moves the checkpoint. */
   apply(tx: pg.PoolClient, events: RecordedEvent[], t: TableNamer): Promise<void>;
 }

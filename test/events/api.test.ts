@@ -437,6 +437,14 @@ describe('personal data in properties', () => {
     expect(JSON.parse(raw[0].data)).toMatchObject({ name: 'Paid', contact_id: id, personal_data: { key: expect.any(String) } });
     const opened = (await server.engage.store.readStream(contactStream(id))).find((e) => e.type === 'EventTracked')!;
     expect(opened.data).toMatchObject({ name: 'Paid', properties: { card: secret, amount: 12.5 }, personal_data: { erased: false } });
+    // a reader that never looks at them (the contact_events read model) reads them sealed: nothing decrypted
+    expect(contactEventsProjection.personalData).toBe('unused');
+    const readFrom = { commit: opened.position.commit, prepare: opened.position.prepare - 1n };
+    const [asStored] = await server.engage.store.readAll({ after: readFrom, maxCount: 1, keepSealed: true });
+    expect(asStored!.data).not.toHaveProperty('properties');
+    expect(JSON.stringify(asStored!.data)).not.toContain(secret);
+    const [openedAgain] = await server.engage.store.readAll({ after: readFrom, maxCount: 1 });
+    expect(openedAgain!.data).toMatchObject({ properties: { card: secret } });
 
     const erased = await server.call('POST', `/v1/contacts/${id}/erase`, { key: acct.key, body: {} });
     expect(erased.status).toBe(200);
