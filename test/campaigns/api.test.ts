@@ -5,12 +5,14 @@
 // send resumed after it stopped part-way never sends a member twice, and a deleted list fails it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignStream } from '../../commands/campaign.ts';
+import { campaignsProjection } from '../../projections/campaigns.ts';
 import { sendCampaign } from '../../src/campaigns/service.ts';
 import type { Engage } from '../../src/context.ts';
 import { suppressRecipient } from '../../src/messages/suppressions.ts';
 import { readyAccount } from '../support/accounts.ts';
 import { startTestServer, testServerForSuite, type TestServer } from '../support/harness.ts';
 import { startReceiver } from '../support/receivers.ts';
+import { rebuildAndWait } from '../support/rebuild.ts';
 import { eventually } from '../support/waits.ts';
 
 const CAMPAIGN_ID_RE = /^cmp_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -184,6 +186,30 @@ describe('a scheduled campaign', () => {
     });
     expect(sent.accepted).toBe(2);
     expect(Date.parse(sent.started_at)).toBeGreaterThanOrEqual(Date.parse(soon));
+  });
+
+  it('a requested rebuild of the campaigns read model replays the log into the same rows', async () => {
+    // after the tests above (cancelled, sent, sent when due); one more account with one of each
+    const { key } = await readyAccount(server);
+    const { listId } = await listWith(server, key, 2);
+    const later = new Date(Date.now() + 3600_000).toISOString();
+    await ok(server, 'POST', '/v1/campaigns', key, emailCampaign(listId, { scheduled_at: later }), 201);
+    const sent = await ok(server, 'POST', '/v1/campaigns', key, emailCampaign(listId), 201);
+    await eventually('the campaign to be sent', async () => ((await ok(server, 'GET', `/v1/campaigns/${sent.id}`, key)).status === 'sent' ? true : undefined));
+    const deleted = await ok(server, 'POST', '/v1/lists', key, { name: 'Gone' }, 201);
+    const scheduledOnGone = await ok(server, 'POST', '/v1/campaigns', key, emailCampaign(deleted.id, { scheduled_at: later }), 201);
+    await ok(server, 'POST', `/v1/campaigns/${scheduledOnGone.id}/cancel`, key);
+
+    const snapshot = async () => (await server.engage.pool.query<{ r: string }>('SELECT row_to_json(t)::text AS r FROM campaigns t ORDER BY id')).rows.map((x) => x.r);
+    await server.caughtUp(['campaigns']);
+    const before = await snapshot();
+    expect(before.length).toBeGreaterThanOrEqual(3);
+    const page = await ok(server, 'GET', '/v1/campaigns', key);
+    expect(page.data.map((c: { status: string }) => c.status).sort()).toEqual(['cancelled', 'scheduled', 'sent']);
+
+    await rebuildAndWait(server, campaignsProjection);
+    expect(await snapshot()).toEqual(before);
+    expect(await ok(server, 'GET', '/v1/campaigns', key)).toEqual(page);
   });
 });
 
