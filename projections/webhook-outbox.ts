@@ -9,7 +9,8 @@ import type { WebhookEndpointEvent } from '../commands/webhook-endpoint.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import { newId } from '../src/ids.ts';
 import type { Projection, TableNamer } from '../src/read-models/projection.ts';
-import { ERASED, type OpenedPersonalData } from '../src/personal-data/codec.ts';
+import { ERASED, type OpenedPersonalData, sealedKeyOf } from '../src/personal-data/codec.ts';
+import { openEvents } from '../src/personal-data/store.ts';
 import { applyInOrder } from './document.ts';
 import { ERASURE_EVENTS, erasedKeys, isErasure } from './erasures.ts';
 import { type DeliveryDraft, deliveriesFor, type EndpointSubscription, erasePersonalData, type MessageHook } from './webhook-payloads.ts';
@@ -43,6 +44,9 @@ export const webhookOutboxProjection: Projection = {
   name: 'webhook_outbox',
   version: 1,
   rebuildable: false,
+  // most contacts and messages belong to accounts nobody listens to: only what may be delivered or
+  // remembered is decrypted (openWhereListened)
+  personalData: 'opened-by-apply',
   tables: ['webhook_endpoints', 'webhook_message_hooks', 'webhook_deliveries'],
   types: [
     'WebhookEndpointCreated', 'WebhookEndpointUpdated', 'WebhookEndpointDeleted',
@@ -114,8 +118,28 @@ async function applyErasure(tx: Db, e: RecordedEvent, t: TableNamer): Promise<vo
   ]);
 }
 
-async function applyRun(tx: Db, events: RecordedEvent[], t: TableNamer): Promise<void> {
-  const { endpoints, hooks } = await loadReceivers(tx, events, t);
+/**
+ * The run's events, sealed as read, with those opened that the outbox may deliver or keep a hook
+ * for: every event of an account with an endpoint (stored, or created earlier in the run) and a
+ * message with a webhook_url of its own. The rest can produce nothing here, so nothing of theirs is
+ * decrypted.
+ */
+async function openWhereListened(tx: Db, events: RecordedEvent[], endpoints: ReadonlyMap<string, EndpointSubscription>): Promise<RecordedEvent[]> {
+  const listened = new Set([...endpoints.values()].map((ep) => ep.account_id));
+  for (const e of events) if (e.type === 'WebhookEndpointCreated') listened.add((e.data as { account_id: string }).account_id);
+  const wanted = events.filter((e) => {
+    const d = e.data as { account_id?: string; webhook_url?: string | null };
+    return sealedKeyOf(d) !== undefined && ((d.account_id !== undefined && listened.has(d.account_id)) || (e.type === 'MessageAccepted' && !!d.webhook_url));
+  });
+  if (wanted.length === 0) return events;
+  const opened = new Map<RecordedEvent, RecordedEvent>();
+  (await openEvents(tx, wanted)).forEach((e, i) => opened.set(wanted[i]!, e));
+  return events.map((e) => opened.get(e) ?? e);
+}
+
+async function applyRun(tx: Db, sealed: RecordedEvent[], t: TableNamer): Promise<void> {
+  const { endpoints, hooks } = await loadReceivers(tx, sealed, t);
+  const events = await openWhereListened(tx, sealed, endpoints);
   const newHooks: MessageHook[] = [];
   const deliveries: DeliveryDraft[] = [];
   for (const recorded of events) {

@@ -126,13 +126,21 @@ export class PersonalDataStore implements EventStore {
   }
 
   /** The events with their personal fields opened, or erased where their key is gone. */
-  async open(events: RecordedEvent[]): Promise<RecordedEvent[]> {
-    const ids = events.map((e) => sealedKeyOf(e.data)).filter((id): id is string => id !== undefined);
-    if (ids.length === 0) return events;
-    const keys = await keysById(this.pool, ids);
-    return events.map((e) => {
-      const id = sealedKeyOf(e.data);
-      return id === undefined ? e : { ...e, data: openPersonalData(e.data as Data, keys.get(id) ?? null) };
-    });
+  open(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+    return openEvents(this.pool, events);
   }
+}
+
+/**
+ * Events read sealed (readAll's keepSealed) with their personal fields opened, or erased where
+ * their key is gone: one query for the keys. `db` may be a read model's transaction.
+ */
+export async function openEvents(db: Pick<pg.Pool, 'query'>, events: RecordedEvent[]): Promise<RecordedEvent[]> {
+  const ids = events.map((e) => sealedKeyOf(e.data)).filter((id): id is string => id !== undefined);
+  if (ids.length === 0) return events;
+  const keys = await keysById(db, ids);
+  return events.map((e) => {
+    const id = sealedKeyOf(e.data);
+    return id === undefined ? e : { ...e, data: openPersonalData(e.data as Data, keys.get(id) ?? null) };
+  });
 }

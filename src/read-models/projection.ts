@@ -23,10 +23,12 @@ export interface Projection {
   upgrade?(t: TableNamer): string;
   types: readonly string[];
   /**
-   * 'unused': apply never reads a sealed personal field of its events, so the runner reads them
-   * sealed (no key looked up, nothing decrypted); an erasure changes nothing it shows
+   * How apply meets sealed personal data. Unset: the runner opens every event first. 'unused': apply
+   * never reads a sealed field, so its events come sealed (no key looked up, nothing decrypted).
+   * 'opened-by-apply': they come sealed, and apply opens those it reads (src/personal-data/store.ts
+   * openEvents), so events it only skips cost no decryption.
    */
-  personalData?: 'unused';
+  personalData?: 'unused' | 'opened-by-apply';
   /** Applies a batch of events in order, inside the transaction that also moves the checkpoint. */
   apply(tx: pg.PoolClient, events: RecordedEvent[], t: TableNamer): Promise<void>;
 }

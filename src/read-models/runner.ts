@@ -271,7 +271,7 @@ export class ProjectionRunner extends EventEmitter {
     const size = this.nextBatchSize(key);
     // the head before the read: a read that comes back empty has seen every event up to it
     const head = row.active ? await this.store.headPosition() : undefined;
-    const events = await this.store.readAll({ after, maxCount: size, types: p.types, keepSealed: p.personalData === 'unused' });
+    const events = await this.store.readAll({ after, maxCount: size, types: p.types, keepSealed: p.personalData !== undefined });
     if (events.length === 0) {
       if (row.active) {
         const seen = head && comparePositions(head, after) > 0 ? head : after;
@@ -443,7 +443,7 @@ export class ProjectionRunner extends EventEmitter {
         return;
       }
       const size = this.nextBatchSize(`${p.name}:${mine.generation}`);
-      const events = await this.store.readAll({ after: rowPosition(mine), maxCount: size, types: p.types, keepSealed: p.personalData === 'unused' });
+      const events = await this.store.readAll({ after: rowPosition(mine), maxCount: size, types: p.types, keepSealed: p.personalData !== undefined });
       if (events.length >= size) {
         await client.query('ROLLBACK');
         return;
