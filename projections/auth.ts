@@ -137,7 +137,7 @@ const NO_SETTINGS: AccountSettings = { default_country: null, timezone: null };
 export async function accountSettings(db: Db, accountId: string): Promise<AccountSettings> {
   return withoutSettingsColumns(async () => {
     const { rows } = await db.query<AccountSettings>('SELECT default_country, timezone FROM accounts WHERE id = $1', [accountId]);
-    return rows[0] ? { default_country: rows[0].default_country, timezone: rows[0].timezone } : NO_SETTINGS;
+    return rows[0] ?? NO_SETTINGS;
   }, NO_SETTINGS);
 }
 

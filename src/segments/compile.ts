@@ -214,8 +214,8 @@ function dateRule(p: Params, ts: string, r: SegmentRule, ctx: CompileContext): s
  * A condition the planner is to take as matching about half the rows. Postgres has no statistics for
  * a custom value (`custom_fields ->> key`) and guesses an equality on it matches 0.5% of the contacts;
  * on that guess it probes an event or list rule's index once per surviving contact (a nested loop)
- * where hashing the other side once is several times faster (1M contacts, bench segment-count: 820
- * → 470 ms). A COALESCE is no operator clause, so the planner gives it its default of one half
+ * where hashing the other side once is several times faster (psql, on the 1M contacts of the bench's
+ * segment-count: 820 → 470 ms). A COALESCE is no operator clause, so the planner gives it its default of one half
  * (selfuncs.c boolvarsel), a better prior for a segment's rule than 0.5%. It changes no result: the
  * condition is already false where unset.
  */

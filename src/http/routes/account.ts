@@ -105,7 +105,7 @@ export function accountRoutes({ engage, authenticator }: AppDeps): AnyRoute[] {
           command: { type: 'SetAccountSettings', defaultCountry: body.default_country, timezone: body.timezone, now: engage.clock.now() },
         });
         // the settings as written (the auth read model has them too, unless its wait timed out)
-        return { default_country: state.settings.default_country, timezone: state.settings.timezone };
+        return state.settings;
       },
     }),
     defineRoute({
