@@ -4,11 +4,24 @@
 import type { Decider } from '../src/decider.ts';
 
 export type SuppressionReason = 'complaint' | 'unsubscribe' | 'stop' | 'bounce' | 'manual' | 'erasure';
+export const SUPPRESSION_REASONS = ['complaint', 'unsubscribe', 'stop', 'bounce', 'manual', 'erasure'] as const satisfies readonly SuppressionReason[];
+/** What kind of address is suppressed; kept in clear, so an erased address still shows it. */
+export type SuppressionChannel = 'email' | 'phone';
 
 export type SuppressionEvent =
   | {
       type: 'RecipientSuppressed';
-      data: { account_id: string; address_hash: string; address?: string; reason: SuppressionReason; source: string; message_id?: string; at: string };
+      data: {
+        account_id: string;
+        address_hash: string;
+        address?: string;
+        /** absent in events written before it, and in an erasure's suppression (it has only the hash) */
+        channel?: SuppressionChannel;
+        reason: SuppressionReason;
+        source: string;
+        message_id?: string;
+        at: string;
+      };
     }
   | { type: 'RecipientUnsuppressed'; data: { account_id: string; address_hash: string; address?: string; source: string; at: string } };
 
@@ -18,7 +31,7 @@ export interface SuppressionState {
 }
 
 export type SuppressionCommand =
-  | { type: 'Suppress'; accountId: string; addressHash: string; address?: string; reason: SuppressionReason; source: string; messageId?: string; now: Date }
+  | { type: 'Suppress'; accountId: string; addressHash: string; address?: string; channel?: SuppressionChannel; reason: SuppressionReason; source: string; messageId?: string; now: Date }
   | { type: 'Unsuppress'; accountId: string; addressHash: string; address?: string; source: string; now: Date };
 
 export const suppressionDecider: Decider<SuppressionCommand, SuppressionState, SuppressionEvent> = {
@@ -30,7 +43,7 @@ export const suppressionDecider: Decider<SuppressionCommand, SuppressionState, S
     if (c.type === 'Suppress') {
       // an erasure's suppression replaces any other: it must outlive an unsubscribe being undone
       if (state.suppressed && (c.reason !== 'erasure' || state.reason === 'erasure')) return [];
-      return [{ type: 'RecipientSuppressed', data: { ...who, reason: c.reason, source: c.source, ...(c.messageId ? { message_id: c.messageId } : {}), at } }];
+      return [{ type: 'RecipientSuppressed', data: { ...who, ...(c.channel ? { channel: c.channel } : {}), reason: c.reason, source: c.source, ...(c.messageId ? { message_id: c.messageId } : {}), at } }];
     }
     // a person who asked to be erased is never messaged again: no undoing that suppression
     if (!state.suppressed || state.reason === 'erasure') return [];

@@ -3,18 +3,21 @@ import type { Projection } from '../src/read-models/projection.ts';
 import { authProjection } from './auth.ts';
 import { campaignsProjection } from './campaigns.ts';
 import { contactEventsProjection } from './contact-events.ts';
+import { conversationsProjection } from './conversations.ts';
 import { contactsProjection } from './contacts.ts';
 import { customFieldsProjection } from './custom-fields.ts';
 import { importsProjection } from './imports.ts';
 import { listsProjection } from './lists.ts';
 import { messagesProjection } from './messages.ts';
+import { replyRoutesProjection } from './reply-routes.ts';
 import { segmentsProjection } from './segments.ts';
 import { suppressionsProjection } from './suppressions.ts';
+import { trackingProjection } from './tracking.ts';
 import { webhookOutboxProjection } from './webhook-outbox.ts';
 
 export const ALL_PROJECTIONS: Projection[] = [
   authProjection, campaignsProjection, contactEventsProjection, contactsProjection, customFieldsProjection, importsProjection, listsProjection,
-  messagesProjection, segmentsProjection, suppressionsProjection, webhookOutboxProjection,
+  messagesProjection, segmentsProjection, conversationsProjection, replyRoutesProjection, suppressionsProjection, trackingProjection, webhookOutboxProjection,
 ];
 
 export function findProjection(name: string): Projection | undefined {

@@ -3,10 +3,10 @@
 // has no address, and an erasure blanks the address of the ones before it.
 import type { SuppressionEvent } from '../commands/suppression.ts';
 import { addressHasher } from '../src/personal-data/address-hash.ts';
-import type { OpenedPersonalData } from '../src/personal-data/codec.ts';
+import { ERASED, type OpenedPersonalData } from '../src/personal-data/codec.ts';
 import type { Projection } from '../src/read-models/projection.ts';
 import { ERASURE_EVENTS, erasedAddressHashes, isErasure } from './erasures.ts';
-import type { Db } from './queries.ts';
+import { type Db, Filters } from './queries.ts';
 
 /** A row of the suppressions read model as node-postgres returns it. */
 export interface SuppressionRow {
@@ -14,6 +14,8 @@ export interface SuppressionRow {
   address_hash: string;
   /** null once erased (or for the suppression an erasure left) */
   address: string | null;
+  /** email or phone; null when unknown (an erasure's suppression of an address never suppressed before, events before it) */
+  channel: 'email' | 'phone' | null;
   reason: string;
   source: string;
   message_id: string | null;
@@ -21,10 +23,18 @@ export interface SuppressionRow {
 }
 
 
+/** The event's channel; for events from before it was recorded, the address's kind when the address is there. */
+function channelOf(data: { channel?: string; address?: string }): string | null {
+  if (data.channel) return data.channel;
+  if (typeof data.address !== 'string' || data.address === ERASED) return null;
+  return data.address.includes('@') ? 'email' : 'phone';
+}
+
 export const suppressionsProjection: Projection = {
   name: 'suppressions',
   // 3: the (account_id, address) index segments probe (`suppressed`)
-  version: 3,
+  // 4: channel, and the newest-first index of the suppression list API
+  version: 4,
   tables: ['suppressions'],
   types: ['RecipientSuppressed', 'RecipientUnsuppressed', ...ERASURE_EVENTS],
   schema: (t) => `
@@ -32,13 +42,15 @@ export const suppressionsProjection: Projection = {
       account_id text NOT NULL,
       address_hash text NOT NULL,
       address text,
+      channel text,
       reason text NOT NULL,
       source text NOT NULL,
       message_id text,
       created_at timestamptz NOT NULL,
       PRIMARY KEY (account_id, address_hash)
     );
-    CREATE INDEX ${t('suppressions')}_address ON ${t('suppressions')} (account_id, address);`,
+    CREATE INDEX ${t('suppressions')}_address ON ${t('suppressions')} (account_id, address);
+    CREATE INDEX ${t('suppressions')}_newest ON ${t('suppressions')} (account_id, created_at DESC, address_hash DESC);`,
   async apply(tx, events, t) {
     let hash: ((address: string) => string) | undefined;
     for (const recorded of events) {
@@ -53,10 +65,11 @@ export const suppressionsProjection: Projection = {
       if (e.type === 'RecipientSuppressed') {
         const erased = (e.data as { personal_data?: OpenedPersonalData }).personal_data?.erased;
         await tx.query(
-          `INSERT INTO ${t('suppressions')} (account_id, address_hash, address, reason, source, message_id, created_at) VALUES ($1,$2,$3,$4,$5,$6,$7)
-           ON CONFLICT (account_id, address_hash) DO UPDATE SET address = excluded.address, reason = excluded.reason, source = excluded.source,
-             message_id = excluded.message_id, created_at = excluded.created_at`,
-          [e.data.account_id, addressHash, erased ? null : (e.data.address ?? null), e.data.reason, e.data.source, e.data.message_id ?? null, e.data.at],
+          // an erasure's suppression (hash only) replacing another keeps that one's channel
+          `INSERT INTO ${t('suppressions')} (account_id, address_hash, address, channel, reason, source, message_id, created_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)
+           ON CONFLICT (account_id, address_hash) DO UPDATE SET address = excluded.address, channel = coalesce(excluded.channel, ${t('suppressions')}.channel),
+             reason = excluded.reason, source = excluded.source, message_id = excluded.message_id, created_at = excluded.created_at`,
+          [e.data.account_id, addressHash, erased ? null : (e.data.address ?? null), channelOf(e.data), e.data.reason, e.data.source, e.data.message_id ?? null, e.data.at],
         );
       } else {
         await tx.query(`DELETE FROM ${t('suppressions')} WHERE account_id = $1 AND address_hash = $2`, [e.data.account_id, addressHash]);
@@ -75,4 +88,34 @@ export async function suppressedAmong(db: Db, recipients: readonly { account_id:
   return rows;
 }
 
+/** The suppression of one address (by its keyed hash) in an account, if there is one. */
+export async function findSuppression(db: Db, accountId: string, addressHash: string): Promise<SuppressionRow | undefined> {
+  const { rows } = await db.query<SuppressionRow>('SELECT * FROM suppressions WHERE account_id = $1 AND address_hash = $2', [accountId, addressHash]);
+  return rows[0];
+}
 
+/** Where a page of the suppression list ends: its last row in newest-first order. */
+export interface SuppressionPosition {
+  created_at: string;
+  address_hash: string;
+}
+
+/** An account's suppressions, newest first (ties by hash), after `after`, optionally of one reason or one address. */
+export async function listSuppressions(
+  db: Db,
+  accountId: string,
+  filter: { reason?: string; addressHash?: string },
+  range: { limit: number; after?: SuppressionPosition },
+): Promise<SuppressionRow[]> {
+  const f = new Filters(accountId).compare('reason', '=', filter.reason).compare('address_hash', '=', filter.addressHash);
+  if (range.after) {
+    f.add((n) => `(created_at, address_hash) < ($${n}::timestamptz, $${n + 1})`, range.after.created_at);
+    f.params.push(range.after.address_hash);
+  }
+  const params = [...f.params, range.limit];
+  const { rows } = await db.query<SuppressionRow>(
+    `SELECT * FROM suppressions WHERE ${f.where.join(' AND ')} ORDER BY created_at DESC, address_hash DESC LIMIT $${params.length}`,
+    params,
+  );
+  return rows;
+}

@@ -5,6 +5,7 @@
 // deliver history again. It owns webhook_deliveries and webhook_attempts: every statement on them
 // is a typed query below (the sender's claims and attempts, the API's lists and retries).
 import type { MessageEvent } from '../commands/message.ts';
+import type { InboundSettingsEvent } from '../commands/inbound-settings.ts';
 import type { WebhookEndpointEvent } from '../commands/webhook-endpoint.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import { newId } from '../src/ids.ts';
@@ -47,11 +48,12 @@ export const webhookOutboxProjection: Projection = {
   // most contacts and messages belong to accounts nobody listens to: only what may be delivered or
   // remembered is decrypted (openWhereListened)
   personalData: 'opened-by-apply',
-  tables: ['webhook_endpoints', 'webhook_message_hooks', 'webhook_deliveries'],
+  tables: ['webhook_endpoints', 'webhook_message_hooks', 'webhook_deliveries', 'webhook_inbound_hooks'],
   types: [
     'WebhookEndpointCreated', 'WebhookEndpointUpdated', 'WebhookEndpointDeleted',
     'MessageAccepted', 'MessageQueued', 'MessageSent', 'MessageDelivered', 'MessageFailed',
-    'ContactCreated', 'ContactUpdated', 'ContactBounced', 'RecipientSuppressed', 'CampaignSent', ...ERASURE_EVENTS,
+    'ContactCreated', 'ContactUpdated', 'ContactBounced', 'RecipientSuppressed', 'CampaignSent', 'InboundSettingsChanged', 'InboundMessageReceived',
+    ...ERASURE_EVENTS,
   ],
   schema: (t) => `
     CREATE TABLE ${t('webhook_endpoints')} (
@@ -90,13 +92,15 @@ export const webhookOutboxProjection: Projection = {
     );
     CREATE INDEX ${t('webhook_deliveries')}_personal_key ON ${t('webhook_deliveries')} (personal_key) WHERE personal_key IS NOT NULL;
     CREATE INDEX ${t('webhook_deliveries')}_due ON ${t('webhook_deliveries')} (next_attempt_at) WHERE status = 'pending';
-    CREATE INDEX ${t('webhook_deliveries')}_endpoint ON ${t('webhook_deliveries')} (endpoint_id, id DESC);`,
+    CREATE INDEX ${t('webhook_deliveries')}_endpoint ON ${t('webhook_deliveries')} (endpoint_id, id DESC);
+    CREATE TABLE ${t('webhook_inbound_hooks')} (account_id text PRIMARY KEY, url text NOT NULL);`,
   // personal_key columns came with erasure (a generation made before gets them here)
   upgrade: (t) => `
     ALTER TABLE ${t('webhook_message_hooks')} ADD COLUMN IF NOT EXISTS personal_key text;
     ALTER TABLE ${t('webhook_deliveries')} ADD COLUMN IF NOT EXISTS personal_key text;
     CREATE INDEX IF NOT EXISTS ${t('webhook_message_hooks')}_personal_key ON ${t('webhook_message_hooks')} (personal_key) WHERE personal_key IS NOT NULL;
-    CREATE INDEX IF NOT EXISTS ${t('webhook_deliveries')}_personal_key ON ${t('webhook_deliveries')} (personal_key) WHERE personal_key IS NOT NULL;`,
+    CREATE INDEX IF NOT EXISTS ${t('webhook_deliveries')}_personal_key ON ${t('webhook_deliveries')} (personal_key) WHERE personal_key IS NOT NULL;
+    CREATE TABLE IF NOT EXISTS ${t('webhook_inbound_hooks')} (account_id text PRIMARY KEY, url text NOT NULL);`,
   async apply(tx, events, t) {
     await applyInOrder(events, isErasure, { apply: (run) => applyRun(tx, run, t), applySpecial: (e) => applyErasure(tx, e, t) });
   },
@@ -124,9 +128,18 @@ async function applyErasure(tx: Db, e: RecordedEvent, t: TableNamer): Promise<vo
  * message with a webhook_url of its own. The rest can produce nothing here, so nothing of theirs is
  * decrypted.
  */
-async function openWhereListened(tx: Db, events: RecordedEvent[], endpoints: ReadonlyMap<string, EndpointSubscription>): Promise<RecordedEvent[]> {
+async function openWhereListened(
+  tx: Db,
+  events: RecordedEvent[],
+  endpoints: ReadonlyMap<string, EndpointSubscription>,
+  inboundHooks: ReadonlyMap<string, string>,
+): Promise<RecordedEvent[]> {
   const listened = new Set([...endpoints.values()].map((ep) => ep.account_id));
-  for (const e of events) if (e.type === 'WebhookEndpointCreated') listened.add((e.data as { account_id: string }).account_id);
+  for (const account of inboundHooks.keys()) listened.add(account);
+  for (const e of events) {
+    const d = e.data as { account_id: string; webhook_url?: string | null };
+    if (e.type === 'WebhookEndpointCreated' || (e.type === 'InboundSettingsChanged' && d.webhook_url)) listened.add(d.account_id);
+  }
   const wanted = events.filter((e) => {
     const d = e.data as { account_id?: string; webhook_url?: string | null };
     return sealedKeyOf(d) !== undefined && ((d.account_id !== undefined && listened.has(d.account_id)) || (e.type === 'MessageAccepted' && !!d.webhook_url));
@@ -138,8 +151,8 @@ async function openWhereListened(tx: Db, events: RecordedEvent[], endpoints: Rea
 }
 
 async function applyRun(tx: Db, sealed: RecordedEvent[], t: TableNamer): Promise<void> {
-  const { endpoints, hooks } = await loadReceivers(tx, sealed, t);
-  const events = await openWhereListened(tx, sealed, endpoints);
+  const { endpoints, hooks, inboundHooks } = await loadReceivers(tx, sealed, t);
+  const events = await openWhereListened(tx, sealed, endpoints, inboundHooks);
   const newHooks: MessageHook[] = [];
   const deliveries: DeliveryDraft[] = [];
   for (const recorded of events) {
@@ -152,6 +165,18 @@ async function applyRun(tx: Db, sealed: RecordedEvent[], t: TableNamer): Promise
       case 'WebhookEndpointDeleted':
         await applyEndpointEvent(tx, e, endpoints, t);
         continue;
+      case 'InboundSettingsChanged' as string: {
+        const d = (recorded as unknown as InboundSettingsEvent).data;
+        if (d.webhook_url) inboundHooks.set(d.account_id, d.webhook_url);
+        else inboundHooks.delete(d.account_id);
+        await tx.query(
+          d.webhook_url
+            ? `INSERT INTO ${t('webhook_inbound_hooks')} (account_id, url) VALUES ($1, $2) ON CONFLICT (account_id) DO UPDATE SET url = excluded.url`
+            : `DELETE FROM ${t('webhook_inbound_hooks')} WHERE account_id = $1`,
+          d.webhook_url ? [d.account_id, d.webhook_url] : [d.account_id],
+        );
+        continue;
+      }
       case 'MessageAccepted': {
         const d = e.data;
         // only messages somebody listens to are remembered
@@ -171,7 +196,8 @@ async function applyRun(tx: Db, sealed: RecordedEvent[], t: TableNamer): Promise
       default:
         if (e.type.startsWith('Message')) hook = hooks.get(e.data.id);
     }
-    deliveries.push(...deliveriesFor(recorded, { endpoints: endpoints.values(), hook }));
+    const inboundUrl = recorded.type === 'InboundMessageReceived' ? inboundHooks.get((recorded.data as { account_id: string }).account_id) : undefined;
+    deliveries.push(...deliveriesFor(recorded, { endpoints: endpoints.values(), hook, ...(inboundUrl ? { inboundUrl } : {}) }));
   }
   await insertHooks(tx, newHooks, t);
   await insertDeliveries(tx, deliveries, t);
@@ -186,9 +212,11 @@ async function loadReceivers(tx: Db, events: readonly RecordedEvent[], t: TableN
   const { rows: hookRows } = messageIds.length
     ? await tx.query<MessageHook>(`SELECT * FROM ${t('webhook_message_hooks')} WHERE message_id = ANY($1::text[])`, [messageIds])
     : { rows: [] as MessageHook[] };
+  const { rows: inboundRows } = await tx.query<{ account_id: string; url: string }>(`SELECT account_id, url FROM ${t('webhook_inbound_hooks')} WHERE account_id = ANY($1::text[])`, [accounts]);
   return {
     endpoints: new Map<string, EndpointSubscription>(endpointRows.map((r) => [r.id, r])),
     hooks: new Map<string, MessageHook>(hookRows.map((h) => [h.message_id, h])),
+    inboundHooks: new Map<string, string>(inboundRows.map((r) => [r.account_id, r.url])),
   };
 }
 

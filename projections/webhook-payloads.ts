@@ -3,6 +3,7 @@
 // passes in the endpoints and message hooks it keeps, and stores the deliveries this returns.
 import type { CampaignEvent } from '../commands/campaign.ts';
 import type { ContactEvent } from '../commands/contact.ts';
+import type { ConversationEvent } from '../commands/conversation.ts';
 import type { MessageEvent } from '../commands/message.ts';
 import type { SuppressionEvent } from '../commands/suppression.ts';
 import type { PlatformEvent } from '../commands/webhook-endpoint.ts';
@@ -50,9 +51,11 @@ export interface Receivers {
   endpoints: Iterable<EndpointSubscription>;
   /** the message's hook, for a message event of a message somebody listens to */
   hook?: MessageHook;
+  /** the account's inbound webhook URL, for an inbound message of an account that set one */
+  inboundUrl?: string;
 }
 
-type OutboxEvent = MessageEvent | ContactEvent | SuppressionEvent | CampaignEvent;
+type OutboxEvent = MessageEvent | ContactEvent | SuppressionEvent | CampaignEvent | ConversationEvent;
 
 const PER_MESSAGE_STATUS: Partial<Record<MessageEvent['type'], string>> = {
   MessageQueued: 'queued',
@@ -94,6 +97,16 @@ export function deliveriesFor(recorded: RecordedEvent, receivers: Receivers): De
     case 'RecipientSuppressed':
       if (e.data.reason !== 'unsubscribe' && e.data.reason !== 'stop') return [];
       return toEndpoints(e.data.account_id, 'contact.unsubscribed', { address: e.data.address, reason: e.data.reason, source: e.data.source, unsubscribed_at: e.data.at });
+    case 'InboundMessageReceived': {
+      const d = e.data;
+      const data = {
+        conversation_id: d.id, message_id: d.message_id, contact_id: d.contact_id, channel: d.channel, from: d.from, to: d.to, body: d.body,
+        ...(d.subject !== undefined ? { subject: d.subject } : {}), ...(d.keyword ? { keyword: d.keyword } : {}), received_at: d.received_at,
+      };
+      const deliveries = toEndpoints(d.account_id, 'message.received', data);
+      if (receivers.inboundUrl) deliveries.push(inboundDelivery(recorded, d.account_id, receivers.inboundUrl, data));
+      return deliveries;
+    }
     case 'CampaignSent':
       return toEndpoints(e.data.account_id, 'campaign.sent', { campaign_id: e.data.id, name: e.data.name, accepted: e.data.accepted, skipped: e.data.skipped, sent_at: e.data.sent_at });
     default:
@@ -122,6 +135,17 @@ function endpointDeliveries(
     });
   }
   return deliveries;
+}
+
+/** An inbound message to the account's inbound webhook URL: signed with the account's secret, like a message's own webhook. */
+function inboundDelivery(recorded: RecordedEvent, accountId: string, url: string, data: unknown): DeliveryDraft {
+  const eventId = `evt_${recorded.id}`;
+  const createdAt = recorded.createdAt.toISOString();
+  const type = 'message.received';
+  return {
+    account_id: accountId, endpoint_id: null, target_url: url, kind: 'message', event_id: eventId, event_type: type,
+    body: JSON.stringify({ id: eventId, type, created_at: createdAt, account_id: accountId, data }), created_at: createdAt, personal_key: personalKeyOf(recorded),
+  };
 }
 
 /** A message's status change to its own webhook_url, if it has one (no account_id in this body: SPEC §6). */
@@ -156,6 +180,7 @@ const PERSONAL_IN_BODY: Record<string, { text: string[][]; objects: string[][] }
   'contact.updated': { text: CONTACT_FIELDS.map((f) => ['data', 'changes', f]), objects: [['data', 'custom_fields']] },
   'contact.bounced': { text: [['data', 'email']], objects: [] },
   'contact.unsubscribed': { text: [['data', 'address']], objects: [] },
+  'message.received': { text: [['data', 'from'], ['data', 'body'], ['data', 'subject']], objects: [] },
 };
 const MESSAGE_BODY = { text: [['data', 'to']], objects: [] };
 

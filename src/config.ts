@@ -156,6 +156,22 @@ const ConfigSchema = z.object({
         return z.NEVER;
       }
     }),
+  // inbound messages (README "Inbound messages and conversations")
+  /** the domain of every account's reply address (<account id>@this domain); its MX points at the inbound SMTP listener */
+  INBOUND_EMAIL_DOMAIN: z
+    .string()
+    .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, 'a domain name such as inbound.example.com')
+    .transform((d) => d.toLowerCase())
+    .default('inbound.engage.local'),
+  /** the inbound SMTP listener's port (25 behind the MX); unset: no listener */
+  INBOUND_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  INBOUND_SMTP_HOST: z.string().default('0.0.0.0'),
+  /** the largest inbound email accepted, in bytes */
+  INBOUND_SMTP_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  /** the number sms, rcs and voice messages without a sender go out from (replies to it are routed by it) */
+  DEFAULT_SMS_SENDER: z.string().min(1).max(255).optional(),
+  /** the number whatsapp messages without a sender go out from */
+  DEFAULT_WHATSAPP_SENDER: z.string().min(1).max(255).optional(),
   /** pooled SMTP connections per process */
   SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100).default(5),
   /** connect, greeting and socket-inactivity timeout of an SMTP connection; below DISPATCH_LEASE_MS */

@@ -39,6 +39,7 @@ export const ID_PREFIXES = {
   dataKey: 'dk',
   erasure: 'er',
   campaign: 'cmp',
+  inboundMessage: 'inb',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -9,6 +9,7 @@ import { Authenticator } from './http/plugins/auth.ts';
 import { type CounterStore, createCounterStore } from './http/plugins/rate-limit.ts';
 import { serviceSecret } from './service-secrets.ts';
 import { startWorkers, type Workers } from './workers/index.ts';
+import { rememberListeningPort } from './suppressions/unsubscribe-links.ts';
 import { ensureProjection } from './read-models/generations.ts';
 
 export interface Server {
@@ -44,6 +45,8 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   await app.listen({ port: options.port ?? engage.config.PORT, host: options.host ?? engage.config.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : engage.config.PORT;
+  // unsubscribe links name this server when PUBLIC_BASE_URL is unset (PORT 0 picks the port only now)
+  rememberListeningPort(engage, port);
   return {
     engage,
     app,

@@ -13,6 +13,18 @@ export interface OutboundMessage {
   from_name?: string | null;
   headers?: Record<string, string> | null;
   sender?: string | null;
+  /** email: the one-click unsubscribe URL of a marketing message (src/suppressions/unsubscribe-links.ts) */
+  list_unsubscribe?: string | null;
+}
+
+/**
+ * The list headers of an email that carries an unsubscribe link: RFC 2369's List-Unsubscribe and
+ * RFC 8058's List-Unsubscribe-Post, which tells mailbox providers a POST to the URL unsubscribes
+ * at once. (No mailto: form: there is no mailbox that would act on it.)
+ */
+export function listUnsubscribeHeaders(message: Pick<OutboundMessage, 'list_unsubscribe'>): Record<string, string> {
+  if (!message.list_unsubscribe) return {};
+  return { 'List-Unsubscribe': `<${message.list_unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }
 
 /**

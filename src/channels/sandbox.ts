@@ -1,6 +1,6 @@
 // The sandbox provider, the default for all six channels: accepts, then reports delivered after a
 // short delay. Documented test recipients fail in documented ways so failure paths can be tested.
-import type { ChannelProvider, DeliveryReport, OutboundMessage, ReportSink, SendOutcome } from './port.ts';
+import { type ChannelProvider, type DeliveryReport, listUnsubscribeHeaders, type OutboundMessage, type ReportSink, type SendOutcome } from './port.ts';
 
 /** Test recipients (README: "Sandbox test recipients"). */
 export const SANDBOX_RECIPIENTS = {
@@ -50,6 +50,8 @@ export class SandboxProvider implements ChannelProvider {
   readonly name = 'sandbox';
   /** provider calls per message id: lets tests prove what was (not) handed to a provider */
   readonly calls = new Map<string, number>();
+  /** the list headers an email would have carried (List-Unsubscribe…), per message id: what SMTP would write */
+  readonly emailHeaders = new Map<string, Record<string, string>>();
   private pending: { due: number; report: DeliveryReport }[] = [];
   private timer?: NodeJS.Timeout;
 
@@ -62,6 +64,10 @@ export class SandboxProvider implements ChannelProvider {
     this.calls.set(message.id, (this.calls.get(message.id) ?? 0) + 1);
     // bounded: the most recent 100,000 ids (~20 MB); 2,000,000 ids held ~400 MB before a clear
     if (this.calls.size > 100_000) this.calls.delete(this.calls.keys().next().value!);
+    if (message.channel === 'email') {
+      this.emailHeaders.set(message.id, listUnsubscribeHeaders(message));
+      if (this.emailHeaders.size > 10_000) this.emailHeaders.delete(this.emailHeaders.keys().next().value!);
+    }
     const rule = ruleFor(message);
     if (rule?.at === 'send') {
       return rule.outcome === 'transient' ? { kind: 'transient', error: rule.reason } : { kind: 'rejected', reason: rule.reason };

@@ -5,8 +5,9 @@
 // (text/plain alone otherwise), Subject, From = the message's sender when it is an email address,
 // else EMAIL_FROM, with from_name as display name, Reply-To, the safelisted custom headers, a
 // Message-ID derived from our message id (<msg_…@from-domain>) and X-Engage-Message-Id, so a re-send
-// after a dispatcher crash is recognisably the same message. Signed with DKIM when the From domain
-// has a key (dkimKeyFor).
+// after a dispatcher crash is recognisably the same message; List-Unsubscribe and
+// List-Unsubscribe-Post on marketing email (port.ts listUnsubscribeHeaders). Signed with DKIM when
+// the From domain has a key (dkimKeyFor), those list headers included.
 //
 // Provider message id: the Message-ID of the delivered copy, without angle brackets. That is ours
 // (msg_…@from-domain: deterministic, stable across re-sends, and what bounces and complaints quote
@@ -28,7 +29,7 @@ import nodemailer, { type NodemailerError, type SendMailOptions, type SMTPPoolSe
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { type DkimKey, parseDkimKeys } from '../dkim-keys.ts';
-import { type ChannelProvider, type OutboundMessage, RESERVED_HEADERS, type SendOutcome } from './port.ts';
+import { type ChannelProvider, listUnsubscribeHeaders, type OutboundMessage, RESERVED_HEADERS, type SendOutcome } from './port.ts';
 
 /** A DKIM signing key of one domain. */
 /** Finds the signing key of a From domain (lower case); undefined: send unsigned. */
@@ -87,6 +88,14 @@ const isEmail = (v: string) => v.length <= 254 && EMAIL.safeParse(v).success;
 const HEADER_NAME = /^[A-Za-z0-9-]{1,64}$/;
 const ENGAGE_ID_HEADER = 'X-Engage-Message-Id';
 const NOT_PASSED_ON = new Set([...RESERVED_HEADERS, ENGAGE_ID_HEADER.toLowerCase()]);
+/**
+ * The headers a DKIM signature covers: nodemailer's list (RFC 6376 §5.4's suggestions) plus
+ * List-Unsubscribe-Post, which RFC 8058 §4 requires signed with List-Unsubscribe.
+ */
+const DKIM_SIGNED_HEADERS =
+  'From:Sender:Reply-To:Subject:Date:Message-ID:To:Cc:MIME-Version:Content-Type:Content-Transfer-Encoding:Content-ID:' +
+  'Content-Description:Resent-Date:Resent-From:Resent-Sender:Resent-To:Resent-Cc:Resent-Message-ID:In-Reply-To:References:' +
+  'List-Id:List-Help:List-Unsubscribe:List-Unsubscribe-Post:List-Subscribe:List-Post:List-Owner:List-Archive';
 
 /** "a@b.c" or "Name <a@b.c>" → its parts. */
 function parseMailbox(value: string): { name?: string; address: string } {
@@ -178,8 +187,8 @@ export class SmtpProvider implements ChannelProvider {
       ...(message.htmlmessage ? { html: message.htmlmessage } : {}),
       ...(message.reply_to ? { replyTo: message.reply_to } : {}),
       messageId: `<${messageId}>`,
-      headers: { ...safeHeaders(message.headers), [ENGAGE_ID_HEADER]: message.id },
-      ...(key ? { dkim: { domainName: domain, keySelector: key.selector, privateKey: key.privateKey } } : {}),
+      headers: { ...safeHeaders(message.headers), ...listUnsubscribeHeaders(message), [ENGAGE_ID_HEADER]: message.id },
+      ...(key ? { dkim: { domainName: domain, keySelector: key.selector, privateKey: key.privateKey, headerFieldNames: DKIM_SIGNED_HEADERS } } : {}),
       // content is always given inline: never let a field make nodemailer read a file or a URL
       disableFileAccess: true,
       disableUrlAccess: true,

@@ -14,12 +14,15 @@ import { accountRoutes } from './routes/account.ts';
 import { authRoutes } from './routes/auth.ts';
 import { campaignRoutes } from './routes/campaigns.ts';
 import { contactRoutes } from './routes/contacts.ts';
+import { conversationRoutes } from './routes/conversations.ts';
 import { eventRoutes } from './routes/events.ts';
 import { healthRoutes } from './routes/health.ts';
 import { importRoutes, importUploadRoutes } from './routes/imports.ts';
 import { listRoutes } from './routes/lists.ts';
 import { messageRoutes } from './routes/messages.ts';
 import { segmentRoutes } from './routes/segments.ts';
+import { trackingPublicRoutes, trackingRoutes } from './routes/tracking.ts';
+import { unsubscribePageRoutes, unsubscribeRoutes } from './routes/unsubscribes.ts';
 import { webhookEndpointRoutes } from './routes/webhook-endpoints.ts';
 import { providerWebhookRoutes } from './routes/providers/index.ts';
 
@@ -82,11 +85,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   idempotencyPlugin(app, engage.pool);
 
   const registry: AnyRoute[] = [];
-  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, listRoutes, segmentRoutes, eventRoutes, messageRoutes, campaignRoutes, webhookEndpointRoutes];
+  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, listRoutes, segmentRoutes, eventRoutes, messageRoutes, campaignRoutes, webhookEndpointRoutes, unsubscribeRoutes, conversationRoutes];
   for (const group of groups) registerRoutes(app, group(deps), registry);
+  registerRoutes(app, trackingRoutes(deps), registry);
   registerRoutes(app, importRoutes(deps), registry);
   // CSV uploads: a child context whose parsers hand the body to the handler unread (streamed)
   await app.register(importUploadRoutes(deps, registry));
+  // the public unsubscribe pages: a child context taking form bodies and answering HTML
+  await app.register(unsubscribePageRoutes(deps, registry));
+  // browser tracking's public endpoints: a child context reading JSON sent as text/plain too (sendBeacon), at most 64 KiB
+  await app.register(trackingPublicRoutes(deps, registry));
   // inbound provider callbacks: a child context with raw-body parsers (signatures), outside the OpenAPI document
   await app.register(providerWebhookRoutes(deps));
 

@@ -1,4 +1,5 @@
-// Sending policy, decided per batch before any provider call: erased and suppressed recipients fail;
+// Sending policy, decided per batch before any provider call: erased and suppressed recipients fail
+// (an `unsubscribe` suppression only for marketing: README "Suppressions and unsubscribes");
 // marketing messages respect the per-recipient daily cap and the recipient's quiet hours (in the
 // contact's time zone, else the account's, else DEFAULT_TIMEZONE);
 // transactional messages (transactional: true or category "transactional") bypass both.
@@ -68,7 +69,12 @@ export class Policy {
     for (const r of await suppressedAmong(this.pool, messages.map((m) => ({ account_id: m.account_id, address_hash: hashOf.get(m.id)! })))) {
       suppressed.set(`${r.account_id} ${r.address_hash}`, r.reason);
     }
-    const suppressionOf = (m: PolicyInput) => suppressed.get(`${m.account_id} ${hashOf.get(m.id)}`);
+    // someone who unsubscribed from marketing still gets their receipts and one-time codes; every
+    // other reason (stop, complaint, bounce, manual, erasure) blocks every message to the address
+    const suppressionOf = (m: PolicyInput) => {
+      const reason = suppressed.get(`${m.account_id} ${hashOf.get(m.id)}`);
+      return reason === 'unsubscribe' && !m.marketing ? undefined : reason;
+    };
     // the read model may not show an erasure yet; its keys are destroyed before anything else
     const keys = await keysById(this.pool, messages.map((m) => m.personal_key).filter((k): k is string => k !== null));
     const erased = (m: PolicyInput) => m.to_address === ERASED || (m.personal_key !== null && keys.get(m.personal_key) === null);

@@ -27,5 +27,7 @@ export const PERSONAL_DATA_RULES: Readonly<Record<string, PersonalDataRule>> = {
   // keys of every address it ever had)
   MessageAccepted: { paths: ['to', 'message', 'htmlmessage', 'subject', 'reply_to', 'from_name', 'headers'], subject: ofAddress('to') },
   RecipientSuppressed: { paths: ['address'], subject: ofAddress('address') },
+  // what a contact wrote to us: its address and words are the contact's (our number or reply address is not personal)
+  InboundMessageReceived: { paths: ['from', 'body', 'subject', 'html'], subject: (data: Data) => contactSubject(data.contact_id as string) },
   RecipientUnsuppressed: { paths: ['address'], subject: ofAddress('address') },
 };

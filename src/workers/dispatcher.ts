@@ -9,13 +9,14 @@
 // the lease — at least once — with the same message id, which providers use to de-duplicate
 // (the sandbox's provider message id is derived from it).
 import { hostname } from 'node:os';
-import type { MessageState } from '../../commands/message.ts';
+import { isMarketing, type MessageState } from '../../commands/message.ts';
 import { contentOfRow, type DispatchRow, dueForDispatch } from '../../projections/messages.ts';
 import type { ProviderRegistry } from '../channels/index.ts';
 import type { OutboundMessage, SendOutcome } from '../channels/port.ts';
 import type { Engage } from '../context.ts';
 import { applyTransitions, type Transition, type TransitionResult } from '../messages/outcomes.ts';
 import { Policy } from '../messages/policy.ts';
+import { UnsubscribeLinks } from '../suppressions/unsubscribe-links.ts';
 import { doublingDelay } from '../sleep.ts';
 import { retryWithBackoff, whileUnavailable } from './backoff.ts';
 import { OwnWrites, WorkerLoop } from './loop.ts';
@@ -41,6 +42,7 @@ export class Dispatcher extends WorkerLoop {
   readonly worker = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
   private readonly inFlight = new Set<string>();
   private readonly policy: Policy;
+  private readonly unsubscribeLinks: UnsubscribeLinks;
   private readonly meta = { actor: 'dispatcher' };
   private readonly ownWrites = new OwnWrites();
 
@@ -50,6 +52,7 @@ export class Dispatcher extends WorkerLoop {
   ) {
     super(engage, { name: 'dispatcher', idleMs: 250, wakeOnAdvanceOf: 'messages' });
     this.policy = new Policy(engage.pool, engage.config);
+    this.unsubscribeLinks = new UnsubscribeLinks(engage);
   }
 
   /** Whether this dispatcher holds the message in its current batch (its outcome not yet recorded). */
@@ -156,7 +159,9 @@ export class Dispatcher extends WorkerLoop {
         }
         let outcome: SendOutcome;
         try {
-          outcome = await withTimeout(provider.send(message), config.DISPATCH_PROVIDER_TIMEOUT_MS);
+          // marketing email goes out with its one-click unsubscribe link (headers and body)
+          const outbound = await this.unsubscribeLinks.prepare(message, isMarketing(content));
+          outcome = await withTimeout(provider.send(outbound), config.DISPATCH_PROVIDER_TIMEOUT_MS);
         } catch (err) {
           outcome = { kind: 'transient', error: err instanceof Error ? err.message : String(err) };
         }

@@ -4,12 +4,15 @@ import { CampaignSender } from './campaign-sender.ts';
 import { ImportWorker } from './imports.ts';
 import { type Messaging, startMessaging } from './messaging.ts';
 import { WebhookSender } from './webhook-sender.ts';
+import { type InboundSmtp, startInboundSmtp } from '../conversations/smtp-listener.ts';
 
 export interface Workers {
   messaging?: Messaging;
   webhooks?: WebhookSender;
   campaigns?: CampaignSender;
   imports?: ImportWorker;
+  /** the inbound SMTP listener, when INBOUND_SMTP_PORT is set */
+  inboundSmtp?: InboundSmtp;
   stop(): Promise<void>;
 }
 
@@ -22,12 +25,16 @@ export async function startWorkers(engage: Engage): Promise<Workers> {
   campaigns.start();
   const imports = new ImportWorker(engage);
   imports.start();
+  const port = engage.config.INBOUND_SMTP_PORT;
+  const inboundSmtp = port === undefined ? undefined : await startInboundSmtp(engage, port, engage.config.INBOUND_SMTP_HOST);
   return {
     messaging,
     webhooks,
     campaigns,
     imports,
+    inboundSmtp,
     async stop() {
+      await inboundSmtp?.close();
       await Promise.all([messaging.stop(), webhooks.stop(), campaigns.stop(), imports.stop()]);
     },
   };

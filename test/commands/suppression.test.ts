@@ -31,6 +31,12 @@ describe('suppressing a recipient', () => {
       .then([{ type: 'RecipientSuppressed', data: { ...recipient, reason: 'complaint', source: 'inbound', message_id: 'msg_1', at: iso(1) } }]);
   });
 
+  it('the kind of address (email or phone) is kept in clear beside the sealed address', () => {
+    given([])
+      .when({ ...suppress(1), channel: 'phone' })
+      .then([{ type: 'RecipientSuppressed', data: { ...recipient, channel: 'phone', reason: 'stop', source: 'inbound', at: iso(1) } }]);
+  });
+
   it('a suppressed recipient stays suppressed for its first reason: suppressing again changes nothing', () => {
     given([suppressed(1, 'stop')]).when(suppress(2, 'complaint')).thenNothingHappened();
   });

@@ -58,12 +58,13 @@ describe('suppressions and the marketing cap', () => {
 
   it('fails a message to a suppressed recipient without calling the provider, and the timeline says why', async () => {
     for (const address of ['+14155550160', 'suppressed@example.com']) {
-      const r = await suppressRecipient(server.engage, { accountId, address, reason: 'unsubscribe', source: 'test' }, { accountId, actor: 'test' });
+      // (manual: an unsubscribe blocks marketing only, test/unsubscribes/one-click.test.ts)
+      const r = await suppressRecipient(server.engage, { accountId, address, reason: 'manual', source: 'test' }, { accountId, actor: 'test' });
       await server.engage.runner.waitFor(['suppressions'], r.position!, 5000);
     }
     const ids = [
       await h.send({ to: '+14155550160', channel: 'sms', message: 'promo' }),
-      // suppression is not a marketing rule: transactional messages to the address fail too
+      // a suppression other than an unsubscribe is not a marketing rule: transactional messages to the address fail too
       await h.send({ to: 'Suppressed@Example.com', channel: 'email', subject: 'receipt', message: 'receipt', transactional: true }),
     ];
     // a recipient that is not suppressed goes through

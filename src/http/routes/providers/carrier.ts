@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import type { DeliveryReport } from '../../../channels/port.ts';
 import { unauthorized, validationError } from '../../../errors.ts';
-import { compact, header, parse, rawBody, received, record, requireMediaType, ROUTE_CONFIG, safeEqual, type ProviderRoutes } from './common.ts';
+import { compact, header, parse, rawBody, received, receiveFromProvider, record, requireMediaType, ROUTE_CONFIG, safeEqual, type ProviderRoutes } from './common.ts';
 
 /**
  * Twilio's request signature: the full URL (with its query string) followed by every POST
@@ -51,13 +51,15 @@ const CarrierParams = z
     ErrorMessage: z.string().max(1000).optional(),
     To: z.string().max(256).optional(),
     From: z.string().max(256).optional(),
+    /** an inbound message's text (a status callback has none) */
+    Body: z.string().max(100_000).optional(),
   })
-  .refine((p) => (p.MessageSid && p.MessageStatus) || (p.CallSid && p.CallStatus), {
-    message: 'MessageSid and MessageStatus are required',
+  .refine((p) => (p.MessageSid && p.MessageStatus) || (p.CallSid && p.CallStatus) || (p.MessageSid && p.Body !== undefined && p.From && p.To), {
+    message: 'MessageSid and MessageStatus are required (an inbound message: MessageSid, From, To and Body)',
     path: ['MessageSid'],
   });
 
-const CARRIER_FIELDS = ['MessageSid', 'MessageStatus', 'CallSid', 'CallStatus', 'ErrorCode', 'ErrorMessage', 'To', 'From'] as const;
+const CARRIER_FIELDS = ['MessageSid', 'MessageStatus', 'CallSid', 'CallStatus', 'ErrorCode', 'ErrorMessage', 'To', 'From', 'Body'] as const;
 const CARRIER_DELIVERED = new Set(['delivered', 'read', 'completed']);
 const CARRIER_FAILED = new Set(['undelivered', 'failed', 'canceled', 'busy', 'no-answer']);
 
@@ -79,6 +81,11 @@ export const carrierRoutes: ProviderRoutes = (child, { engage, secrets }) => {
     const repeated = CARRIER_FIELDS.filter((name) => (params.get(name)?.length ?? 0) > 1);
     if (repeated.length) throw validationError(`repeated parameter ${repeated.join(', ')}`, repeated.map((path) => ({ path, message: 'given more than once' })));
     const p = parse(CarrierParams, Object.fromEntries([...params].map(([name, values]) => [name, values[0]])));
+    if (p.Body !== undefined && !p.MessageStatus) {
+      // an inbound message (DECISIONS.md "Inbound messages"), threaded into the sender's conversation
+      await receiveFromProvider(engage, req, 'carrier', { channel: 'sms', family: 'carrier', from: p.From!, to: [p.To!], body: p.Body, providerMessageId: p.MessageSid! });
+      return received(1);
+    }
     // a message status callback, or (from the voice channel) a call status callback
     const isMessage = !!(p.MessageSid && p.MessageStatus);
     const sid = isMessage ? p.MessageSid! : p.CallSid!;

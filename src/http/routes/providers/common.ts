@@ -9,6 +9,10 @@ import { AppError, describeIssues, unauthorized, validationError } from '../../.
 import type { EventMetadata } from '../../../eventstore/port.ts';
 import { isId } from '../../../ids.ts';
 import { recordReports } from '../../../messages/reports.ts';
+import type { InboundChannel } from '../../../../commands/conversation.ts';
+import type { ReplyFamily } from '../../../../projections/reply-routes.ts';
+import { accountOfInboundPhone } from '../../../conversations/routing.ts';
+import { receiveInbound } from '../../../conversations/service.ts';
 import { serviceSecret } from '../../../service-secrets.ts';
 import { toIssues } from '../../../validation.ts';
 
@@ -139,3 +143,32 @@ export const ids = {
 };
 export const needsAnId = (b: { message_id?: string; provider_message_id?: string }) => b.message_id !== undefined || b.provider_message_id !== undefined;
 export const anIdIssue = { message: 'give message_id or provider_message_id', path: ['message_id'] };
+
+/** An inbound sms or whatsapp message as a provider callback gives it. */
+export interface ProviderInbound {
+  channel: InboundChannel;
+  family: ReplyFamily;
+  from: string;
+  /** every form the provider gives of the number written to */
+  to: string[];
+  body: string;
+  providerMessageId: string;
+  receivedAt?: Date;
+}
+
+/**
+ * Records an inbound message in the conversation of the account it belongs to; one that belongs to
+ * no account is logged (without the numbers) and acknowledged, so the provider does not retry it.
+ */
+export async function receiveFromProvider(engage: Engage, req: FastifyRequest, provider: string, m: ProviderInbound): Promise<void> {
+  const accountId = await accountOfInboundPhone(engage, m.family, m.from, m.to);
+  if (!accountId) {
+    engage.log.info({ provider, providerMessageId: m.providerMessageId }, 'inbound message to a number no account sends from; acknowledged and dropped');
+    return;
+  }
+  const metadata = { ...metadataFor(req, provider), accountId };
+  await receiveInbound(engage, accountId, {
+    channel: m.channel, from: m.from.startsWith('+') ? m.from : `+${m.from}`, to: m.to[0]!, body: m.body, provider, providerMessageId: m.providerMessageId,
+    receivedAt: m.receivedAt ?? engage.clock.now(),
+  }, metadata);
+}

@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import type { DeliveryReport } from '../../../channels/port.ts';
 import { forbidden, unauthorized } from '../../../errors.ts';
-import { compact, header, MAX_REPORTS, parse, parseJson, rawBody, received, record, requireMediaType, ROUTE_CONFIG, safeEqual, type ProviderRoutes } from './common.ts';
+import { compact, header, MAX_REPORTS, parse, parseJson, type ProviderInbound, rawBody, received, receiveFromProvider, record, requireMediaType, ROUTE_CONFIG, safeEqual, type ProviderRoutes } from './common.ts';
 
 /** Meta's payload signature: "sha256=" + hex HMAC-SHA256 of the raw body, keyed with the app secret. */
 export function whatsappSignature(secret: string, raw: Buffer): string {
@@ -29,6 +29,36 @@ const WhatsAppStatus = z.object({
     .optional(),
 });
 
+/** An inbound message (Cloud API `value.messages[]`): text, or another type whose caption or title is its text. */
+const WhatsAppMessage = z.object({
+  from: z.string().min(1).max(32),
+  id: z.string().min(1).max(256),
+  timestamp: z.string().max(32).optional(),
+  type: z.string().max(32).optional(),
+  text: z.object({ body: z.string().max(100_000) }).optional(),
+  button: z.object({ text: z.string().max(10_000).optional() }).optional(),
+  interactive: z
+    .object({ button_reply: z.object({ title: z.string().max(10_000) }).optional(), list_reply: z.object({ title: z.string().max(10_000) }).optional() })
+    .optional(),
+  image: z.object({ caption: z.string().max(10_000).optional() }).optional(),
+  video: z.object({ caption: z.string().max(10_000).optional() }).optional(),
+  document: z.object({ caption: z.string().max(10_000).optional() }).optional(),
+});
+type WhatsAppMessage = z.infer<typeof WhatsAppMessage>;
+
+const WhatsAppMetadata = z.object({ display_phone_number: z.string().max(32).optional(), phone_number_id: z.string().max(64).optional() });
+
+/** The text of an inbound message; a message without any (a sticker, a location) reads as its type in brackets. */
+function textOf(m: WhatsAppMessage): string {
+  return m.text?.body ?? m.button?.text ?? m.interactive?.button_reply?.title ?? m.interactive?.list_reply?.title ?? m.image?.caption ?? m.video?.caption ?? m.document?.caption ?? `[${m.type ?? 'message'}]`;
+}
+
+/** When WhatsApp says the message was sent (Unix seconds), else now. */
+function sentAt(timestamp: string | undefined): Date | undefined {
+  const seconds = timestamp && /^\d{1,12}$/.test(timestamp) ? Number(timestamp) : NaN;
+  return Number.isFinite(seconds) ? new Date(seconds * 1000) : undefined;
+}
+
 const WhatsAppBody = z.object({
   object: z.literal('whatsapp_business_account'),
   entry: z
@@ -36,7 +66,14 @@ const WhatsAppBody = z.object({
       z.object({
         id: z.string().optional(),
         changes: z
-          .array(z.object({ field: z.string().optional(), value: z.object({ statuses: z.array(WhatsAppStatus).optional() }).optional() }))
+          .array(
+            z.object({
+              field: z.string().optional(),
+              value: z
+                .object({ statuses: z.array(WhatsAppStatus).optional(), messages: z.array(WhatsAppMessage).max(MAX_REPORTS).optional(), metadata: WhatsAppMetadata.optional() })
+                .optional(),
+            }),
+          )
           .default([]),
       }),
     )
@@ -65,6 +102,7 @@ export const whatsappRoutes: ProviderRoutes = (child, { engage, secrets }) => {
     requireMediaType(req, 'application/json');
     const body = parse(WhatsAppBody, parseJson(raw));
     const reports: DeliveryReport[] = [];
+    const inbound: ProviderInbound[] = [];
     let n = 0;
     for (const entry of body.entry) {
       for (const change of entry.changes) {
@@ -88,8 +126,18 @@ export const whatsappRoutes: ProviderRoutes = (child, { engage, secrets }) => {
           }
           // sent (accepted by WhatsApp), deleted, warning, …: acknowledged, nothing to record
         }
+        const meta = change.value?.metadata;
+        // the number written to, in every form WhatsApp names it: +E.164, bare digits, its phone number id
+        const digits = meta?.display_phone_number?.replace(/[^0-9]/g, '');
+        const to = [...(digits ? [`+${digits}`, digits] : []), ...(meta?.phone_number_id ? [meta.phone_number_id] : [])];
+        for (const m of change.value?.messages ?? []) {
+          n++;
+          if (to.length === 0) continue; // no number written to: nobody to route it to
+          inbound.push({ channel: 'whatsapp', family: 'whatsapp', from: m.from, to, body: textOf(m), providerMessageId: m.id, receivedAt: sentAt(m.timestamp) });
+        }
       }
     }
+    for (const m of inbound) await receiveFromProvider(engage, req, 'whatsapp', m);
     await record(engage, req, 'whatsapp', reports);
     return received(n);
   });

@@ -1,0 +1,194 @@
+// The inbox: GET /v1/conversations, PATCH /v1/conversations/:id, GET /v1/conversations/:id/messages,
+// POST /v1/conversations/:id/reply; and the account's inbound settings, GET/PUT /v1/account/inbound
+// (README "Inbound messages and conversations").
+import { z } from 'zod';
+import { INBOUND_CHANNELS } from '../../../commands/conversation.ts';
+import { inboundSettingsDecider, inboundSettingsStream } from '../../../commands/inbound-settings.ts';
+import { type ConversationRow, findConversation, inboundSettingsOf, listConversations, type ThreadEntryRow, threadEntries } from '../../../projections/conversations.ts';
+import { runCommand } from '../../command-handler.ts';
+import { replyAddressOf, replyInConversation, updateConversation } from '../../conversations/service.ts';
+import { invalidField } from '../../errors.ts';
+import { isId } from '../../ids.ts';
+import { isWellFormedText } from '../../messages/validation.ts';
+import { checkWebhookUrl } from '../../webhooks/ssrf.ts';
+import type { AppDeps } from '../deps.ts';
+import { decodeCursor, found, iso, metadataOf, page, pageQuery } from '../common.ts';
+import { type AnyRoute, defineRoute } from '../route.ts';
+
+/** A write here answers once the inbox (and, for a reply, history) shows it. */
+const INBOX = ['conversations'];
+const INBOX_AND_HISTORY = ['conversations', 'messages'];
+
+const text = (max: number) => z.string().max(max).refine(isWellFormedText, 'must be valid Unicode text');
+const Params = z.object({ id: z.string().max(64) });
+const ActivityCursor = z.object({ at: z.string(), id: z.string() });
+
+const ListQuery = z.strictObject({
+  ...pageQuery,
+  status: z.enum(['open', 'closed']).optional(),
+  channel: z.enum(INBOUND_CHANNELS).optional(),
+  /** an assignee, or `none` for the unassigned */
+  assignee: z.string().min(1).max(255).optional(),
+  unread: z.enum(['true', 'false']).optional(),
+});
+
+const PatchBody = z.strictObject({
+  status: z.enum(['open', 'closed']).optional(),
+  assignee: text(255).min(1).nullable().optional(),
+  read: z.boolean().optional(),
+});
+
+const ReplyBody = z.strictObject({
+  message: text(100_000).min(1),
+  htmlmessage: text(2_000_000).min(1).optional(),
+  subject: text(998).optional(),
+  from_name: text(255).optional(),
+  webhook_url: text(2048).optional(),
+});
+
+const InboundBody = z.strictObject({
+  webhook_url: z.string().min(1).max(2048).nullable().optional(),
+  help_text: text(1600).min(1).nullable().optional(),
+});
+
+const conversationOut = (r: ConversationRow) => ({
+  id: r.id,
+  contact_id: r.contact_id,
+  channel: r.channel,
+  status: r.status,
+  assignee: r.assignee,
+  read: r.read,
+  unread_count: r.unread_count,
+  message_count: r.message_count,
+  last_message_at: iso(r.last_message_at),
+  last_inbound_at: iso(r.last_inbound_at),
+  created_at: iso(r.created_at),
+  updated_at: iso(r.updated_at),
+});
+
+const entryOut = (e: ThreadEntryRow) => ({
+  id: e.id,
+  direction: e.direction,
+  from: e.from_address,
+  to: e.to_address,
+  body: e.body,
+  ...(e.subject !== null ? { subject: e.subject } : {}),
+  ...(e.html !== null ? { html: e.html } : {}),
+  ...(e.email_message_id !== null ? { email_message_id: e.email_message_id } : {}),
+  ...(e.in_reply_to !== null ? { in_reply_to: e.in_reply_to } : {}),
+  ...(e.keyword !== null ? { keyword: e.keyword } : {}),
+  ...(e.automatic !== null ? { automatic: e.automatic } : {}),
+  ...(e.direction === 'outbound' ? { status: e.status } : { provider: e.provider }),
+  created_at: iso(e.created_at),
+});
+
+export function conversationRoutes({ engage }: AppDeps): AnyRoute[] {
+  const own = async (accountId: string, id: string) => found(isId('conversation', id) ? await findConversation(engage.pool, accountId, id) : undefined, 'conversation');
+  const inboundOut = async (accountId: string) => {
+    const s = await inboundSettingsOf(engage.pool, accountId);
+    return { reply_address: replyAddressOf(engage, accountId), webhook_url: s.webhook_url, help_text: s.help_text };
+  };
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/v1/conversations',
+      auth: 'key_or_login',
+      summary: 'The inbox: one conversation per contact and channel, newest activity first (filters: status, channel, assignee or "none", unread)',
+      tags: ['conversations'],
+      query: ListQuery,
+      async handler({ query, auth }) {
+        const after = decodeCursor(query.cursor, ActivityCursor);
+        const rows = await listConversations(
+          engage.pool,
+          auth.accountId,
+          {
+            status: query.status,
+            channel: query.channel,
+            ...(query.assignee !== undefined ? { assignee: query.assignee === 'none' ? null : query.assignee } : {}),
+            ...(query.unread !== undefined ? { unread: query.unread === 'true' } : {}),
+          },
+          query.limit + 1,
+          after,
+        );
+        return page(rows, query.limit, conversationOut, (r) => ({ at: iso(r.last_message_at), id: r.id }));
+      },
+    }),
+    defineRoute({
+      method: 'PATCH',
+      url: '/v1/conversations/:id',
+      auth: 'key_or_login',
+      summary: 'Open or close a conversation, assign it (null unassigns), mark it read or unread',
+      tags: ['conversations'],
+      params: Params,
+      body: PatchBody,
+      async handler({ params, body, auth, req }) {
+        await own(auth.accountId, params.id);
+        await runCommand(engage, metadataOf(req), INBOX, (metadata) => updateConversation(engage, auth.accountId, params.id, body, metadata));
+        return conversationOut(await own(auth.accountId, params.id));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/conversations/:id/messages',
+      auth: 'key_or_login',
+      summary: "A conversation's messages, inbound and outbound, oldest first",
+      tags: ['conversations'],
+      params: Params,
+      query: z.strictObject(pageQuery),
+      async handler({ params, query, auth }) {
+        await own(auth.accountId, params.id);
+        const after = decodeCursor(query.cursor, ActivityCursor);
+        const rows = await threadEntries(engage.pool, auth.accountId, params.id, query.limit + 1, after);
+        return page(rows, query.limit, entryOut, (r) => ({ at: iso(r.created_at), id: r.id }));
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v1/conversations/:id/reply',
+      auth: 'key_or_login',
+      summary: "Reply in a conversation: sent on its channel through the normal pipeline, to the contact's address, in the email thread",
+      tags: ['conversations'],
+      params: Params,
+      body: ReplyBody,
+      responses: { 202: 'the reply, a message: {id, status, channel, to, conversation_id, created_at}' },
+      async handler({ params, body, auth, req, reply }) {
+        await own(auth.accountId, params.id);
+        const sent = await runCommand(engage, metadataOf(req), INBOX_AND_HISTORY, (metadata) => replyInConversation(engage, auth.accountId, params.id, body, metadata));
+        const m = sent.message!;
+        reply.code(202);
+        return { id: m.id, status: m.status, channel: m.channel, to: m.to, conversation_id: params.id, created_at: m.created_at };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/account/inbound',
+      auth: 'key_or_login',
+      summary: "The account's reply address (inbound email), the URL its inbound messages are pushed to, and its HELP text",
+      tags: ['account'],
+      async handler({ auth }) {
+        return inboundOut(auth.accountId);
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      url: '/v1/account/inbound',
+      auth: 'key_or_login',
+      scope: 'settings',
+      summary: 'Set the inbound webhook URL (message.received, signed with the account signing secret) and the HELP text; null clears one, a field left out stays',
+      tags: ['account'],
+      body: InboundBody,
+      async handler({ body, auth, req }) {
+        if (body.webhook_url) {
+          const problem = checkWebhookUrl(body.webhook_url, engage.config.WEBHOOK_ALLOW_PRIVATE);
+          if (problem) throw invalidField('webhook_url', problem);
+        }
+        await runCommand(engage, metadataOf(req), INBOX, {
+          decider: inboundSettingsDecider,
+          streamId: inboundSettingsStream(auth.accountId),
+          command: { type: 'SetInboundSettings', accountId: auth.accountId, webhookUrl: body.webhook_url, helpText: body.help_text, now: engage.clock.now() },
+        });
+        return inboundOut(auth.accountId);
+      },
+    }),
+  ];
+}

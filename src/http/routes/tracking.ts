@@ -1,0 +1,232 @@
+// Browser tracking (README "Browser tracking"): the account's tracking key, snippet, allowed origins
+// and identity secret (/v1/account/tracking-*), and the public endpoints a website's visitors reach
+// with the public key alone: the ingestion endpoint (POST /v1/track, with its CORS preflight) and the
+// SDK script (GET /v1/track/sdk.js). Those live in a child context whose parsers read JSON sent as
+// text/plain too (sendBeacon and CORS "simple" requests send that), at most 64 KiB.
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { trackingKeyByPublicKey, type TrackingKeyRow } from '../../../projections/tracking.ts';
+import { runCommand } from '../../command-handler.ts';
+import { forbidden, unauthorized, validationError } from '../../errors.ts';
+import { INGEST_PATH, readSdk, SDK_PATH, trackingSnippet } from '../../tracking/browser.ts';
+import { verifyIdentity } from '../../tracking/identity.ts';
+import { ingest, TRACK_BODY_LIMIT, TrackBody, TrackBodyDoc } from '../../tracking/ingest.ts';
+import { originAllowed, OriginsBody } from '../../tracking/origins.ts';
+import { changeTracking, identitySecretOf, rotateIdentitySecret, TRACKING_READ_MODELS, type TrackingSettings, trackingSettings } from '../../tracking/service.ts';
+import { unseal } from '../../seal.ts';
+import type { AppDeps } from '../deps.ts';
+import { metadataOf } from '../common.ts';
+import { type AnyRoute, defineRoute, parseWith, registerRoutes } from '../route.ts';
+
+/** When POST /v1/track answers, the contacts it created or changed and the events it stored are readable (as POST /v1/events). */
+const INGEST_WAITS_FOR = ['contacts', 'contact_events'];
+/** How long a browser may keep a preflight's answer (Chromium keeps at most 2 hours). */
+const PREFLIGHT_MAX_AGE_S = 7200;
+const SDK_CACHE_CONTROL = 'public, max-age=3600';
+
+const OFF_WARNING =
+  'require_identity is off: anyone holding the public tracking key (it is in your web pages) can now name any contact by email, phone or external_id, ' +
+  'create contacts and add events and traits to them. Turn it back on once your site sends user_hash.';
+
+const KeyOut = z.object({ key: z.string(), origins: z.array(z.string()), require_identity: z.boolean(), snippet: z.string(), script_url: z.string(), ingest_url: z.string() });
+const IdentityOut = z.object({ secret: z.string(), require_identity: z.boolean() });
+const KeyQuery = z.strictObject({ key: z.string().min(1).max(100).optional() });
+
+/** The service's public base URL: PUBLIC_BASE_URL, else the scheme and host the request came to. */
+function baseUrl(configured: string | undefined, req: FastifyRequest): string {
+  return (configured ?? `${req.protocol}://${req.host}`).replace(/\/+$/, '');
+}
+
+export function trackingRoutes({ engage }: AppDeps): AnyRoute[] {
+  const keyOut = (s: TrackingSettings, req: FastifyRequest) => {
+    const base = baseUrl(engage.config.PUBLIC_BASE_URL, req);
+    const script_url = `${base}${SDK_PATH}`;
+    const ingest_url = `${base}${INGEST_PATH}`;
+    return { key: s.publicKey, origins: s.origins, require_identity: s.requireIdentity, snippet: trackingSnippet(s.publicKey, script_url, ingest_url), script_url, ingest_url };
+  };
+  const identityOut = async (s: TrackingSettings) => ({ secret: await identitySecretOf(engage, s), require_identity: s.requireIdentity });
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/v1/account/tracking-key',
+      auth: 'key_or_login',
+      summary: 'The public, write-only browser tracking key with its ready-to-paste snippet (created on first request)',
+      tags: ['tracking'],
+      responses: { 200: KeyOut },
+      async handler({ auth, req }) {
+        const { settings } = await runCommand(engage, metadataOf(req), TRACKING_READ_MODELS, (m) => trackingSettings(engage, auth.accountId, m));
+        return keyOut(settings, req);
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      url: '/v1/account/tracking-origins',
+      auth: 'key_or_login',
+      summary: 'Restrict the website origins that may use the tracking key (an empty list accepts any origin)',
+      tags: ['tracking'],
+      body: OriginsBody,
+      responses: { 200: z.object({ origins: z.array(z.string()) }) },
+      async handler({ body, auth, req }) {
+        const { settings } = await runCommand(engage, metadataOf(req), TRACKING_READ_MODELS, (m) =>
+          changeTracking(engage, auth.accountId, { type: 'SetTrackingOrigins', origins: body.origins }, m),
+        );
+        return { origins: settings.origins };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/account/tracking-identity',
+      auth: 'key_or_login',
+      scope: 'settings',
+      summary: 'The identity secret your backend computes user_hash with, and whether a signed identity is required',
+      tags: ['tracking'],
+      responses: { 200: IdentityOut },
+      async handler({ auth, req }) {
+        const { settings } = await runCommand(engage, metadataOf(req), TRACKING_READ_MODELS, (m) => trackingSettings(engage, auth.accountId, m));
+        return identityOut(settings);
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      url: '/v1/account/tracking-identity',
+      auth: 'key_or_login',
+      scope: 'settings',
+      summary: 'Require (or stop requiring) a signed identity (user_hash) from the browser; turning it off answers a warning',
+      tags: ['tracking'],
+      body: z.strictObject({ require_identity: z.boolean() }),
+      responses: { 200: z.object({ require_identity: z.boolean(), warning: z.string().optional() }) },
+      async handler({ body, auth, req }) {
+        const { settings } = await runCommand(engage, metadataOf(req), TRACKING_READ_MODELS, (m) =>
+          changeTracking(engage, auth.accountId, { type: 'SetIdentityRequirement', requireIdentity: body.require_identity }, m),
+        );
+        return { require_identity: settings.requireIdentity, ...(settings.requireIdentity ? {} : { warning: OFF_WARNING }) };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v1/account/tracking-identity/rotate',
+      auth: 'key_or_login',
+      scope: 'settings',
+      summary: 'Issue a new identity secret: every user_hash made with the old one stops working at once',
+      tags: ['tracking'],
+      body: z.strictObject({}).optional(),
+      responses: { 200: IdentityOut },
+      async handler({ auth, req }) {
+        const { settings } = await runCommand(engage, metadataOf(req), TRACKING_READ_MODELS, (m) => rotateIdentitySecret(engage, auth.accountId, m));
+        return identityOut(settings);
+      },
+    }),
+  ];
+}
+
+/** The key a public request names: in the body or as ?key= (one place, or the same value in both). */
+function publicKeyOf(body: unknown, query: z.output<typeof KeyQuery>): string {
+  const inBody = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { key?: unknown }).key : undefined;
+  if (inBody !== undefined && typeof inBody !== 'string') throw validationError('key: must be a string', [{ path: 'key', message: 'must be a string' }]);
+  if (inBody !== undefined && query.key !== undefined && inBody !== query.key) {
+    throw validationError('key: the body and ?key= name different keys', [{ path: 'key', message: 'the body and ?key= name different keys' }]);
+  }
+  const key = inBody ?? query.key;
+  if (key === undefined || key === '') throw validationError('key: the public tracking key is required (in the body, or as ?key=)', [{ path: 'key', message: 'required' }]);
+  return key;
+}
+
+/**
+ * The key's row, once the request's Origin may use it; then the answer allows that origin (CORS).
+ * An unknown key is a 401; an origin the key does not allow a 403 that allows no origin, so a page
+ * there cannot even read why.
+ */
+async function admit(engage: AppDeps['engage'], req: FastifyRequest, reply: FastifyReply, publicKey: string): Promise<TrackingKeyRow> {
+  // the answer depends on the Origin: caches must not hand one origin's answer to another
+  reply.header('Vary', 'Origin');
+  const row = await trackingKeyByPublicKey(engage.pool, publicKey);
+  if (!row?.secret_sealed) throw unauthorized('unknown tracking key');
+  const origin = req.headers.origin;
+  if (!originAllowed(row.origins, origin)) {
+    throw forbidden(origin === undefined ? 'this tracking key is restricted to its allowed origins, and the request has no Origin' : `the origin ${origin} may not use this tracking key`);
+  }
+  if (origin !== undefined) reply.header('Access-Control-Allow-Origin', origin);
+  return row;
+}
+
+function publicRoutes({ engage }: AppDeps): AnyRoute[] {
+  const sdk = readSdk();
+  return [
+    defineRoute({
+      method: 'POST',
+      url: INGEST_PATH,
+      auth: 'none',
+      rateGroup: 'public',
+      summary:
+        'Browser tracking ingestion (the SDK calls it): identify a visitor (signed with user_hash when required) and record track and page events; ' +
+        'JSON or text/plain, at most 64 KiB; the key in the body or as ?key=',
+      tags: ['tracking'],
+      query: KeyQuery,
+      docBody: TrackBodyDoc,
+      responses: { 200: '{accepted, duplicates, failed, results: [{index, status: "accepted"|"duplicate", id} | {index, status: "failed", error, message, issues?}]}' },
+      async handler({ body, query, req, reply }) {
+        const row = await admit(engage, req, reply, publicKeyOf(body, query));
+        // from here on every answer, an error too, is readable by the page (the origin is allowed)
+        const request = parseWith(TrackBody, body ?? {}, 'body');
+        if (row.require_identity) verifyIdentity(await unseal(engage.pool, row.secret_sealed!), request.identity);
+        const metadata = { ...metadataOf(req), accountId: row.account_id, actor: `tracking:${row.public_key}` };
+        const { results } = await runCommand(engage, metadata, INGEST_WAITS_FOR, (m) => ingest(engage, row.account_id, request, m));
+        const count = (status: string) => results.filter((r) => r.status === status).length;
+        return { accepted: count('accepted'), duplicates: count('duplicate'), failed: count('failed'), results };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: SDK_PATH,
+      auth: 'none',
+      rateGroup: 'public',
+      summary: 'The browser SDK the tracking snippet loads',
+      tags: ['tracking'],
+      produces: 'application/javascript; charset=utf-8',
+      async handler({ req, reply }) {
+        reply.header('Cache-Control', SDK_CACHE_CONTROL).header('ETag', sdk.etag);
+        if (req.headers['if-none-match'] === sdk.etag) {
+          reply.code(304);
+          return '';
+        }
+        return sdk.source;
+      },
+    }),
+  ];
+}
+
+/**
+ * Registers the public tracking routes in a child context of their own: JSON bodies as
+ * application/json or text/plain, at most 64 KiB, and the CORS preflight of the ingestion endpoint.
+ */
+export function trackingPublicRoutes(deps: AppDeps, registry: AnyRoute[]): FastifyPluginAsync {
+  return async (child: FastifyInstance) => {
+    const json = child.getDefaultJsonParser('error', 'error');
+    child.removeAllContentTypeParsers();
+    child.addContentTypeParser(['application/json', 'text/plain'], { parseAs: 'string', bodyLimit: TRACK_BODY_LIMIT }, json);
+    registerRoutes(child, publicRoutes(deps), registry);
+    // The preflight of a request the SDK does not make (it sends text/plain, a "simple" request), for
+    // clients that post application/json. With ?key= it is checked like the POST; without it the
+    // key is not known yet, so any origin may ask, and the POST itself is refused (with no CORS
+    // header) when its origin may not use its key.
+    child.route({
+      method: 'OPTIONS',
+      url: INGEST_PATH,
+      config: { auth: 'none', rateGroup: 'public' },
+      handler: async (req, reply) => {
+        const query = parseWith(KeyQuery, req.query ?? {}, 'query');
+        if (query.key !== undefined) await admit(deps.engage, req, reply, query.key);
+        else {
+          reply.header('Vary', 'Origin');
+          if (req.headers.origin !== undefined) reply.header('Access-Control-Allow-Origin', req.headers.origin);
+        }
+        reply
+          .code(204)
+          .header('Access-Control-Allow-Methods', 'POST')
+          .header('Access-Control-Allow-Headers', 'content-type')
+          .header('Access-Control-Max-Age', String(PREFLIGHT_MAX_AGE_S));
+        return reply.send();
+      },
+    });
+  };
+}

@@ -1,0 +1,111 @@
+// What the browser SDK sends to POST /v1/track (README "Browser tracking"), once the key, the origin
+// and the identity have been checked: `identify` (traits) updates the contact, creating an unknown
+// one identified by email or phone; `track` and `page` calls become tracked events exactly as
+// POST /v1/events stores them (src/events: the same validation, contact resolution and sealing of
+// properties under the contact's key). A bad event fails alone, as there.
+import { z } from 'zod';
+import { contactFieldShape } from '../contacts/validation.ts';
+import { updateContact } from '../contacts/service.ts';
+import type { Engage } from '../context.ts';
+import { describeIssues } from '../errors.ts';
+import { resolveOne } from '../events/contacts.ts';
+import { trackEvents, type TrackResult } from '../events/service.ts';
+import { type ContactRef, type Traits, type ValidEvent, validateEvent } from '../events/validation.ts';
+import { type EventMetadata, type Position, comparePositions } from '../eventstore/port.ts';
+import { toIssues } from '../validation.ts';
+import { contactRefOf, IdentitySchema } from './identity.ts';
+
+/** Calls per request at most (the SDK sends the calls of one tick together, in requests of this many). */
+export const MAX_TRACK_CALLS = 50;
+/** The largest body POST /v1/track reads: fetch's keepalive and sendBeacon carry at most 64 KiB. */
+export const TRACK_BODY_LIMIT = 64 * 1024;
+/** The name of the event a `page` call records. */
+export const PAGE_EVENT_NAME = 'page_viewed';
+
+// A visitor may describe themselves, not rename themselves: the identifiers the identity was proven
+// for (and which the next identity would be checked against) cannot be changed from a browser.
+const { email: _email, phone: _phone, external_id: _externalId, ...browserTraitShape } = contactFieldShape;
+export const BrowserTraits = z.strictObject(browserTraitShape);
+
+const TrackCall = z.strictObject({
+  type: z.literal('track'),
+  name: z.unknown(),
+  properties: z.unknown().optional(),
+  timestamp: z.unknown().optional(),
+  id: z.unknown().optional(),
+});
+const PageCall = z.strictObject({ type: z.literal('page'), properties: z.unknown().optional(), timestamp: z.unknown().optional(), id: z.unknown().optional() });
+/** One call's shape; its values are checked by the events service's own validation. */
+const Call = z.discriminatedUnion('type', [TrackCall, PageCall]);
+
+export const TrackBody = z.strictObject({
+  /** the public key; may come as ?key= instead (README "Browser tracking") */
+  key: z.string().min(1).max(100).optional(),
+  identity: IdentitySchema,
+  traits: BrowserTraits.optional(),
+  events: z.array(z.unknown()).max(MAX_TRACK_CALLS, `at most ${MAX_TRACK_CALLS} events per request`).optional(),
+});
+export type TrackRequest = z.output<typeof TrackBody>;
+
+/** The documented body: the calls' fields as the events service takes them. */
+export const TrackBodyDoc = TrackBody.extend({
+  events: z
+    .array(
+      z.discriminatedUnion('type', [
+        z.strictObject({ type: z.literal('track'), name: z.string().max(200), properties: z.record(z.string(), z.unknown()).optional(), timestamp: z.string().optional(), id: z.string().max(255).optional() }),
+        z.strictObject({ type: z.literal('page'), properties: z.record(z.string(), z.unknown()).optional(), timestamp: z.string().optional(), id: z.string().max(255).optional() }),
+      ]),
+    )
+    .max(MAX_TRACK_CALLS)
+    .optional(),
+});
+
+/** A result as the browser sees it: POST /v1/events's, without the contact id (internal to the account). */
+export type PublicResult = { index: number; status: 'accepted' | 'duplicate'; id: string } | Extract<TrackResult, { status: 'failed' }>;
+
+const publicResult = (r: TrackResult): PublicResult => (r.status === 'failed' ? r : { index: r.index, status: r.status, id: r.id });
+
+/** The tracked event a call asks for, as POST /v1/events would take it. */
+function eventOf(call: z.output<typeof Call>, contact: ContactRef): Record<string, unknown> {
+  const event: Record<string, unknown> = { contact, name: call.type === 'track' ? call.name : PAGE_EVENT_NAME };
+  for (const field of ['properties', 'timestamp', 'id'] as const) if (call[field] !== undefined) event[field] = call[field];
+  return event;
+}
+
+export async function ingest(
+  engage: Engage,
+  accountId: string,
+  request: TrackRequest,
+  metadata: EventMetadata,
+): Promise<{ results: PublicResult[]; position?: Position }> {
+  let position: Position | undefined;
+  const reached = (p: Position | undefined) => {
+    if (p && (!position || comparePositions(p, position) > 0)) position = p;
+  };
+  let contact = contactRefOf(request.identity);
+  const calls = request.events ?? [];
+
+  // identify: the contact found (or created) now, with its traits; the events then name it by id
+  if (request.traits !== undefined || calls.length === 0) {
+    const traits = request.traits as Traits | undefined;
+    const found = await resolveOne(engage, accountId, { contact, traits }, metadata);
+    reached(found.position);
+    if (traits && !found.traitsApplied) reached((await updateContact(engage, accountId, found.contactId, traits, metadata)).position);
+    contact = { id: found.contactId };
+  }
+
+  const results: PublicResult[] = new Array(calls.length);
+  const valid: { index: number; event: ValidEvent }[] = [];
+  calls.forEach((item, index) => {
+    const call = Call.safeParse(item);
+    const checked = call.success ? validateEvent(eventOf(call.data, contact)) : { ok: false as const, issues: toIssues(call.error) };
+    if (checked.ok) valid.push({ index, event: checked.value });
+    else results[index] = { index, status: 'failed', error: 'validation_error', message: describeIssues(checked.issues), issues: checked.issues };
+  });
+  if (valid.length > 0) {
+    const tracked = await trackEvents(engage, accountId, valid, metadata);
+    reached(tracked.position);
+    for (const r of tracked.results) results[r.index] = publicResult(r);
+  }
+  return { results, position };
+}
