@@ -25,7 +25,8 @@ export const PAGE_EVENT_NAME = 'page_viewed';
 // A visitor may describe themselves, not rename themselves: the identifiers the identity was proven
 // for (and which the next identity would be checked against) cannot be changed from a browser.
 const { email: _email, phone: _phone, external_id: _externalId, ...browserTraitShape } = contactFieldShape;
-export const BrowserTraits = z.strictObject(browserTraitShape);
+const notFromBrowser = z.never({ error: 'an identifier cannot be changed from the browser (change it through the API)' }).optional();
+export const BrowserTraits = z.strictObject({ ...browserTraitShape, email: notFromBrowser, phone: notFromBrowser, external_id: notFromBrowser });
 
 const TrackCall = z.strictObject({
   type: z.literal('track'),

@@ -224,6 +224,8 @@ describe('one-click unsubscribe over SMTP', () => {
     const path = new URL(linkOf((await received(id)).mail)!).pathname;
     const erased = await server.call('POST', '/v1/account/erasures', { key, body: { email: address } });
     expect(erased.status).toBe(200);
+    const everything = async () => (await server.call('GET', '/v1/account/unsubscribes/api/list?limit=500', { key })).body.data;
+    const before = await everything();
 
     const page = await server.request('GET', path);
     expect(page.status).toBe(200);
@@ -233,7 +235,9 @@ describe('one-click unsubscribe over SMTP', () => {
     expect(done.status).toBe(200);
     expect(done.body).toContain('You are unsubscribed');
 
-    // the erasure's suppression is the only event of the address's stream, and stays what it is
+    // nothing was suppressed (under any address); the erasure's suppression is the only event of the
+    // address's stream, and stays what it is
+    expect(await everything()).toEqual(before);
     expect(await suppressionEvents(address)).toEqual([{ type: 'RecipientSuppressed', reason: 'erasure', source: 'erasure' }]);
     const listed = (await server.call('GET', `/v1/account/unsubscribes/api/list?address=${address}`, { key })).body.data;
     expect(listed).toEqual([expect.objectContaining({ address: null, channel: null, reason: 'erasure', source: 'erasure' })]);
