@@ -47,6 +47,8 @@ export async function startInboundSmtp(engage: Engage, port: number, host: strin
     disabledCommands: ['AUTH', 'STARTTLS'],
     disableReverseLookup: true,
     size: engage.config.INBOUND_SMTP_MAX_BYTES,
+    // an MX open to the internet: bounded connections, so a flood cannot take the process down
+    maxClients: 200,
     logger: false,
     onRcptTo(address, _session, cb) {
       accountOfReplyAddress(engage, address.address).then(

@@ -3,6 +3,9 @@
 // /v1/account/unsubscribes/:address (write); addresses normalised as the dispatcher hashes them, so a
 // suppression added here stops the messages it should.
 import { describe, expect, it } from 'vitest';
+import { suppressionDecider, suppressionStream } from '../../commands/suppression.ts';
+import { handleCommand } from '../../src/command-handler.ts';
+import { addressHasher } from '../../src/personal-data/address-hash.ts';
 import { readyAccount } from '../support/accounts.ts';
 import { testServerForSuite } from '../support/harness.ts';
 import { expectRejected } from '../support/http.ts';
@@ -90,6 +93,27 @@ describe('the suppression list', () => {
     expect(seen[0].address).toBe(added.at(-1));
     expect(seen.at(-1)!.address).toBe(added[0]);
     expect((await server.call('GET', `${LIST}?limit=50`, { key })).body.next_cursor).toBeNull();
+  });
+
+  it('pages through suppressions made at the same instant without skipping or repeating one', async () => {
+    const { key, accountId } = await readyAccount(server);
+    const hash = await addressHasher(server.engage.pool);
+    const now = new Date('2026-05-01T12:00:00.000Z');
+    let last;
+    for (let i = 0; i < 5; i++) {
+      const address = `tie${i}@example.com`;
+      const stream = suppressionStream(accountId, hash(address));
+      last = await handleCommand(server.engage.store, suppressionDecider, stream, { type: 'Suppress', accountId, addressHash: hash(address), address, reason: 'manual', source: 'test', now }, { accountId, actor: 'test' });
+    }
+    await server.engage.runner.waitFor(['suppressions'], last!.position!, 15_000);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await server.call('GET', `${LIST}?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { key });
+      seen.push(...res.body.data.map((s: { address: string; created_at: string }) => `${s.address} ${s.created_at}`));
+      cursor = res.body.next_cursor;
+    } while (cursor);
+    expect(seen.sort()).toEqual([0, 1, 2, 3, 4].map((i) => `tie${i}@example.com ${now.toISOString()}`));
   });
 
   it('needs the read capability to list and write to change; another account sees and removes nothing of it', async () => {

@@ -1,4 +1,4 @@
-// POST /v1/webhooks/carrier: form-encoded status callbacks (Twilio style) for sms and voice, header
+// POST /v1/webhooks/carrier: form-encoded status callbacks and inbound messages (Twilio style) for sms and voice, header
 // X-Carrier-Signature = base64 HMAC-SHA1(carrier secret, full URL + each param name+value sorted by name).
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';

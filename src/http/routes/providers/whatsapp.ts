@@ -1,5 +1,6 @@
-// WhatsApp Cloud API: POST /v1/webhooks/whatsapp (status webhooks, header X-Hub-Signature-256 =
-// "sha256=" + hex HMAC-SHA256(app secret, raw body)) and GET, Meta's verification handshake.
+// WhatsApp Cloud API: POST /v1/webhooks/whatsapp (status webhooks and inbound messages, header
+// X-Hub-Signature-256 = "sha256=" + hex HMAC-SHA256(app secret, raw body)) and GET, Meta's
+// verification handshake.
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import type { DeliveryReport } from '../../../channels/port.ts';
