@@ -95,6 +95,18 @@ describe('the tracking key', () => {
     expect(again.status).toBe(304);
   });
 
+  it('its routes are in the OpenAPI document, their bodies strict', async () => {
+    const doc = (await server.call('GET', '/v1/openapi.json')).body;
+    expect(Object.keys(doc.paths['/v1/account/tracking-identity']).sort()).toEqual(['get', 'put']);
+    for (const [path, method] of [['/v1/account/tracking-key', 'get'], ['/v1/account/tracking-identity/rotate', 'post'], ['/v1/track/sdk.js', 'get']]) expect(doc.paths[path]?.[method], path).toBeDefined();
+    const origins = doc.paths['/v1/account/tracking-origins'].put.requestBody.content['application/json'].schema;
+    expect(Object.keys(origins.properties)).toEqual(['origins']);
+    expect(origins.additionalProperties).toBe(false);
+    const ingest = doc.paths['/v1/track'].post.requestBody.content['application/json'].schema;
+    expect(Object.keys(ingest.properties).sort()).toEqual(['events', 'identity', 'key', 'traits']);
+    expect(ingest.additionalProperties).toBe(false);
+  });
+
   it('is the account’s: the secret is sealed in the log and the read model rebuilds to the same settings', async () => {
     const { acct, key, secret } = await setup(server);
     const log = JSON.stringify((await server.engage.store.readStream(trackingStream(acct.accountId))).map((e) => e.data));
