@@ -46,11 +46,11 @@ export function rememberListeningPort(engage: Engage, port: number): void {
  * http://host:port (a wildcard HOST reads as localhost; a process that serves no HTTP, `engage worker`,
  * names HOST and PORT as configured).
  */
-export function unsubscribeBaseUrl(engage: Pick<Engage, 'config'> & Partial<Engage>): string {
+export function unsubscribeBaseUrl(engage: Engage): string {
   const { PUBLIC_BASE_URL, HOST, PORT } = engage.config;
   if (PUBLIC_BASE_URL) return PUBLIC_BASE_URL.replace(/\/+$/, '');
-  const port = listeningPorts.get(engage as Engage) ?? PORT;
-  const host = HOST === '0.0.0.0' || HOST === '::' || HOST === '' ? 'localhost' : HOST.includes(':') ? `[${HOST}]` : HOST;
+  const port = listeningPorts.get(engage) ?? PORT;
+  const host = HOST === '0.0.0.0' || HOST === '::' ? 'localhost' : HOST.includes(':') ? `[${HOST}]` : HOST;
   return `http://${host}:${port}`;
 }
 

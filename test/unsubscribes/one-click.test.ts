@@ -143,6 +143,8 @@ describe('one-click unsubscribe over SMTP', () => {
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expectPageHeaders(page.headers);
     expect(page.body).toMatch(/<form method="post">/);
+    // a public page: counted per IP, 120 a minute
+    expect(page.headers.get('ratelimit-limit')).toBe('120');
     expect(page.body).toContain('o•••@example.test');
     expect(page.body).not.toContain(address);
     // mail scanners fetch links: neither GET nor HEAD changes anything
@@ -203,6 +205,28 @@ describe('one-click unsubscribe over SMTP', () => {
     expect(await suppressions('tamper@example.test')).toEqual([]);
   });
 
+  it('takes the one-click body as multipart/form-data too (what RFC 8058 says mailbox providers should send)', async () => {
+    const address = 'multipart@example.test';
+    const id = await send({ to: address, message: 'Deals' });
+    const url = linkOf((await received(id)).mail)!;
+    const oneClick = new FormData();
+    oneClick.append('List-Unsubscribe', 'One-Click');
+    const res = await fetch(url, { method: 'POST', body: oneClick });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.text()).toContain('You are unsubscribed');
+    expect(await suppressions(address)).toEqual([expect.objectContaining({ address, reason: 'unsubscribe', source: 'one_click', message_id: id })]);
+    // fields only: a file, or another field, is refused
+    const withFile = new FormData();
+    withFile.append('List-Unsubscribe', 'One-Click');
+    withFile.append('attachment', new Blob(['x']), 'x.txt');
+    const refused = await fetch(url, { method: 'POST', body: withFile, headers: { accept: 'application/json' } });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+    const other = new FormData();
+    other.append('List-Unsubscribe', 'Maybe');
+    expect((await fetch(url, { method: 'POST', body: other })).status).toBe(400);
+  });
+
   it('refuses other bodies with a 4xx', async () => {
     const id = await send({ to: 'bodies@example.test', message: 'Deals' });
     const path = new URL(linkOf((await received(id)).mail)!).pathname;
@@ -211,6 +235,12 @@ describe('one-click unsubscribe over SMTP', () => {
     expect(wrongValue.status).toBe(400);
     expect(wrongValue.body.issues[0].path).toBe('List-Unsubscribe');
     expect((await server.call('POST', path, { ...form('List-Unsubscribe=One-Click&extra=1', 'application/json') })).status).toBe(400);
+    const twice = await server.call('POST', path, { ...form('List-Unsubscribe=One-Click&List-Unsubscribe=One-Click', 'application/json') });
+    expect(twice.status).toBe(400);
+    expect(twice.body.issues[0].path).toBe('List-Unsubscribe');
+    const proto = await server.call('POST', path, { ...form('__proto__=x&constructor=y', 'application/json') });
+    expect(proto.status).toBe(400);
+    expect(proto.body.issues.map((i: { path: string }) => i.path).sort()).toEqual(['__proto__', 'constructor']);
     expect((await server.call('POST', path, { raw: '{"a":1}', headers: { 'content-type': 'application/json', ...json } })).status).toBe(415);
     const htmlError = await server.request('POST', path, form('nope=1'));
     expect(htmlError.status).toBe(400);
@@ -225,6 +255,8 @@ describe('one-click unsubscribe over SMTP', () => {
     const erased = await server.call('POST', '/v1/account/erasures', { key, body: { email: address } });
     expect(erased.status).toBe(200);
     const everything = async () => (await server.call('GET', '/v1/account/unsubscribes/api/list?limit=500', { key })).body.data;
+    // the erasure answers before the suppressions read model has its suppression
+    await server.caughtUp(['suppressions']);
     const before = await everything();
 
     const page = await server.request('GET', path);

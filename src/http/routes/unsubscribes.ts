@@ -3,6 +3,7 @@
 // /v1/account/unsubscribes/:address) and the public one-click unsubscribe behind the link of every
 // marketing email (GET and POST /v1/unsubscribe/:token), which lives in a child context of its own:
 // it takes form bodies (RFC 8058) and answers HTML pages.
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { SUPPRESSION_REASONS } from '../../../commands/suppression.ts';
@@ -96,8 +97,10 @@ export function unsubscribeRoutes({ engage }: AppDeps): AnyRoute[] {
 const TokenParams = z.object({ token: z.string() });
 /** The form bodies a POST may carry: RFC 8058's one-click, or the confirmation page's button. */
 const UnsubscribeForm = z.strictObject({ 'List-Unsubscribe': z.literal('One-Click').optional(), confirm: z.literal('yes').optional() });
+// RFC 8058 §3.1: the one-click POST comes as multipart/form-data (SHOULD) or urlencoded (MAY)
 const FORM_TYPE = 'application/x-www-form-urlencoded';
-/** a one-click body is 26 bytes */
+const MULTIPART_TYPE = 'multipart/form-data';
+/** a one-click body is 26 bytes (a little more as multipart) */
 const FORM_BODY_LIMIT = 4096;
 
 /** The best quality the Accept header gives a media type (by exact type, type/*, or *\/*); no header: everything 1. */
@@ -137,18 +140,23 @@ async function orErrorPage(req: FastifyRequest, reply: FastifyReply, run: () => 
 
 /** The source a POST's suppression records: a mail client's one-click, or a person's click on the page. */
 function sourceOfForm(req: FastifyRequest): 'one_click' | 'unsubscribe_page' {
-  const raw = typeof req.body === 'string' ? req.body : '';
-  if (raw.trim() === '') return 'one_click';
   const mediaType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (mediaType !== FORM_TYPE) {
-    throw new AppError(415, 'validation_error', `unsupported content type ${mediaType || '(none)'}; send ${FORM_TYPE} or no body`, {
-      issues: [{ path: 'Content-Type', message: `must be ${FORM_TYPE}` }],
+  // a multipart body arrives as its fields (@fastify/multipart), anything else as text
+  const multipart = mediaType === MULTIPART_TYPE && typeof req.body === 'object' && req.body !== null;
+  const raw = typeof req.body === 'string' ? req.body : '';
+  if (!multipart && raw.trim() === '') return 'one_click';
+  if (!multipart && mediaType !== FORM_TYPE) {
+    throw new AppError(415, 'validation_error', `unsupported content type ${mediaType || '(none)'}; send ${FORM_TYPE}, ${MULTIPART_TYPE} or no body`, {
+      issues: [{ path: 'Content-Type', message: `must be ${FORM_TYPE} or ${MULTIPART_TYPE}` }],
     });
   }
-  const fields: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(raw)) {
-    if (name in fields) throw invalidField(name, 'given more than once');
-    fields[name] = value;
+  // (no prototype: a field named __proto__ or constructor is just an unknown field)
+  const fields: Record<string, unknown> = multipart ? (req.body as Record<string, unknown>) : Object.create(null);
+  if (!multipart) {
+    for (const [name, value] of new URLSearchParams(raw)) {
+      if (Object.hasOwn(fields, name)) throw invalidField(name, 'given more than once');
+      fields[name] = value;
+    }
   }
   const parsed = UnsubscribeForm.safeParse(fields);
   if (!parsed.success) {
@@ -202,6 +210,8 @@ function pageRoutes({ engage }: AppDeps): AnyRoute[] {
 export function unsubscribePageRoutes(deps: AppDeps, registry: AnyRoute[]): FastifyPluginAsync {
   return async (child: FastifyInstance) => {
     child.removeAllContentTypeParsers();
+    // fields only: a file part is over the limit (0) and refused
+    await child.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fields: 4, fieldSize: 256, files: 0, parts: 4 } });
     child.addContentTypeParser('*', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_req, body, done) => done(null, body));
     child.addHook('onRequest', async (_req, reply) => {
       reply.headers(PAGE_HEADERS);
