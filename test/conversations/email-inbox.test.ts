@@ -2,41 +2,21 @@
 // addresses only, threads it into the sender's email conversation, and a reply goes out in the same
 // email thread; the inbox filters, changes state, refuses bad input, forgets an erased contact's
 // words, and rebuilds into the same rows.
-import type { AddressInfo } from 'node:net';
-import { simpleParser, type ParsedMail } from 'mailparser';
 import nodemailer from 'nodemailer';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationsProjection } from '../../projections/conversations.ts';
 import type { TestAccount } from '../support/accounts.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
 import { rebuildAndWait } from '../support/rebuild.ts';
+import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { eventually } from '../support/waits.ts';
 
 const DOMAIN = 'inbound.acme.test';
 let server: TestServer;
-let relay: { port: number; mails: ParsedMail[]; close(): Promise<void> };
+/** the relay our outbound email goes through: what the customer's mailbox provider gets */
+let relay: SmtpReceiver;
 let a: TestAccount;
 let b: TestAccount;
-
-/** The relay our outbound email goes through: a real SMTP server that keeps what it is given. */
-async function startRelay() {
-  const mails: ParsedMail[] = [];
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    disableReverseLookup: true,
-    logger: false,
-    onData(stream, _session, cb) {
-      simpleParser(stream).then((m) => {
-        mails.push(m);
-        cb();
-      }, cb);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-  return { port: (smtp.server.address() as AddressInfo).port, mails, close: () => new Promise<void>((r) => smtp.close(() => r())) };
-}
 
 /** Mail from a customer's mail server to our MX. */
 function mailToUs(message: Record<string, unknown>) {
@@ -49,8 +29,8 @@ const list = async (account: TestAccount, query = '') => (await server.call('GET
 const threadOf = async (account: TestAccount, id: string) => (await server.call('GET', `/v1/conversations/${id}/messages`, { key: account.key })).body.data as any[];
 
 beforeAll(async () => {
-  relay = await startRelay();
-  server = await startTestServer({ INBOUND_SMTP_PORT: '0', INBOUND_SMTP_HOST: '127.0.0.1', INBOUND_EMAIL_DOMAIN: DOMAIN, SMTP_URL: `smtp://127.0.0.1:${relay.port}`, EMAIL_FROM: 'support@acme.test' });
+  relay = await startSmtpReceiver();
+  server = await startTestServer({ INBOUND_SMTP_PORT: '0', INBOUND_SMTP_HOST: '127.0.0.1', INBOUND_EMAIL_DOMAIN: DOMAIN, SMTP_URL: relay.url, EMAIL_FROM: 'support@acme.test' });
   [a, b] = await Promise.all([server.newAccount('Acme'), server.newAccount('Other')]);
 });
 
@@ -109,7 +89,8 @@ describe('inbound email', () => {
     const res = await server.call('POST', `/v1/conversations/${conversationId}/reply`, { key: a.key, body: { message: 'It ships today.', htmlmessage: '<p>It ships today.</p>' } });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     expect(res.body).toMatchObject({ channel: 'email', to: 'jane.roe@example.com', conversation_id: conversationId, id: expect.stringMatching(/^msg_/) });
-    const mail = await eventually('the reply at the relay', async () => relay.mails.find((m) => m.subject === 'Re: Question about my order'));
+    const mail = await eventually('the reply at the relay', async () => relay.find(res.body.id)?.mail);
+    expect(mail.subject).toBe('Re: Question about my order');
     expect(mail.to && !Array.isArray(mail.to) ? mail.to.value[0].address : undefined).toBe('jane.roe@example.com');
     expect(mail.inReplyTo).toBe('<q1.abc@mail.example.com>');
     expect(mail.references).toBe('<q1.abc@mail.example.com>');

@@ -13,7 +13,7 @@ import { UnsubscribeTokens } from '../../src/suppressions/unsubscribe-token.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
 import { type Receiver, startReceiver } from '../support/receivers.ts';
 import { eventually, until } from '../support/waits.ts';
-import { type SmtpReceiver, startSmtpReceiver } from './smtp-receiver.ts';
+import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 
 const DOMAIN = 'mail.example.test';
 const SELECTOR = 's1';
