@@ -82,6 +82,17 @@ describe('an inbound sms', () => {
     expect(thread[0].id).toMatch(/^inb_/);
   });
 
+  it("is stored with the contact's number and words sealed under the contact's key", async () => {
+    const { rows } = await server.engage.pool.query<{ data: string }>(
+      `SELECT data::text FROM es_events WHERE stream_id = $1 AND type = 'InboundMessageReceived'`,
+      [`conversation-${conversationId}`],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0].data).not.toContain('Where is my parcel?');
+    expect(rows[0].data).not.toContain(customer);
+    expect(JSON.parse(rows[0].data)).toMatchObject({ id: conversationId, to: OUR_SMS_NUMBER, personal_data: { key: expect.stringMatching(/^dk_/) } });
+  });
+
   it('emits message.received to the endpoints and to the inbound webhook URL, signed with the account secret', async () => {
     const toEndpoint = await eventually('message.received at the endpoint', async () => endpointHook.where('x-service-event', 'message.received')[0]);
     expect(toEndpoint.json).toMatchObject({ type: 'message.received', account_id: a.accountId, data: { conversation_id: conversationId, channel: 'sms', from: customer, body: 'Where is my parcel?' } });
