@@ -1,9 +1,9 @@
 // What a website gets: the ready-to-paste <script> of GET /v1/account/tracking-key, in the style of
 // analytics.js (it defines window.engage as a function that queues its calls, and loads the SDK
-// asynchronously), and the SDK itself, the hand-written src/tracking/sdk.js, which sends what was
+// asynchronously), and the SDK itself, the hand-written src/tracking/sdk.ts, which sends what was
 // queued and every call after it.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { SDK_SOURCE } from './sdk.ts';
 
 /** Where the SDK and the ingestion endpoint are, under the service's public base URL. */
 export const SDK_PATH = '/v1/track/sdk.js';
@@ -25,11 +25,8 @@ export function trackingSnippet(publicKey: string, scriptUrl: string, ingestUrl:
   ].join('\n');
 }
 
-/**
- * The SDK's source and its ETag, read once at startup: a missing file stops the start rather than
- * failing every page later. (`npm run build` copies it next to the compiled code.)
- */
+/** The SDK's source and its ETag. */
 export function readSdk(): { source: string; etag: string } {
-  const source = readFileSync(new URL('./sdk.js', import.meta.url), 'utf8');
+  const source = SDK_SOURCE;
   return { source, etag: `"${createHash('sha256').update(source).digest('base64url').slice(0, 22)}"` };
 }

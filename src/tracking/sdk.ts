@@ -1,4 +1,8 @@
-/*
+// The engage browser SDK as the text GET /v1/track/sdk.js serves, byte for byte (README "Browser
+// tracking"). It is plain ES5 JavaScript for the browser, not code of this service: it lives in a
+// string so that the compiled service (npm run build, the Docker image) carries it with no asset to
+// copy. It must contain no backtick and no dollar-brace.
+export const SDK_SOURCE = String.raw`/*
  * engage browser SDK, served at /v1/track/sdk.js (README "Browser tracking"). Hand-written, no build
  * step, plain ES5 so that every browser still in use runs it as it is.
  *
@@ -238,3 +242,4 @@
   // a page being left sends what is still in this tick's batch (keepalive carries it through)
   if (window.addEventListener) window.addEventListener('pagehide', flush);
 })(window);
+`;
