@@ -3,6 +3,7 @@
 // message. The number is kept only as its keyed hash, so the table holds no personal data and an
 // erasure leaves nothing readable here.
 import type { MessageAcceptedData } from '../commands/message.ts';
+import type { RecordedEvent } from '../src/eventstore/port.ts';
 import { addressHasher } from '../src/personal-data/address-hash.ts';
 import { openEvents } from '../src/personal-data/store.ts';
 import type { Projection } from '../src/read-models/projection.ts';
@@ -18,7 +19,7 @@ export const replyRoutesProjection: Projection = {
   version: 1,
   tables: ['reply_routes'],
   types: ['MessageAccepted'],
-  // only phone messages are opened (to hash their recipient); email and push are skipped sealed
+  // nothing is opened but phone messages from before MessageAccepted kept its address hash in clear
   personalData: 'opened-by-apply',
   schema: (t) => `
     CREATE TABLE ${t('reply_routes')} (
@@ -32,13 +33,18 @@ export const replyRoutesProjection: Projection = {
   async apply(tx, events, t) {
     const phone = events.filter((e) => replyFamilyOf((e.data as MessageAcceptedData).channel) !== undefined);
     if (phone.length === 0) return;
-    const hash = await addressHasher(tx);
+    // messages accepted since the address hash is kept in clear need no opening; older ones are
+    // opened and their recipient hashed here
+    const older = phone.filter((e) => (e.data as { address_hash?: string }).address_hash === undefined);
+    const opened = new Map<RecordedEvent, RecordedEvent>();
+    if (older.length) (await openEvents(tx, older)).forEach((e, i) => opened.set(older[i]!, e));
+    const hash = older.length ? await addressHasher(tx) : undefined;
     // the latest message per route wins (ids are ULIDs: later id, later message)
     const latest = new Map<string, { family: string; peer: string; sender: string; account: string; id: string }>();
-    for (const e of await openEvents(tx, phone)) {
-      const d = e.data as MessageAcceptedData & { personal_data?: { erased: boolean } };
-      if (d.personal_data?.erased) continue;
-      const route = { family: replyFamilyOf(d.channel)!, peer: hash(d.to), sender: d.sender ?? '', account: d.account_id, id: d.id };
+    for (const e of phone) {
+      const d = (opened.get(e) ?? e).data as MessageAcceptedData & { address_hash?: string; personal_data?: { erased?: boolean } };
+      if (d.address_hash === undefined && d.personal_data?.erased) continue;
+      const route = { family: replyFamilyOf(d.channel)!, peer: d.address_hash ?? hash!(d.to), sender: d.sender ?? '', account: d.account_id, id: d.id };
       const key = `${route.family}\u0000${route.peer}\u0000${route.sender}`;
       const before = latest.get(key);
       if (!before || before.id < route.id) latest.set(key, route);

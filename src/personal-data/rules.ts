@@ -9,6 +9,11 @@ export interface PersonalDataRule {
   paths: readonly string[];
   /** the subject whose key seals them; `hash` is the keyed address hash */
   subject(data: Data, hash: (address: string) => string): string;
+  /**
+   * A field holding an address whose keyed hash the event also keeps in clear, as `address_hash`:
+   * a reader that only needs to recognise the address (reply routing) then opens nothing.
+   */
+  clearHashOf?: string;
 }
 
 const CONTACT_FIELDS = (at: string) => ['email', 'phone', 'first_name', 'last_name', 'external_id'].map((f) => `${at}.${f}`);
@@ -25,7 +30,7 @@ export const PERSONAL_DATA_RULES: Readonly<Record<string, PersonalDataRule>> = {
   EventTracked: { paths: ['properties'], subject: (data: Data) => contactSubject(data.contact_id as string) },
   // a message's recipient and content belong to its recipient address (erasing a contact erases the
   // keys of every address it ever had)
-  MessageAccepted: { paths: ['to', 'message', 'htmlmessage', 'subject', 'reply_to', 'from_name', 'headers'], subject: ofAddress('to') },
+  MessageAccepted: { paths: ['to', 'message', 'htmlmessage', 'subject', 'reply_to', 'from_name', 'headers'], subject: ofAddress('to'), clearHashOf: 'to' },
   RecipientSuppressed: { paths: ['address'], subject: ofAddress('address') },
   // what a contact wrote to us: its address and words are the contact's (our number or reply address is not personal)
   InboundMessageReceived: { paths: ['from', 'body', 'subject', 'html'], subject: (data: Data) => contactSubject(data.contact_id as string) },

@@ -120,7 +120,10 @@ export class PersonalDataStore implements EventStore {
     const sealed = new Map<NewEvent, NewEvent>();
     pending.forEach((p, i) => {
       const key = keys.get(p.accountId)!.get(subjects[i])!;
-      sealed.set(p.event, { ...p.event, data: sealPersonalData(p.event.data as Data, p.rule.paths, key.id, key.key) });
+      let data = p.event.data as Data;
+      const hashed = p.rule.clearHashOf;
+      if (hashed !== undefined && data.address_hash === undefined && typeof data[hashed] === 'string') data = { ...data, address_hash: hash(data[hashed] as string) };
+      sealed.set(p.event, { ...p.event, data: sealPersonalData(data, p.rule.paths, key.id, key.key) });
     });
     return batch.map((b) => ({ ...b, events: b.events.map((e) => sealed.get(e) ?? e) }));
   }

@@ -3,6 +3,10 @@
 // when unknown), emits message.received to endpoints and the account's inbound webhook URL, and
 // STOP / START / HELP do what DECISIONS.md says.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PERSONAL_DATA_RULES } from '../../src/personal-data/rules.ts';
+import { PersonalDataStore } from '../../src/personal-data/store.ts';
+import { acceptedData, newMessageStream } from '../../src/messages/service.ts';
+import { validateSend } from '../../src/messages/validation.ts';
 import type { TestAccount } from '../support/accounts.ts';
 import { testServerForSuite } from '../support/harness.ts';
 import { independentServiceSignature, type Receiver, startReceiver } from '../support/receivers.ts';
@@ -152,6 +156,36 @@ describe('an inbound sms', () => {
       const contacts = (await server.call('GET', '/v1/contacts?limit=500', { key: account.key })).body.data as any[];
       expect(contacts.some((c) => c.phone === '+14155550999')).toBe(false);
     }
+  });
+});
+
+describe('reply routing of messages accepted before MessageAccepted kept its address hash in clear', () => {
+  it('still finds the account: the route opens the old event and hashes its recipient', async () => {
+    const customer = '+14155550404';
+    // a store that seals as the code before did: no address_hash beside the sealed recipient
+    const older = new PersonalDataStore((server.engage.store as PersonalDataStore).inner, server.engage.pool, {
+      ...PERSONAL_DATA_RULES,
+      MessageAccepted: { ...PERSONAL_DATA_RULES.MessageAccepted!, clearHashOf: undefined },
+    });
+    const send = validateSend({ channel: 'sms', to: customer, message: 'Old message', sender: OUR_SMS_NUMBER }, new Date());
+    if (!send.ok) throw new Error('invalid send');
+    const data = acceptedData(a.accountId, send.value, new Date());
+    await older.appendMany([newMessageStream(data, { actor: 'test' })]);
+    const { rows } = await server.engage.pool.query<{ data: string }>(`SELECT data::text FROM es_events WHERE stream_id = $1`, [`message-${data.id}`]);
+    expect(JSON.parse(rows[0].data).address_hash).toBeUndefined();
+    expect(rows[0].data).not.toContain(customer);
+    await server.caughtUp(['reply_routes']);
+    await inboundSms(customer, 'Replying to an old one');
+    const conversation = await conversationWith(a, customer);
+    expect((await threadOf(a, conversation.id))[0]).toMatchObject({ body: 'Replying to an old one' });
+  });
+
+  it('a message accepted now keeps the keyed hash of its recipient in clear, and the recipient sealed', async () => {
+    const id = await sendSms(a, '+14155550505');
+    const { rows } = await server.engage.pool.query<{ data: string }>(`SELECT data::text FROM es_events WHERE stream_id = $1`, [`message-${id}`]);
+    const data = JSON.parse(rows[0].data);
+    expect(data.address_hash).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(rows[0].data).not.toContain('+14155550505');
   });
 });
 
