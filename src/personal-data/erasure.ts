@@ -19,7 +19,7 @@ import { handleCommand } from '../command-handler.ts';
 import type { Engage } from '../context.ts';
 import type { Migration } from '../db/migrations.ts';
 import { notFound } from '../errors.ts';
-import type { EventMetadata, Position } from '../eventstore/port.ts';
+import { comparePositions, type EventMetadata, type Position } from '../eventstore/port.ts';
 import { newId } from '../ids.ts';
 import { suppressRecipient } from '../messages/suppressions.ts';
 import { addressHasher, normaliseAddress } from './address-hash.ts';
@@ -135,10 +135,15 @@ async function completeErasure(engage: Engage, record: ErasureRecord, metadata: 
   } else {
     appended = await handleCommand(engage.store, erasureDecider, erasureStream(erasureId), { type: 'EraseAddress', ...base, addressHash: hashes[0], contactIds }, metadata);
   }
-  for (const addressHash of hashes) await suppressRecipient(engage, { accountId, addressHash, reason: 'erasure', source: 'erasure' }, metadata);
+  // the suppressions come after the erasure's event: the caller's read-your-writes wait must cover them too
+  let position = appended.position;
+  for (const addressHash of hashes) {
+    const suppressed = await suppressRecipient(engage, { accountId, addressHash, reason: 'erasure', source: 'erasure' }, metadata);
+    if (suppressed.position && (!position || comparePositions(suppressed.position, position) > 0)) position = suppressed.position;
+  }
   await engage.pool.query('UPDATE erasures SET completed_at = coalesce(completed_at, now()) WHERE erasure_id = $1', [erasureId]);
   const erasedAt = (appended.events[0]?.data as { erased_at?: string } | undefined)?.erased_at ?? record.requested_at.toISOString();
-  return { keyIds, position: appended.position, erasedAt };
+  return { keyIds, position, erasedAt };
 }
 
 /** The erasure recorded for a contact, if one was asked for (done, or cut off half-way). */

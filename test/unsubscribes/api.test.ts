@@ -169,6 +169,8 @@ describe('the suppression list', () => {
   it('an erasure’s suppression cannot be removed (409); manual and stop suppressions block transactional messages too', async () => {
     const { key } = await readyAccount(server);
     expect((await server.call('POST', '/v1/account/erasures', { key, body: { email: 'erased@example.com' } })).status).toBe(200);
+    // the erasure answers once its suppression is readable (read-your-writes, no waiting here)
+    expect((await server.call('GET', LIST, { key })).body.data).toEqual([expect.objectContaining({ address: null, reason: 'erasure' })]);
     const refused = await server.call('DELETE', '/v1/account/unsubscribes/erased%40example.com', { key });
     expect(refused.status).toBe(409);
     expect(refused.body.error).toBe('conflict');
