@@ -219,7 +219,8 @@ describe('STOP, START and HELP', () => {
 
   it("HELP is answered with the account's help text, from the number written to, and shows in the thread", async () => {
     await inboundSms(customer, 'help');
-    const answer = await eventually('the answer to HELP', async () => (await threadOf(a, conversationId)).find((e) => e.direction === 'outbound' && e.automatic === 'help'));
+    // (a callback does not wait for the read models: the answer's content shows once history has the message)
+    const answer = await eventually('the answer to HELP', async () => (await threadOf(a, conversationId)).find((e) => e.direction === 'outbound' && e.automatic === 'help' && e.body !== null));
     expect(answer).toMatchObject({ body: 'Acme support: call 555-0100. Reply STOP to opt out.', from: OUR_SMS_NUMBER, to: customer });
     expect((await finalStatus(a, answer.id)).status).toBe('delivered');
   });
