@@ -48,6 +48,16 @@ describe('inbound email', () => {
     expect(res.body).toEqual({ reply_address: replyAddress(a), webhook_url: null, help_text: null });
   });
 
+  it('changing the inbound settings needs the settings capability; reading them does not', async () => {
+    const issued = await server.call('POST', '/v1/account/api-keys', { key: a.key, body: { name: 'agents', scopes: ['read', 'write'] } });
+    expect(issued.status).toBe(201);
+    const agentKey = issued.body.key as string;
+    const refused = await server.call('PUT', '/v1/account/inbound', { key: agentKey, body: { help_text: 'Hi' } });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ error: 'insufficient_scope', required_scope: 'settings' });
+    expect((await server.call('GET', '/v1/account/inbound', { key: agentKey })).body.help_text).toBeNull();
+  });
+
   it('a mail to the reply address starts an email conversation with a new contact', async () => {
     await mailToUs({
       from: 'Jane Roe <Jane.Roe@Example.com>',
