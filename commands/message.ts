@@ -207,4 +207,10 @@ export const MESSAGE_EVENT_TYPES = [
   'MessageDispatchDeferred', 'MessageSent', 'MessageDelivered', 'MessageFailed',
 ] as const;
 
+/**
+ * The category of the automatic answer to an sms/whatsapp HELP: reserved (a send may not use it), it
+ * is the one message a number that said STOP still gets (carriers require HELP to be answered).
+ */
+export const KEYWORD_REPLY_CATEGORY = 'keyword_reply';
+
 export const isMarketing = (c: Pick<MessageContent, 'transactional' | 'category'>) => !c.transactional && c.category !== 'transactional';

@@ -7,7 +7,7 @@
 // sent, nor misses one that was.
 import { conversationDecider, conversationIdOf, conversationStream, type ConversationCommand, type ConversationEvent, type ConversationState, type InboundChannel, type InboundMessage, type Keyword } from '../../commands/conversation.ts';
 import { inboundSettingsDecider, inboundSettingsStream } from '../../commands/inbound-settings.ts';
-import type { MessageAcceptedData } from '../../commands/message.ts';
+import { KEYWORD_REPLY_CATEGORY, type MessageAcceptedData } from '../../commands/message.ts';
 import { findAccount } from '../../projections/auth.ts';
 import { handleCommand } from '../command-handler.ts';
 import { normalisePhone } from '../contacts/validation.ts';
@@ -111,7 +111,8 @@ export async function receiveInbound(engage: Engage, accountId: string, inbound:
   if (keyword === 'help') {
     const text = await helpTextOf(engage, accountId);
     const checked = validateSend({ channel: inbound.channel, to: from, message: text, sender: inbound.to, transactional: true }, at);
-    if (checked.ok) reply = acceptedData(accountId, checked.value, engage.clock.now(), { id: derivedId('message', at, 'help', messageId) });
+    // the reserved category lets the answer reach a number that said STOP (src/messages/policy.ts)
+    if (checked.ok) reply = { ...acceptedData(accountId, checked.value, engage.clock.now(), { id: derivedId('message', at, 'help', messageId) }), category: KEYWORD_REPLY_CATEGORY };
     else engage.log.warn({ accountId, issues: checked.issues }, 'the answer to HELP could not be sent');
   }
   const written = await appendToConversation(engage, streamId, metadata, (state) => {

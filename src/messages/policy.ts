@@ -1,9 +1,11 @@
 // Sending policy, decided per batch before any provider call: erased and suppressed recipients fail
-// (an `unsubscribe` suppression only for marketing: README "Suppressions and unsubscribes");
+// (an `unsubscribe` suppression only for marketing: README "Suppressions and unsubscribes"; a `stop`
+// one lets the answer to HELP through);
 // marketing messages respect the per-recipient daily cap and the recipient's quiet hours (in the
 // contact's time zone, else the account's, else DEFAULT_TIMEZONE);
 // transactional messages (transactional: true or category "transactional") bypass both.
 import type pg from 'pg';
+import { KEYWORD_REPLY_CATEGORY } from '../../commands/message.ts';
 import { accountTimezones } from '../../projections/auth.ts';
 import { recipientTimezones } from '../../projections/contacts.ts';
 import { marketingSentSince } from '../../projections/messages.ts';
@@ -20,6 +22,7 @@ export interface PolicyInput {
   channel: string;
   to_address: string;
   marketing: boolean;
+  category: string | null;
   /** the data key sealing the recipient: gone once the recipient is erased */
   personal_key: string | null;
 }
@@ -73,7 +76,10 @@ export class Policy {
     // other reason (stop, complaint, bounce, manual, erasure) blocks every message to the address
     const suppressionOf = (m: PolicyInput) => {
       const reason = suppressed.get(`${m.account_id} ${hashOf.get(m.id)}`);
-      return reason === 'unsubscribe' && !m.marketing ? undefined : reason;
+      if (reason === 'unsubscribe' && !m.marketing) return undefined;
+      // a number that said STOP may still ask for HELP, and carriers require the answer
+      if (reason === 'stop' && m.category === KEYWORD_REPLY_CATEGORY) return undefined;
+      return reason;
     };
     // the read model may not show an erasure yet; its keys are destroyed before anything else
     const keys = await keysById(this.pool, messages.map((m) => m.personal_key).filter((k): k is string => k !== null));

@@ -1,7 +1,7 @@
 // Validation of one send request (POST /v1/messages/send and each bulk item): field types, the
 // email-only fields, reserved headers, `to` per channel, scheduling and webhook URLs.
 import { z } from 'zod';
-import { CHANNELS, PHONE_CHANNELS, type Channel, type MessageContent } from '../../commands/message.ts';
+import { CHANNELS, KEYWORD_REPLY_CATEGORY, PHONE_CHANNELS, type Channel, type MessageContent } from '../../commands/message.ts';
 import { RESERVED_HEADERS } from '../channels/port.ts';
 import { normalisePhone } from '../contacts/validation.ts';
 import type { Issue } from '../errors.ts';
@@ -29,7 +29,7 @@ export const SendFields = {
   htmlmessage: str(2_000_000).min(1).optional(),
   subject: str(998).refine(noLineBreaks, 'must not contain line breaks').optional(),
   transactional: z.boolean().optional(),
-  category: str(64).optional(),
+  category: str(64).refine((c) => c !== KEYWORD_REPLY_CATEGORY, `${KEYWORD_REPLY_CATEGORY} is reserved for the automatic answer to HELP`).optional(),
   sender: str(255).min(1).optional(),
   reply_to: str(320).optional(),
   from_name: str(255).refine(noLineBreaks, 'must not contain line breaks').optional(),

@@ -225,6 +225,25 @@ describe('STOP, START and HELP', () => {
     expect((await finalStatus(a, answer.id)).status).toBe('delivered');
   });
 
+  it('HELP from a number that said STOP is still answered, and nothing else reaches it', async () => {
+    const stopped = '+14155550606';
+    await sendSms(a, stopped);
+    await server.caughtUp(['reply_routes']);
+    await inboundSms(stopped, 'STOP');
+    const id = (await conversationWith(a, stopped)).id;
+    await server.caughtUp(['suppressions']);
+    await inboundSms(stopped, 'HELP');
+    const answer = await eventually('the answer to HELP', async () => (await threadOf(a, id)).find((e) => e.automatic === 'help' && e.body !== null));
+    expect((await finalStatus(a, answer.id)).status).toBe('delivered');
+    expect(await finalStatus(a, await sendSms(a, stopped, { transactional: true }))).toMatchObject({ status: 'failed', reason: 'suppressed' });
+  });
+
+  it("a send may not use the HELP answer's reserved category", async () => {
+    const res = await server.call('POST', '/v1/messages/send', { key: a.key, body: { channel: 'sms', to: customer, message: 'x', category: 'keyword_reply' } });
+    expect(res.status).toBe(400);
+    expect(res.body.issues).toEqual([{ path: 'category', message: expect.stringMatching(/reserved/) }]);
+  });
+
   it('a sentence that contains a keyword is just a message', async () => {
     await inboundSms(customer, 'please stop sending me these');
     const entry = await eventually('the message', async () => (await threadOf(a, conversationId)).find((e) => e.body === 'please stop sending me these'));
