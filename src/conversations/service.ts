@@ -16,7 +16,7 @@ import { fold } from '../decider.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import { comparePositions, type EventMetadata, type NewEvent, type Position, WrongExpectedVersionError } from '../eventstore/port.ts';
 import { resolveOne } from '../events/contacts.ts';
-import { derivedId, newId } from '../ids.ts';
+import { newId } from '../ids.ts';
 import { acceptedData, newMessageStream } from '../messages/service.ts';
 import { suppressRecipient, unsuppressRecipient } from '../messages/suppressions.ts';
 import { validateSend } from '../messages/validation.ts';
@@ -80,8 +80,8 @@ export async function receiveInbound(engage: Engage, accountId: string, inbound:
   const streamId = conversationStream(conversationId);
   const keyword = inbound.channel === 'email' ? undefined : keywordOf(inbound.body);
   const at = inbound.receivedAt;
-  // a provider's retry names the same message: the same id, so the repeat is recognised
-  const messageId = inbound.providerMessageId ? derivedId('inboundMessage', at, inbound.provider, inbound.providerMessageId) : newId('inboundMessage');
+  // (a provider's retry of the same message is recognised by the decider, by its provider id)
+  const messageId = newId('inboundMessage');
   const message: InboundMessage = {
     message_id: messageId,
     from,
@@ -112,7 +112,7 @@ export async function receiveInbound(engage: Engage, accountId: string, inbound:
     const text = await helpTextOf(engage, accountId);
     const checked = validateSend({ channel: inbound.channel, to: from, message: text, sender: inbound.to, transactional: true }, at);
     // the reserved category lets the answer reach a number that said STOP (src/messages/policy.ts)
-    if (checked.ok) reply = { ...acceptedData(accountId, checked.value, engage.clock.now(), { id: derivedId('message', at, 'help', messageId) }), category: KEYWORD_REPLY_CATEGORY };
+    if (checked.ok) reply = { ...acceptedData(accountId, checked.value, engage.clock.now()), category: KEYWORD_REPLY_CATEGORY };
     else engage.log.warn({ accountId, issues: checked.issues }, 'the answer to HELP could not be sent');
   }
   const written = await appendToConversation(engage, streamId, metadata, (state) => {
