@@ -11,6 +11,7 @@ import { listsProjection } from './lists.ts';
 import { messagesProjection } from './messages.ts';
 import { replyRoutesProjection } from './reply-routes.ts';
 import { segmentsProjection } from './segments.ts';
+import { sendersProjection } from './senders.ts';
 import { suppressionsProjection } from './suppressions.ts';
 import { trackingProjection } from './tracking.ts';
 import { webhookOutboxProjection } from './webhook-outbox.ts';
@@ -18,6 +19,7 @@ import { webhookOutboxProjection } from './webhook-outbox.ts';
 export const ALL_PROJECTIONS: Projection[] = [
   authProjection, campaignsProjection, contactEventsProjection, contactsProjection, customFieldsProjection, importsProjection, listsProjection,
   messagesProjection, segmentsProjection, conversationsProjection, replyRoutesProjection, suppressionsProjection, trackingProjection, webhookOutboxProjection,
+  sendersProjection,
 ];
 
 export function findProjection(name: string): Projection | undefined {

@@ -1,4 +1,4 @@
-// The engage CLI: serve, worker, accounts, keys, projections, streams, replay.
+// The engage CLI: serve, worker, accounts, keys, projections, streams, replay, senders.
 import { Command, InvalidArgumentError } from 'commander';
 import { SingleBar } from 'cli-progress';
 import { readFileSync } from 'node:fs';
@@ -17,6 +17,7 @@ import { ensureProjection, requestRebuild, resetCheckpoint } from './read-models
 import { ProjectionRunner } from './read-models/runner.ts';
 import { readStatuses } from './read-models/status.ts';
 import { sleep } from './sleep.ts';
+import { reviewSender, type SenderWrite } from './senders/service.ts';
 import { applyErasures, ExportedErasure, listErasures } from './personal-data/erasure.ts';
 
 const program = new Command();
@@ -329,6 +330,25 @@ erasures
       await engage.runner.waitFor(['contacts', 'lists', 'messages', 'suppressions', 'webhook_outbox'], await engage.store.headPosition({ includeHeldBack: true }), 60_000);
       process.stdout.write(`${applied} erasure(s) applied\n`);
     }, true);
+  });
+
+const senders = program.command('senders').description('review sender registrations (README: Senders and sender rules)');
+const reviewed = (opts: { json?: boolean }, r: SenderWrite) =>
+  out(!!opts.json, r.sender, () => `sender ${r.sender.id} (${r.sender.sender}, ${r.sender.channel}, ${r.sender.country}) is ${r.sender.status}`);
+senders
+  .command('approve <id>')
+  .description('approve a pending sender')
+  .option('--json', 'machine-readable output')
+  .action(async (id: string, opts: { json?: boolean }) => {
+    await withEngage(async (engage) => reviewed(opts, await reviewSender(engage, id, { approve: true }, { actor: 'cli' })));
+  });
+senders
+  .command('reject <id>')
+  .description('reject a pending sender, with the reason the account sees')
+  .requiredOption('--reason <text>', 'why (shown to the account as rejection_reason)')
+  .option('--json', 'machine-readable output')
+  .action(async (id: string, opts: { reason: string; json?: boolean }) => {
+    await withEngage(async (engage) => reviewed(opts, await reviewSender(engage, id, { approve: false, reason: opts.reason }, { actor: 'cli' })));
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {

@@ -24,6 +24,7 @@ import { segmentRoutes } from './routes/segments.ts';
 import { trackingPublicRoutes, trackingRoutes } from './routes/tracking.ts';
 import { unsubscribePageRoutes, unsubscribeRoutes } from './routes/unsubscribes.ts';
 import { webhookEndpointRoutes } from './routes/webhook-endpoints.ts';
+import { senderRoutes } from './routes/senders.ts';
 import { providerWebhookRoutes } from './routes/providers/index.ts';
 
 export const JSON_BODY_LIMIT = 10 * 1024 * 1024;
@@ -85,7 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   idempotencyPlugin(app, engage.pool);
 
   const registry: AnyRoute[] = [];
-  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, listRoutes, segmentRoutes, eventRoutes, messageRoutes, campaignRoutes, webhookEndpointRoutes, unsubscribeRoutes, conversationRoutes];
+  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, listRoutes, segmentRoutes, eventRoutes, messageRoutes, campaignRoutes, webhookEndpointRoutes, unsubscribeRoutes, conversationRoutes, senderRoutes];
   for (const group of groups) registerRoutes(app, group(deps), registry);
   registerRoutes(app, trackingRoutes(deps), registry);
   registerRoutes(app, importRoutes(deps), registry);
