@@ -24,7 +24,8 @@ export interface SenderRow {
 
 export const sendersProjection: Projection = {
   name: 'senders',
-  version: 1,
+  // 2: the approved-sender index inbound routing looks numbers up by
+  version: 2,
   tables: ['senders'],
   types: [...SENDER_EVENT_TYPES],
   personalData: 'unused',
@@ -42,7 +43,8 @@ export const sendersProjection: Projection = {
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL
     );
-    CREATE INDEX ${t('senders')}_account_id ON ${t('senders')} (account_id, id DESC);`,
+    CREATE INDEX ${t('senders')}_account_id ON ${t('senders')} (account_id, id DESC);
+    CREATE INDEX ${t('senders')}_approved ON ${t('senders')} (sender, channel) WHERE status = 'approved';`,
   async apply(tx, events, t) {
     const senders = t('senders');
     for (const recorded of events) {
@@ -75,4 +77,17 @@ export const findSender = (db: Db, accountId: string, id: string) => findInAccou
 /** The account's senders, newest first, within `range`, optionally of one status. */
 export function listSenders(db: Db, accountId: string, range: IdRange, status?: string) {
   return listById<SenderRow>(db, 'senders', new Filters(accountId).compare('status', '=', status), range);
+}
+
+/**
+ * The account that registered one of `senders` (the forms a provider gives of one number) as an
+ * approved sender on one of `channels`: the owner of an inbound message's number (DECISIONS.md
+ * "Inbound messages"). The latest approval wins should two accounts hold it.
+ */
+export async function accountOfApprovedSender(db: Db, senders: readonly string[], channels: readonly string[]): Promise<string | undefined> {
+  const { rows } = await db.query<{ account_id: string }>(
+    `SELECT account_id FROM senders WHERE status = 'approved' AND sender = ANY($1::text[]) AND channel = ANY($2::text[]) ORDER BY updated_at DESC LIMIT 1`,
+    [senders, channels],
+  );
+  return rows[0]?.account_id;
 }

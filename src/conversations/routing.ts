@@ -1,9 +1,10 @@
 // Which account an inbound sms or whatsapp message belongs to (DECISIONS.md "Inbound messages"):
-// the one whose latest message to the sender went out from the number it wrote to. (Registered
-// senders, which decide first, come with the senders area.) Email is routed by its recipient: the
-// account's reply address.
+// the one that registered the number written to as an approved sender; else the one whose latest
+// message to the writer went out from that number. Email is routed by its recipient: the account's
+// reply address.
 import { accountOfReply, type ReplyFamily } from '../../projections/reply-routes.ts';
 import { findAccount } from '../../projections/auth.ts';
+import { accountOfApprovedSender } from '../../projections/senders.ts';
 import { normalisePhone } from '../contacts/validation.ts';
 import type { Engage } from '../context.ts';
 import { isId } from '../ids.ts';
@@ -11,6 +12,8 @@ import { addressHasher } from '../personal-data/address-hash.ts';
 
 /** `to`: every form the provider gives of the number written to (E.164, bare digits, a phone number id). */
 export async function accountOfInboundPhone(engage: Engage, family: ReplyFamily, from: string, to: readonly string[]): Promise<string | undefined> {
+  const registered = await accountOfApprovedSender(engage.pool, to, family === 'whatsapp' ? ['whatsapp'] : ['sms', 'voice']);
+  if (registered) return registered;
   const phone = normalisePhone(from.startsWith('+') ? from : `+${from}`);
   if (!phone) return undefined;
   const peerHash = (await addressHasher(engage.pool))(phone);

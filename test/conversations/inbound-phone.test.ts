@@ -7,6 +7,7 @@ import { PERSONAL_DATA_RULES } from '../../src/personal-data/rules.ts';
 import { PersonalDataStore } from '../../src/personal-data/store.ts';
 import { acceptedData, newMessageStream } from '../../src/messages/service.ts';
 import { validateSend } from '../../src/messages/validation.ts';
+import { reviewSender } from '../../src/senders/service.ts';
 import type { TestAccount } from '../support/accounts.ts';
 import { testServerForSuite } from '../support/harness.ts';
 import { independentServiceSignature, type Receiver, startReceiver } from '../support/receivers.ts';
@@ -186,6 +187,27 @@ describe('reply routing of messages accepted before MessageAccepted kept its add
     const data = JSON.parse(rows[0].data);
     expect(data.address_hash).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(rows[0].data).not.toContain('+14155550505');
+  });
+});
+
+describe('a number an account registered as its sender', () => {
+  it("routes replies to that account first, even when another account wrote to the contact last", async () => {
+    const registeredNumber = '+14155550707';
+    const customer = '+14155550808';
+    const reg = await server.call('POST', '/v1/senders', { key: b.key, body: { sender: registeredNumber, channel: 'sms', country: 'US' } });
+    expect(reg.status, JSON.stringify(reg.body)).toBe(201);
+    if (reg.body.status !== 'approved') await reviewSender(server.engage, reg.body.id, { approve: true }, { actor: 'test-operator' });
+    // account a is the last to write to the customer from that number, but b registered it
+    await sendSms(a, customer, { sender: registeredNumber });
+    await server.caughtUp(['reply_routes', 'senders']);
+    const res = await postCarrier(server, { MessageSid: 'SM_registered_000000000000000000001', From: customer, To: registeredNumber, Body: 'Who registered you?' });
+    expect(res.status).toBe(200);
+    await eventually('the conversation at b', async () => ((await conversationsOf(b)).data?.length > 0 ? true : undefined), 20_000, 250);
+    await server.caughtUp(['conversations']);
+    const atA = (await conversationsOf(a)).data as any[];
+    const contactsOfA = (await server.call('GET', '/v1/contacts?limit=500', { key: a.key })).body.data as any[];
+    const customerAtA = contactsOfA.find((c) => c.phone === customer);
+    expect(atA.filter((c) => c.contact_id === customerAtA?.id)).toEqual([]);
   });
 });
 
