@@ -14,18 +14,7 @@ import { checkSender, rulesFor } from './classify.ts';
 import { KNOWN_COUNTRIES } from './rules-data.ts';
 
 /** A sender as the API shows it. */
-export interface SenderView {
-  id: string;
-  sender: string;
-  channel: string;
-  country: string;
-  type: string;
-  status: string;
-  registration_required: boolean;
-  rejection_reason: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type SenderView = Omit<SenderRow, 'account_id' | 'created_at' | 'updated_at'> & { created_at: string; updated_at: string };
 
 export const senderOut = (r: SenderRow): SenderView => ({
   id: r.id,
