@@ -22,21 +22,6 @@ const bare = (id: string) => id.trim().replace(/^<(.*)>$/, '$1');
 const idsOf = (v: string | string[] | undefined) => (v === undefined ? [] : (Array.isArray(v) ? v : v.split(/\s+/)).map(bare).filter((id) => id.length > 0 && id.length <= 998));
 const firstAddress = (a: AddressObject | AddressObject[] | undefined) => (Array.isArray(a) ? a[0] : a)?.value.find((v) => v.address)?.address;
 
-/** The text of an HTML body, for a message without a text/plain part. */
-const textOfHtml = (html: string) =>
-  html
-    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, '')
-    .replace(/<br\s*\/?>|<\/(p|div|li|tr|h[1-6])>/gi, '\n')
-    .replace(/<[^>]+>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-
 export async function startInboundSmtp(engage: Engage, port: number, host: string): Promise<InboundSmtp> {
   const log = engage.log.child({ component: 'inbound-smtp' });
   const server = new SMTPServer({
@@ -78,7 +63,8 @@ export async function startInboundSmtp(engage: Engage, port: number, host: strin
               channel: 'email',
               from,
               to: rcpt.toLowerCase(),
-              body: mail.text?.trim() || (html ? textOfHtml(html) : ''),
+              // (mailparser converts an HTML-only message's body to text itself)
+              body: mail.text?.trim() ?? '',
               subject: mail.subject ?? '',
               ...(html !== undefined ? { html } : {}),
               ...(messageId ? { emailMessageId: messageId } : {}),

@@ -122,6 +122,17 @@ describe('inbound email', () => {
   });
 });
 
+describe('an email with an HTML body only', () => {
+  it('is threaded with that body as text, and the HTML kept', async () => {
+    await mailToUs({ from: 'html.only@example.com', to: replyAddress(b), subject: 'Styled', messageId: '<h1@example.com>', html: '<p>Hello <b>there</b></p><p>Second line</p>' });
+    const conversation = await eventually('the conversation at b', async () => (await list(b)).data[0]);
+    const [entry] = await threadOf(b, conversation.id);
+    expect(entry.body).toBe('Hello there\n\nSecond line');
+    // (as the message carries it: its MIME part ends with a line break)
+    expect(entry.html).toBe('<p>Hello <b>there</b></p><p>Second line</p>\n');
+  });
+});
+
 describe('the inbox', () => {
   let id: string;
   beforeAll(async () => {
