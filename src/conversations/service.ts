@@ -10,7 +10,7 @@ import { inboundSettingsDecider, inboundSettingsStream } from '../../commands/in
 import { KEYWORD_REPLY_CATEGORY, type MessageAcceptedData } from '../../commands/message.ts';
 import { findAccount } from '../../projections/auth.ts';
 import { handleCommand } from '../command-handler.ts';
-import { normalisePhone } from '../contacts/validation.ts';
+import { EmailSchema, normalisePhone } from '../contacts/validation.ts';
 import type { Engage } from '../context.ts';
 import { fold } from '../decider.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
@@ -56,8 +56,9 @@ export interface Received {
 /** The contact's address as contacts hold it, or undefined when it cannot be one (an alphanumeric sender id). */
 function contactAddress(channel: InboundChannel, from: string): { email: string } | { phone: string } | undefined {
   if (channel === 'email') {
-    const email = from.trim().toLowerCase();
-    return /^[^\s@]+@[^\s@]+$/.test(email) && email.length <= 254 ? { email } : undefined;
+    // the contacts' own rule: an address that passed here is one a contact can be created with
+    const email = EmailSchema.safeParse(from);
+    return email.success ? { email: email.data } : undefined;
   }
   const phone = normalisePhone(from);
   return phone ? { phone } : undefined;
