@@ -8,7 +8,7 @@ import type { RecordedEvent } from '../src/eventstore/port.ts';
 import { ERASED, type OpenedPersonalData } from '../src/personal-data/codec.ts';
 import type { Projection } from '../src/read-models/projection.ts';
 import { ERASURE_EVENTS, erasedKeys, isErasure } from './erasures.ts';
-import type { Db } from './queries.ts';
+import { type Db, Filters } from './queries.ts';
 
 export interface ConversationRow {
   id: string;
@@ -184,24 +184,14 @@ export interface ActivityPosition {
 
 /** The account's conversations, newest activity first. */
 export async function listConversations(db: Db, accountId: string, f: ConversationFilters, limit: number, after?: ActivityPosition): Promise<ConversationRow[]> {
-  const where = ['account_id = $1'];
-  const params: unknown[] = [accountId];
-  const add = (sql: (n: number) => string, v: unknown) => {
-    params.push(v);
-    where.push(sql(params.length));
-  };
-  if (f.status) add((n) => `status = $${n}`, f.status);
-  if (f.channel) add((n) => `channel = $${n}`, f.channel);
-  if (f.assignee === null) where.push('assignee IS NULL');
-  else if (f.assignee !== undefined) add((n) => `assignee = $${n}`, f.assignee);
-  if (f.unread !== undefined) add((n) => `read = $${n}`, !f.unread);
-  if (after) {
-    params.push(after.at, after.id);
-    where.push(`(last_message_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`);
-  }
-  params.push(limit);
+  const filters = new Filters(accountId).compare('status', '=', f.status).compare('channel', '=', f.channel);
+  if (f.assignee === null) filters.where.push('assignee IS NULL');
+  else if (f.assignee !== undefined) filters.add((n) => `assignee = $${n}`, f.assignee);
+  if (f.unread !== undefined) filters.add((n) => `read = $${n}`, !f.unread);
+  if (after) filters.add((n) => `(last_message_at, id) < ($${n}::timestamptz, $${n + 1})`, after.at, after.id);
+  const params = [...filters.params, limit];
   const { rows } = await db.query<ConversationRow>(
-    `SELECT * FROM conversations WHERE ${where.join(' AND ')} ORDER BY last_message_at DESC, id DESC LIMIT $${params.length}`,
+    `SELECT * FROM conversations WHERE ${filters.where.join(' AND ')} ORDER BY last_message_at DESC, id DESC LIMIT $${params.length}`,
     params,
   );
   return rows;

@@ -20,10 +20,11 @@ export class Filters {
     this.params = [accountId];
   }
 
-  /** Adds a condition on one new parameter; `sql` gets that parameter's number. */
-  add(sql: (n: number) => string, value: unknown): this {
-    this.params.push(value);
-    this.where.push(sql(this.params.length));
+  /** Adds a condition on new parameters (usually one); `sql` gets the first one's number. */
+  add(sql: (n: number) => string, ...values: [unknown, ...unknown[]]): this {
+    const first = this.params.length + 1;
+    this.params.push(...values);
+    this.where.push(sql(first));
     return this;
   }
 
