@@ -156,7 +156,7 @@ async function applyRun(tx: Db, sealed: RecordedEvent[], t: TableNamer): Promise
   const newHooks: MessageHook[] = [];
   const deliveries: DeliveryDraft[] = [];
   for (const recorded of events) {
-    const e = recorded as unknown as WebhookEndpointEvent | MessageEvent;
+    const e = recorded as unknown as WebhookEndpointEvent | MessageEvent | InboundSettingsEvent;
     // first what the event changes in the receivers the outbox keeps, then what it delivers to them
     let hook: MessageHook | undefined;
     switch (e.type) {
@@ -165,18 +165,9 @@ async function applyRun(tx: Db, sealed: RecordedEvent[], t: TableNamer): Promise
       case 'WebhookEndpointDeleted':
         await applyEndpointEvent(tx, e, endpoints, t);
         continue;
-      case 'InboundSettingsChanged' as string: {
-        const d = (recorded as unknown as InboundSettingsEvent).data;
-        if (d.webhook_url) inboundHooks.set(d.account_id, d.webhook_url);
-        else inboundHooks.delete(d.account_id);
-        await tx.query(
-          d.webhook_url
-            ? `INSERT INTO ${t('webhook_inbound_hooks')} (account_id, url) VALUES ($1, $2) ON CONFLICT (account_id) DO UPDATE SET url = excluded.url`
-            : `DELETE FROM ${t('webhook_inbound_hooks')} WHERE account_id = $1`,
-          d.webhook_url ? [d.account_id, d.webhook_url] : [d.account_id],
-        );
+      case 'InboundSettingsChanged':
+        await applyInboundSettings(tx, e.data, inboundHooks, t);
         continue;
-      }
       case 'MessageAccepted': {
         const d = e.data;
         // only messages somebody listens to are remembered
@@ -253,6 +244,17 @@ async function applyEndpointEvent(tx: Db, e: WebhookEndpointEvent, endpoints: Ma
     case 'WebhookEndpointDeleted':
       endpoints.delete(e.data.id);
       await tx.query(`DELETE FROM ${t('webhook_endpoints')} WHERE id = $1`, [e.data.id]);
+  }
+}
+
+/** The account's inbound webhook URL, as the outbox keeps it (none set: no row). */
+async function applyInboundSettings(tx: Db, d: InboundSettingsEvent['data'], inboundHooks: Map<string, string>, t: TableNamer): Promise<void> {
+  if (d.webhook_url) {
+    inboundHooks.set(d.account_id, d.webhook_url);
+    await tx.query(`INSERT INTO ${t('webhook_inbound_hooks')} (account_id, url) VALUES ($1, $2) ON CONFLICT (account_id) DO UPDATE SET url = excluded.url`, [d.account_id, d.webhook_url]);
+  } else {
+    inboundHooks.delete(d.account_id);
+    await tx.query(`DELETE FROM ${t('webhook_inbound_hooks')} WHERE account_id = $1`, [d.account_id]);
   }
 }
 

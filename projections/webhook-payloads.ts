@@ -123,28 +123,31 @@ function endpointDeliveries(
   data: unknown,
   personalKey: string | null = personalKeyOf(recorded),
 ): DeliveryDraft[] {
-  const eventId = `evt_${recorded.id}`;
-  const createdAt = recorded.createdAt.toISOString();
   const deliveries: DeliveryDraft[] = [];
+  let draft: PlatformDraft | undefined;
   for (const ep of endpoints) {
     if (ep.account_id !== accountId || ep.status !== 'active') continue;
     if (ep.events.length > 0 && !ep.events.includes(type)) continue;
-    deliveries.push({
-      account_id: accountId, endpoint_id: ep.id, target_url: ep.url, kind: 'endpoint', event_id: eventId, event_type: type,
-      body: JSON.stringify({ id: eventId, type, created_at: createdAt, account_id: accountId, data }), created_at: createdAt, personal_key: personalKey,
-    });
+    draft ??= platformDraft(recorded, accountId, type, data, personalKey);
+    deliveries.push({ ...draft, endpoint_id: ep.id, target_url: ep.url, kind: 'endpoint' });
   }
   return deliveries;
 }
 
 /** An inbound message to the account's inbound webhook URL: signed with the account's secret, like a message's own webhook. */
 function inboundDelivery(recorded: RecordedEvent, accountId: string, url: string, data: unknown): DeliveryDraft {
+  return { ...platformDraft(recorded, accountId, 'message.received', data, personalKeyOf(recorded)), endpoint_id: null, target_url: url, kind: 'message' };
+}
+
+type PlatformDraft = Omit<DeliveryDraft, 'endpoint_id' | 'target_url' | 'kind'>;
+
+/** A platform event's delivery before its target is known: the body `{id, type, created_at, account_id, data}`. */
+function platformDraft(recorded: RecordedEvent, accountId: string, type: PlatformEvent, data: unknown, personalKey: string | null): PlatformDraft {
   const eventId = `evt_${recorded.id}`;
   const createdAt = recorded.createdAt.toISOString();
-  const type = 'message.received';
   return {
-    account_id: accountId, endpoint_id: null, target_url: url, kind: 'message', event_id: eventId, event_type: type,
-    body: JSON.stringify({ id: eventId, type, created_at: createdAt, account_id: accountId, data }), created_at: createdAt, personal_key: personalKeyOf(recorded),
+    account_id: accountId, event_id: eventId, event_type: type, created_at: createdAt, personal_key: personalKey,
+    body: JSON.stringify({ id: eventId, type, created_at: createdAt, account_id: accountId, data }),
   };
 }
 
