@@ -5,7 +5,7 @@
 // and nothing it handed over is lost.
 import type { AddressInfo } from 'node:net';
 import { type AddressObject, simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { Engage } from '../context.ts';
 import { accountOfReplyAddress } from './routing.ts';
 import { receiveInbound } from './service.ts';
@@ -24,6 +24,8 @@ const firstAddress = (a: AddressObject | AddressObject[] | undefined) => (Array.
 
 export async function startInboundSmtp(engage: Engage, port: number, host: string): Promise<InboundSmtp> {
   const log = engage.log.child({ component: 'inbound-smtp' });
+  // the account each accepted recipient of a connection's session names (found at RCPT TO)
+  const accountsOfRecipients = new WeakMap<SMTPServerSession, Map<string, string>>();
   const server = new SMTPServer({
     name: engage.config.INBOUND_EMAIL_DOMAIN,
     banner: 'engage inbound mail',
@@ -35,9 +37,15 @@ export async function startInboundSmtp(engage: Engage, port: number, host: strin
     // an MX open to the internet: bounded connections, so a flood cannot take the process down
     maxClients: 200,
     logger: false,
-    onRcptTo(address, _session, cb) {
+    onRcptTo(address, session, cb) {
       accountOfReplyAddress(engage, address.address).then(
-        (accountId) => (accountId ? cb() : cb(smtpError(550, '5.1.1 no such mailbox here'))),
+        (accountId) => {
+          if (!accountId) return cb(smtpError(550, '5.1.1 no such mailbox here'));
+          // remembered for DATA, which then needs no second look-up
+          const known = accountsOfRecipients.get(session) ?? new Map<string, string>();
+          accountsOfRecipients.set(session, known.set(address.address, accountId));
+          cb();
+        },
         (err: unknown) => {
           log.error({ err }, 'looking up an inbound recipient failed');
           cb(smtpError(451, '4.3.0 temporary failure, try again later'));
@@ -55,7 +63,7 @@ export async function startInboundSmtp(engage: Engage, port: number, host: strin
           const messageId = mail.messageId ? bare(mail.messageId) : undefined;
           const accounts = new Set<string>();
           for (const rcpt of rcpts) {
-            const accountId = await accountOfReplyAddress(engage, rcpt);
+            const accountId = accountsOfRecipients.get(session)?.get(rcpt);
             if (!accountId || accounts.has(accountId)) continue;
             accounts.add(accountId);
             const metadata = { actor: 'provider:smtp-inbound', requestId: messageId ?? 'smtp', correlationId: messageId ?? 'smtp', causationId: messageId ?? 'smtp', accountId };
