@@ -10,11 +10,11 @@ import type { Engage } from '../context.ts';
 import { isId } from '../ids.ts';
 import { addressHasher } from '../personal-data/address-hash.ts';
 
-/** `to`: every form the provider gives of the number written to (E.164, bare digits, a phone number id). */
+/** `from`: the writer's number with its +; `to`: every form the provider gives of the number written to (E.164, bare digits, a phone number id). */
 export async function accountOfInboundPhone(engage: Engage, family: ReplyFamily, from: string, to: readonly string[]): Promise<string | undefined> {
   const registered = await accountOfApprovedSender(engage.pool, to, family === 'whatsapp' ? ['whatsapp'] : ['sms', 'voice']);
   if (registered) return registered;
-  const phone = normalisePhone(from.startsWith('+') ? from : `+${from}`);
+  const phone = normalisePhone(from);
   if (!phone) return undefined;
   const peerHash = (await addressHasher(engage.pool))(phone);
   const defaultSender = family === 'whatsapp' ? engage.config.DEFAULT_WHATSAPP_SENDER : engage.config.DEFAULT_SMS_SENDER;

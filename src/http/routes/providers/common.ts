@@ -161,14 +161,16 @@ export interface ProviderInbound {
  * no account is logged (without the numbers) and acknowledged, so the provider does not retry it.
  */
 export async function receiveFromProvider(engage: Engage, req: FastifyRequest, provider: string, m: ProviderInbound): Promise<void> {
-  const accountId = await accountOfInboundPhone(engage, m.family, m.from, m.to);
+  // WhatsApp names numbers without the +
+  const from = m.from.startsWith('+') ? m.from : `+${m.from}`;
+  const accountId = await accountOfInboundPhone(engage, m.family, from, m.to);
   if (!accountId) {
     engage.log.info({ provider, providerMessageId: m.providerMessageId }, 'inbound message to a number no account sends from; acknowledged and dropped');
     return;
   }
   const metadata = { ...metadataFor(req, provider), accountId };
   await receiveInbound(engage, accountId, {
-    channel: m.channel, from: m.from.startsWith('+') ? m.from : `+${m.from}`, to: m.to[0]!, body: m.body, provider, providerMessageId: m.providerMessageId,
+    channel: m.channel, from, to: m.to[0]!, body: m.body, provider, providerMessageId: m.providerMessageId,
     receivedAt: m.receivedAt ?? engage.clock.now(),
   }, metadata);
 }
