@@ -123,6 +123,14 @@ describe('suppressions and the marketing cap', () => {
   });
 });
 
+/** The message was claimed, then held for quiet hours until `until` (its timeline says so). */
+async function expectHeldForQuietHours(h: ReturnType<typeof helpers>, id: string, until: Date): Promise<void> {
+  const held = await h.settled(id, ['MessageHeld', 'MessageDelivered']);
+  expect(held.map((e) => e.type)).toEqual(['MessageAccepted', 'MessageDispatching', 'MessageHeld']);
+  expect(held[2]).toMatchObject({ reason: 'quiet_hours' });
+  expect(held[2].details.until).toBe(until.toISOString());
+}
+
 /** "HH:MM" of a time in UTC */
 const hhmm = (d: Date) => d.toISOString().slice(11, 16);
 
@@ -153,10 +161,7 @@ describe('quiet hours', () => {
     // no contact: the account's time zone applies, where it is not quiet
     const elsewhere = await h.send({ to: '+14155550181', channel: 'sms', message: 'offer' });
 
-    const held = await h.settled(marketing, ['MessageHeld', 'MessageDelivered']);
-    expect(held.map((e) => e.type)).toEqual(['MessageAccepted', 'MessageDispatching', 'MessageHeld']);
-    expect(held[2]).toMatchObject({ reason: 'quiet_hours' });
-    expect(held[2].details.until).toBe(quietEnd.toISOString());
+    await expectHeldForQuietHours(h, marketing, quietEnd);
     expect(await h.get(marketing)).toMatchObject({ status: 'queued', reason: 'quiet_hours' });
     expect((await h.notBefore(marketing))!.toISOString()).toBe(quietEnd.toISOString());
     expect(h.calls().has(marketing)).toBe(false);
@@ -209,10 +214,7 @@ describe('quiet hours in the account’s time zone', () => {
     const ownZone = await h.send({ to: '+14155550192', channel: 'sms', message: 'offer' });
 
     for (const id of quiet) {
-      const held = await h.settled(id, ['MessageHeld', 'MessageDelivered']);
-      expect(held.map((e) => e.type)).toEqual(['MessageAccepted', 'MessageDispatching', 'MessageHeld']);
-      expect(held[2]).toMatchObject({ reason: 'quiet_hours' });
-      expect(held[2].details.until).toBe(quietEnd.toISOString());
+      await expectHeldForQuietHours(h, id, quietEnd);
       expect(h.calls().has(id)).toBe(false);
     }
     expect((await h.settled(ownZone, ['MessageDelivered', 'MessageHeld'])).map((e) => e.type)).toEqual(['MessageAccepted', 'MessageDispatching', 'MessageSent', 'MessageDelivered']);
