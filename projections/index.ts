@@ -12,6 +12,7 @@ import { messagesProjection } from './messages.ts';
 import { replyRoutesProjection } from './reply-routes.ts';
 import { segmentsProjection } from './segments.ts';
 import { sendersProjection } from './senders.ts';
+import { emailDomainsProjection } from './email-domains.ts';
 import { suppressionsProjection } from './suppressions.ts';
 import { trackingProjection } from './tracking.ts';
 import { webhookOutboxProjection } from './webhook-outbox.ts';
@@ -19,7 +20,7 @@ import { webhookOutboxProjection } from './webhook-outbox.ts';
 export const ALL_PROJECTIONS: Projection[] = [
   authProjection, campaignsProjection, contactEventsProjection, contactsProjection, customFieldsProjection, importsProjection, listsProjection,
   messagesProjection, segmentsProjection, conversationsProjection, replyRoutesProjection, suppressionsProjection, trackingProjection, webhookOutboxProjection,
-  sendersProjection,
+  sendersProjection, emailDomainsProjection,
 ];
 
 export function findProjection(name: string): Projection | undefined {

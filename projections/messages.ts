@@ -321,6 +321,24 @@ export async function marketingSentSince(db: Db, recipients: readonly Recipient[
   return rows;
 }
 
+/**
+ * Per account and sending domain, how many marketing emails went out since `since` (warm-up's daily
+ * count): the domain of the message's sender address, lower case. Keyed `<account id> <domain>`.
+ */
+export async function marketingEmailSentSince(db: Db, pairs: readonly { account_id: string; domain: string }[], since: Date): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  if (pairs.length === 0) return counts;
+  const { rows } = await db.query<{ account_id: string; domain: string; n: number }>(
+    `SELECT m.account_id, u.dom AS domain, count(*)::int AS n FROM messages m
+     JOIN (SELECT DISTINCT a, dom FROM unnest($1::text[], $2::text[]) AS u(a, dom)) u ON m.account_id = u.a
+     WHERE m.marketing AND m.channel = 'email' AND m.sent_at >= $3 AND lower(split_part(m.sender, '@', 2)) = u.dom
+     GROUP BY m.account_id, u.dom`,
+    [pairs.map((p) => p.account_id), pairs.map((p) => p.domain), since],
+  );
+  for (const r of rows) counts.set(`${r.account_id} ${r.domain}`, r.n);
+  return counts;
+}
+
 /** How many of a campaign's messages are in each status (every status named, zero or more). */
 export async function campaignMessageCounts(db: Db, accountId: string, campaignId: string): Promise<Record<MessageStatus, number>> {
   const { rows } = await db.query<{ status: MessageStatus; n: number }>(

@@ -172,6 +172,29 @@ const ConfigSchema = z.object({
   DEFAULT_SMS_SENDER: z.string().min(1).max(255).optional(),
   /** the number whatsapp messages without a sender go out from */
   DEFAULT_WHATSAPP_SENDER: z.string().min(1).max(255).optional(),
+  // email and link domains (README "Email domains" and "Link domains and click tracking")
+  /** DNS servers domain checks ask, "host:port" or "host", comma-separated; unset: the system resolver */
+  DNS_SERVERS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const servers = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      for (const s of servers) {
+        if (!/^(\[[0-9a-f:.]+\]|[0-9.]+|[0-9a-f:]+)(:\d{1,5})?$/i.test(s)) {
+          ctx.addIssue({ code: 'custom', message: `${JSON.stringify(s)} is not an address or address:port (1.1.1.1, 127.0.0.1:5353, [::1]:53)` });
+          return z.NEVER;
+        }
+      }
+      return servers;
+    }),
+  /** the SPF include every sending domain publishes: our outbound servers' addresses live behind it */
+  EMAIL_SPF_INCLUDE: z.string().regex(/^[a-z0-9.-]+$/i, 'a domain name').default('spf.engage.local'),
+  /** the host each domain's return-path CNAME (bounces.<domain>) points at: where bounces come back */
+  EMAIL_RETURN_PATH_HOST: z.string().regex(/^[a-z0-9.-]+$/i, 'a domain name').default('bounces.engage.local'),
+  /** the DMARC aggregate report address (rua) of the records we suggest; unset: dmarc@INBOUND_EMAIL_DOMAIN */
+  DMARC_REPORTS_ADDRESS: z.email().optional(),
+  /** the host link domains' CNAME points at, and the click links' host when an account has no verified link domain */
+  LINK_TRACKING_HOST: z.string().regex(/^[a-z0-9.-]+(:\d+)?$/i, 'a host name').optional(),
   /** pooled SMTP connections per process */
   SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100).default(5),
   /** connect, greeting and socket-inactivity timeout of an SMTP connection; below DISPATCH_LEASE_MS */

@@ -4,7 +4,7 @@ import type { Channel } from '../../commands/message.ts';
 import type { Config } from '../config.ts';
 import type { ChannelProvider, ReportSink } from './port.ts';
 import { SandboxProvider } from './sandbox.ts';
-import { SmtpProvider, smtpOptionsFromConfig } from './smtp.ts';
+import { type AccountDkimKeyLookup, SmtpProvider, smtpOptionsFromConfig } from './smtp.ts';
 
 export type RegistryConfig = Pick<Config, 'SANDBOX_DELIVERY_DELAY_MS'> &
   Partial<Pick<Config, 'SMTP_URL' | 'EMAIL_FROM' | 'DKIM_KEYS' | 'SMTP_MAX_CONNECTIONS' | 'SMTP_TIMEOUT_MS'>>;
@@ -16,18 +16,26 @@ export class ProviderRegistry {
   readonly sandbox: SandboxProvider;
   private readonly byChannel = new Map<Channel, ChannelProvider>();
 
-  constructor(sink: ReportSink, config: RegistryConfig, overrides: Partial<Record<Channel, ChannelProvider>> = {}, log?: RegistryLog) {
+  constructor(
+    sink: ReportSink,
+    config: RegistryConfig,
+    overrides: Partial<Record<Channel, ChannelProvider>> = {},
+    log?: RegistryLog,
+    /** the sending accounts' own domain keys (src/domains/signing-keys.ts) */
+    accountKeyFor?: AccountDkimKeyLookup,
+  ) {
     this.sandbox = new SandboxProvider(sink, config.SANDBOX_DELIVERY_DELAY_MS);
     if (config.SMTP_URL && !overrides.email) {
-      const smtp = new SmtpProvider(
-        smtpOptionsFromConfig({
+      const smtp = new SmtpProvider({
+        ...smtpOptionsFromConfig({
           SMTP_URL: config.SMTP_URL,
           EMAIL_FROM: config.EMAIL_FROM ?? 'no-reply@engage.local',
           DKIM_KEYS: config.DKIM_KEYS ?? new Map(),
           SMTP_MAX_CONNECTIONS: config.SMTP_MAX_CONNECTIONS ?? 5,
           SMTP_TIMEOUT_MS: config.SMTP_TIMEOUT_MS ?? 30_000,
         }),
-      );
+        ...(accountKeyFor ? { accountKeyFor } : {}),
+      });
       this.byChannel.set('email', smtp);
       log?.info({ channel: 'email', provider: smtp.name, smtp: smtp.target }, 'email is sent over SMTP');
     }

@@ -25,20 +25,23 @@
 // message, not that it reached the mailbox, so an SMTP message stays `sent` until feedback arrives
 // through the inbound callback POST /v1/webhooks/smtp: a bounce fails it, a complaint or a
 // delivered notice makes it `delivered`. No report is ever made up here.
+import { dkimSign } from 'mailauth/lib/dkim/sign.js';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import nodemailer, { type NodemailerError, type SendMailOptions, type SMTPPoolSentMessageInfo, type Transporter } from 'nodemailer';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { type DkimKey, parseDkimKeys } from '../dkim-keys.ts';
 import { type ChannelProvider, listUnsubscribeHeaders, type OutboundMessage, RESERVED_HEADERS, type SendOutcome } from './port.ts';
 
-/** A DKIM signing key of one domain. */
-/** Finds the signing key of a From domain (lower case); undefined: send unsigned. */
-export type DkimKeyLookup = (domain: string) => DkimKey | undefined | Promise<DkimKey | undefined>;
+/**
+ * Finds the signing key of the sending account's own verified domain (lower case); undefined: none.
+ * Another account's domain of the same name never answers (README "Sending domains and DKIM").
+ */
+export type AccountDkimKeyLookup = (accountId: string, domain: string) => Promise<DkimKey | undefined>;
 
 /**
- * The DKIM key lookup from configuration. Exact domain match: a key for example.com does not sign
- * mail from news.example.com. (The email-domains feature, with keys generated per domain, replaces
- * this lookup; the provider takes any DkimKeyLookup.)
+ * The DKIM key lookup from configuration (operator keys). Exact domain match: a key for example.com
+ * does not sign mail from news.example.com.
  */
 export function dkimKeysFromConfig(value: string | ReadonlyMap<string, DkimKey> | undefined): (domain: string) => DkimKey | undefined {
   const keys = typeof value === 'string' || value === undefined ? parseDkimKeys(value) : value;
@@ -52,7 +55,10 @@ export interface SmtpProviderOptions {
   url: string;
   /** the From address when the message's sender is not an email address: "a@b.c" or "Name <a@b.c>" */
   defaultFrom: string;
-  dkimKeyFor?: DkimKeyLookup;
+  /** operator keys (DKIM_KEYS): they sign only mail sent from the default From (EMAIL_FROM) */
+  operatorKeyFor?: (domain: string) => DkimKey | undefined;
+  /** the sending account's verified domains' keys: they sign mail whose sender is an address of theirs */
+  accountKeyFor?: AccountDkimKeyLookup;
   maxConnections?: number;
   timeoutMs?: number;
 }
@@ -62,7 +68,7 @@ export function smtpOptionsFromConfig(config: Pick<Config, 'SMTP_URL' | 'EMAIL_F
   return {
     url: config.SMTP_URL,
     defaultFrom: config.EMAIL_FROM,
-    dkimKeyFor: dkimKeysFromConfig(config.DKIM_KEYS),
+    operatorKeyFor: dkimKeysFromConfig(config.DKIM_KEYS),
     maxConnections: config.SMTP_MAX_CONNECTIONS,
     timeoutMs: config.SMTP_TIMEOUT_MS,
   };
@@ -138,7 +144,8 @@ export class SmtpProvider implements ChannelProvider {
   readonly name = 'smtp';
   private readonly transport: Transporter<SMTPPoolSentMessageInfo>;
   private readonly defaultFrom: { name?: string; address: string };
-  private readonly dkimKeyFor: DkimKeyLookup;
+  private readonly operatorKeyFor: (domain: string) => DkimKey | undefined;
+  private readonly accountKeyFor: AccountDkimKeyLookup;
   /** host:port without credentials, for logs */
   readonly target: string;
 
@@ -153,7 +160,8 @@ export class SmtpProvider implements ChannelProvider {
     this.target = redactSmtpUrl(options.url);
     this.defaultFrom = parseMailbox(options.defaultFrom);
     if (!isEmail(this.defaultFrom.address)) throw new Error('EMAIL_FROM must be an email address ("a@b.c" or "Name <a@b.c>")');
-    this.dkimKeyFor = options.dkimKeyFor ?? (() => undefined);
+    this.operatorKeyFor = options.operatorKeyFor ?? (() => undefined);
+    this.accountKeyFor = options.accountKeyFor ?? (async () => undefined);
     const timeout = options.timeoutMs ?? 30_000;
     this.transport = nodemailer.createTransport({
       url: options.url,
@@ -171,14 +179,21 @@ export class SmtpProvider implements ChannelProvider {
     this.transport.on('error', () => undefined);
   }
 
-  /** The mail as nodemailer takes it; exported through the class for tests of the header rules. */
-  async mailFor(message: OutboundMessage): Promise<{ mail: SendMailOptions; messageId: string }> {
+  /**
+   * The mail as nodemailer takes it. With a signing key it is composed here and handed over raw,
+   * with its DKIM-Signature in front: nodemailer signs RSA only, and Ed25519 keys (RFC 8463) must
+   * sign the same way.
+   */
+  async mailFor(message: OutboundMessage): Promise<{ mail: SendMailOptions; messageId: string; signedBy?: string }> {
     const sender = message.sender?.trim();
-    const fromAddress = sender && isEmail(sender) ? sender : this.defaultFrom.address;
+    const fromSender = sender !== undefined && isEmail(sender);
+    const fromAddress = fromSender ? sender : this.defaultFrom.address;
     const fromName = message.from_name ?? (fromAddress === this.defaultFrom.address ? this.defaultFrom.name : undefined);
     const domain = fromAddress.slice(fromAddress.lastIndexOf('@') + 1).toLowerCase();
     const messageId = `${message.id}@${domain}`;
-    const key = await this.dkimKeyFor(domain);
+    // a sender address is signed only by its own account's verified domain; operator keys sign the
+    // default From alone, so no account can borrow them (README "Sending domains and DKIM")
+    const key = fromSender ? await this.accountKeyFor(message.accountId, domain) : this.operatorKeyFor(domain);
     const mail: SendMailOptions = {
       from: fromName ? { name: fromName, address: fromAddress } : fromAddress,
       to: message.to,
@@ -188,12 +203,21 @@ export class SmtpProvider implements ChannelProvider {
       ...(message.reply_to ? { replyTo: message.reply_to } : {}),
       messageId: `<${messageId}>`,
       headers: { ...safeHeaders(message.headers), ...listUnsubscribeHeaders(message), [ENGAGE_ID_HEADER]: message.id },
-      ...(key ? { dkim: { domainName: domain, keySelector: key.selector, privateKey: key.privateKey, headerFieldNames: DKIM_SIGNED_HEADERS } } : {}),
       // content is always given inline: never let a field make nodemailer read a file or a URL
       disableFileAccess: true,
       disableUrlAccess: true,
     };
-    return { mail, messageId };
+    if (!key) return { mail, messageId };
+    const raw = await new MailComposer(mail).compile().build();
+    // the algorithm follows the key's type (RSA or Ed25519)
+    const signature = { signingDomain: domain, selector: key.selector, privateKey: key.privateKey };
+    const signed = await dkimSign(raw, { ...signature, signatureData: [signature], canonicalization: 'relaxed/relaxed', headerList: DKIM_SIGNED_HEADERS });
+    if (!signed.signatures) throw new Error(`DKIM signing failed for ${domain}: ${signed.errors?.map((e) => e.err.code ?? e.err.message).join('; ') ?? 'no signature'}`);
+    return {
+      mail: { envelope: { from: fromAddress, to: [message.to] }, raw: Buffer.concat([Buffer.from(signed.signatures), raw]), messageId: `<${messageId}>` },
+      messageId,
+      signedBy: domain,
+    };
   }
 
   async send(message: OutboundMessage): Promise<SendOutcome> {

@@ -1,0 +1,263 @@
+// DMARC aggregate ("rua") reports, RFC 7489 appendix C and RFC 9990 (DMARCbis): untrusted XML from any
+// reporter, refused if it carries a DTD, then summarised per source IP (messages, aligned DKIM/SPF
+// results, dispositions). Pure: the caller stores and rolls up the summary.
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import ipaddr from 'ipaddr.js';
+
+export const DMARC_MAX_XML_BYTES = 5 * 1024 * 1024;
+
+export class DmarcReportError extends Error {
+  constructor(why: string) {
+    super(`not a DMARC aggregate report: ${why}`);
+    this.name = 'DmarcReportError';
+  }
+}
+
+export type Disposition = 'none' | 'quarantine' | 'reject';
+
+export interface DmarcSourceSummary {
+  /** normalised (lower-case, compressed IPv6) */
+  source_ip: string;
+  /** sum of row/count over every record of this IP */
+  messages: number;
+  /** messages passing DMARC: aligned DKIM or aligned SPF (RFC 7489 §6.6.2); only a record knows both */
+  dmarc_pass: number;
+  /** from policy_evaluated/dkim, weighted by count */
+  dkim_aligned: { pass: number; fail: number };
+  /** from policy_evaluated/spf, weighted by count */
+  spf_aligned: { pass: number; fail: number };
+  /** weighted by count */
+  disposition: Record<Disposition, number>;
+  /** distinct identifiers/header_from, lower-cased */
+  header_from: string[];
+}
+
+export interface DmarcReport {
+  org_name: string;
+  report_id: string;
+  email: string | null;
+  /** ISO 8601 UTC, from date_range (unix seconds) */
+  begin: string;
+  end: string;
+  /** policy_published/domain, lower-case, no trailing dot */
+  domain: string;
+  policy: { p: Disposition; sp: Disposition | null; pct: number | null; adkim: 'r' | 's'; aspf: 'r' | 's' };
+  /** total over every record */
+  messages: number;
+  /** one per source IP, most messages first */
+  sources: DmarcSourceSummary[];
+}
+
+type XmlNode = { [name: string]: XmlValue };
+type XmlValue = string | XmlNode | XmlValue[];
+
+// Elements that repeat in real reports; fast-xml-parser gives an object, not an array, when one
+// appears once, so every repeating element is always an array.
+const REPEATING = new Set([
+  'feedback.record',
+  'feedback.record.auth_results.dkim',
+  'feedback.record.auth_results.spf',
+  'feedback.record.row.policy_evaluated.reason',
+  'feedback.report_metadata.error',
+]);
+
+const parser = new XMLParser({
+  removeNSPrefix: true,
+  ignoreAttributes: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  // a DTD is refused before parsing; these keep entity text inert even if one slipped through
+  processEntities: false,
+  htmlEntities: false,
+  // values stay strings: counts and timestamps are checked here, not guessed by the parser
+  parseTagValue: false,
+  trimValues: true,
+  // a report is six levels deep; a deep document is hostile, not a report
+  maxNestedTags: 32,
+  isArray: (_name, jPath) => REPEATING.has(String(jPath)),
+});
+
+const DTD = /<!\s*(DOCTYPE|ENTITY)/i;
+
+/** Parses an aggregate report; throws DmarcReportError saying why the text is not one. */
+export function parseDmarcReport(xml: string): DmarcReport {
+  if (Buffer.byteLength(xml, 'utf8') > DMARC_MAX_XML_BYTES) {
+    throw new DmarcReportError(`larger than ${DMARC_MAX_XML_BYTES} bytes`);
+  }
+  if (DTD.test(xml)) throw new DmarcReportError('a DOCTYPE or ENTITY declaration is not allowed');
+  const text = xml.replace(/^\uFEFF/, '').trim();
+  if (text === '') throw new DmarcReportError('empty');
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) throw new DmarcReportError(`not well-formed XML (line ${valid.err.line}: ${valid.err.msg})`);
+  let document: XmlNode;
+  try {
+    document = parser.parse(text) as XmlNode;
+  } catch (error) {
+    throw new DmarcReportError(`unreadable XML (${(error as Error).message})`);
+  }
+  const roots = Object.keys(document);
+  if (roots.length !== 1 || roots[0] !== 'feedback') {
+    throw new DmarcReportError(`the root element is ${roots[0] === undefined ? 'missing' : `<${roots[0]}>`}, not <feedback>`);
+  }
+  const feedback = asNode(document.feedback) ?? {};
+  return summarise(feedback);
+}
+
+function summarise(feedback: XmlNode): DmarcReport {
+  const metadata = asNode(feedback.report_metadata);
+  if (!metadata) throw new DmarcReportError('report_metadata is missing');
+  const orgName = required(metadata, 'org_name', 'report_metadata/org_name');
+  const reportId = required(metadata, 'report_id', 'report_metadata/report_id');
+  const range = asNode(metadata.date_range);
+  if (!range) throw new DmarcReportError('report_metadata/date_range is missing');
+  const begin = timestamp(range, 'begin');
+  const end = timestamp(range, 'end');
+
+  const published = asNode(feedback.policy_published);
+  if (!published) throw new DmarcReportError('policy_published is missing');
+  const domain = hostName(required(published, 'domain', 'policy_published/domain'));
+  const p = disposition(textOf(published.p), 'policy_published/p');
+  if (p === null) throw new DmarcReportError('policy_published/p is missing');
+
+  const records = Array.isArray(feedback.record) ? feedback.record : [];
+  if (records.length === 0) throw new DmarcReportError('it has no <record>');
+  const bySource = new Map<string, DmarcSourceSummary>();
+  let messages = 0;
+  records.forEach((record, index) => {
+    messages += addRecord(bySource, asNode(record), index);
+  });
+
+  return {
+    org_name: orgName,
+    report_id: reportId,
+    email: textOf(metadata.email) || null,
+    begin,
+    end,
+    domain,
+    policy: {
+      p,
+      sp: disposition(textOf(published.sp), 'policy_published/sp'),
+      pct: percent(textOf(published.pct)),
+      adkim: alignmentMode(textOf(published.adkim)),
+      aspf: alignmentMode(textOf(published.aspf)),
+    },
+    messages,
+    sources: [...bySource.values()].sort((a, b) => b.messages - a.messages || a.source_ip.localeCompare(b.source_ip)),
+  };
+}
+
+/** Adds one <record> to its source's summary; answers its message count. */
+function addRecord(bySource: Map<string, DmarcSourceSummary>, record: XmlNode | undefined, index: number): number {
+  const where = `record ${index + 1}`;
+  const row = record && asNode(record.row);
+  if (!row) throw new DmarcReportError(`${where} has no <row>`);
+  const sourceIp = ipAddress(required(row, 'source_ip', `${where}: row/source_ip`), where);
+  const count = nonNegativeInteger(required(row, 'count', `${where}: row/count`), `${where}: row/count`);
+  const evaluated = asNode(row.policy_evaluated);
+  if (!evaluated) throw new DmarcReportError(`${where} has no row/policy_evaluated`);
+  const applied = disposition(textOf(evaluated.disposition), `${where}: policy_evaluated/disposition`, true);
+  if (applied === null) throw new DmarcReportError(`${where}: policy_evaluated/disposition is missing`);
+
+  let source = bySource.get(sourceIp);
+  if (!source) {
+    source = {
+      source_ip: sourceIp,
+      messages: 0,
+      dmarc_pass: 0,
+      dkim_aligned: { pass: 0, fail: 0 },
+      spf_aligned: { pass: 0, fail: 0 },
+      disposition: { none: 0, quarantine: 0, reject: 0 },
+      header_from: [],
+    };
+    bySource.set(sourceIp, source);
+  }
+  const dkim = passOrFail(textOf(evaluated.dkim));
+  const spf = passOrFail(textOf(evaluated.spf));
+  source.messages += count;
+  if (dkim === 'pass' || spf === 'pass') source.dmarc_pass += count;
+  source.dkim_aligned[dkim] += count;
+  source.spf_aligned[spf] += count;
+  source.disposition[applied] += count;
+  // early reporters wrote <identities>, RFC 7489 says <identifiers>
+  const identifiers = asNode(record.identifiers) ?? asNode(record.identities);
+  const headerFrom = identifiers ? textOf(identifiers.header_from).toLowerCase().replace(/\.$/, '') : '';
+  if (headerFrom !== '' && !source.header_from.includes(headerFrom)) source.header_from.push(headerFrom);
+  return count;
+}
+
+const asNode = (value: XmlValue | undefined): XmlNode | undefined =>
+  value !== undefined && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+
+/** The text of a leaf element, entities decoded, whitespace runs collapsed; '' when absent or not a leaf. */
+function textOf(value: XmlValue | undefined): string {
+  if (typeof value !== 'string') return '';
+  return decodeXmlEntities(value).replace(/\s+/g, ' ').trim();
+}
+
+function required(node: XmlNode, name: string, path: string): string {
+  const value = textOf(node[name]);
+  if (value === '') throw new DmarcReportError(`${path} is missing`);
+  return value;
+}
+
+// processEntities is off so nothing can expand; the five predefined entities and character
+// references are still decoded, once, because reporters escape "&" in org names ("AT&amp;T").
+function decodeXmlEntities(value: string): string {
+  return value.replace(/&(#x[0-9a-f]+|#[0-9]+|lt|gt|amp|quot|apos);/gi, (whole, name: string) => {
+    const lower = name.toLowerCase();
+    if (lower.startsWith('#')) {
+      const code = lower.startsWith('#x') ? parseInt(lower.slice(2), 16) : parseInt(lower.slice(1), 10);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    return { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" }[lower] ?? whole;
+  });
+}
+
+function nonNegativeInteger(text: string, path: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value)) {
+    throw new DmarcReportError(`${path} "${text}" is not a non-negative integer`);
+  }
+  return value;
+}
+
+function timestamp(range: XmlNode, name: 'begin' | 'end'): string {
+  const path = `report_metadata/date_range/${name}`;
+  const seconds = nonNegativeInteger(required(range, name, path), path);
+  const date = new Date(seconds * 1000);
+  if (Number.isNaN(date.getTime())) throw new DmarcReportError(`${path} is out of range`);
+  return date.toISOString();
+}
+
+const DISPOSITIONS: ReadonlySet<string> = new Set(['none', 'quarantine', 'reject']);
+
+/** null when absent. An applied disposition of "pass" (RFC 9990: DMARC passed, so no policy was
+ * applied) counts as none. */
+function disposition(text: string, path: string, applied = false): Disposition | null {
+  if (text === '') return null;
+  const word = text.toLowerCase();
+  if (applied && word === 'pass') return 'none';
+  if (!DISPOSITIONS.has(word)) throw new DmarcReportError(`${path} "${text}" is not none, quarantine or reject`);
+  return word as Disposition;
+}
+
+/** Old drafts write "PASS"/"Fail"; any word but pass (fail, softfail, temperror, garbage) is a failure. */
+const passOrFail = (text: string): 'pass' | 'fail' => (text.toLowerCase() === 'pass' ? 'pass' : 'fail');
+
+/** An absent or unreadable pct is unknown (null), not a reason to refuse the report. */
+function percent(text: string): number | null {
+  if (!/^\d{1,3}$/.test(text)) return null;
+  const value = Number(text);
+  return value <= 100 ? value : null;
+}
+
+/** RFC 7489 §6.3: relaxed unless "s". */
+const alignmentMode = (text: string): 'r' | 's' => (text.toLowerCase() === 's' ? 's' : 'r');
+
+const hostName = (text: string) => text.toLowerCase().replace(/\.$/, '');
+
+function ipAddress(text: string, where: string): string {
+  if (ipaddr.IPv4.isValidFourPartDecimal(text)) return ipaddr.IPv4.parse(text).toString();
+  if (ipaddr.IPv6.isValid(text)) return ipaddr.IPv6.parse(text).toString();
+  throw new DmarcReportError(`${where}: row/source_ip "${text}" is not an IP address`);
+}
