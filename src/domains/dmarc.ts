@@ -95,9 +95,14 @@ const reportOut = (r: DmarcReportRow) => ({
   received_at: r.received_at.toISOString(),
 });
 
+/**
+ * The recent reports and a rollup of the 30 days up to the newest report's end (reports are often
+ * uploaded late, in batches: a window ending today would show nothing for an old batch).
+ */
 export async function dmarcOverview(engage: Engage, row: EmailDomainRow, limit: number) {
-  const since = new Date(engage.clock.now().getTime() - DMARC_WINDOW_DAYS * DAY_MS);
-  const [recent, windowed] = await Promise.all([recentDmarcReports(engage.pool, row.id, limit), dmarcReportsSince(engage.pool, row.id, since)]);
+  const recent = await recentDmarcReports(engage.pool, row.id, limit);
+  const newest = recent[0]?.end_at.getTime();
+  const windowed = newest === undefined ? [] : await dmarcReportsSince(engage.pool, row.id, new Date(newest - DMARC_WINDOW_DAYS * DAY_MS));
   return { domain: row.domain, reports: recent.map(reportOut), rollup: rollup(windowed) };
 }
 

@@ -1,7 +1,8 @@
 // The DKIM keys the SMTP provider signs with, per sending account: the account's own verified
-// email domain of the From's name, its private key unsealed. Looked up per email and remembered
-// briefly, so a batch of mail from one domain costs one query; a removed or unverified domain stops
-// signing within SIGNING_KEY_TTL_MS.
+// email domain of the From's name, its private key unsealed. A key found is remembered briefly, so
+// a batch of mail from one domain costs one query and one unsealing; a removed or unverified domain
+// stops signing within SIGNING_KEY_TTL_MS. No key is never remembered: mail sent right after a
+// domain is verified is signed.
 import type pg from 'pg';
 import { verifiedEmailDomain } from '../../projections/email-domains.ts';
 import type { AccountDkimKeyLookup } from '../channels/smtp.ts';
@@ -21,8 +22,9 @@ export function accountDkimKeys(pool: pg.Pool, now: () => number = Date.now): Ac
       return row ? { selector: row.selector, privateKey: await unseal(pool, row.private_key_sealed) } : undefined;
     })();
     cache.set(name, { at: now(), key });
-    // a failed lookup (the database went away) is not remembered
-    key.catch(() => cache.get(name)?.key === key && cache.delete(name));
+    // neither a miss nor a failed lookup (the database went away) is remembered
+    const forget = () => cache.get(name)?.key === key && cache.delete(name);
+    key.then((found) => found === undefined && forget(), forget);
     if (cache.size > 10_000) cache.delete(cache.keys().next().value!);
     return key;
   };

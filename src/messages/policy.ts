@@ -3,18 +3,23 @@
 // one lets the answer to HELP through);
 // marketing messages respect the per-recipient daily cap and the recipient's quiet hours (in the
 // contact's time zone, else the account's, else DEFAULT_TIMEZONE);
-// transactional messages (transactional: true or category "transactional") bypass both.
+// marketing email from a domain in warm-up respects that day's cap of the ramp (src/domains/warmup.ts),
+// counted per account and From domain since UTC midnight; over it, the mail waits for the next day;
+// transactional messages (transactional: true or category "transactional") bypass all three.
 import type pg from 'pg';
 import { KEYWORD_REPLY_CATEGORY } from '../../commands/message.ts';
 import { accountTimezones } from '../../projections/auth.ts';
 import { recipientTimezones } from '../../projections/contacts.ts';
-import { marketingSentSince } from '../../projections/messages.ts';
+import { warmingDomains, warmupOfRow } from '../../projections/email-domains.ts';
+import { marketingEmailSentSince, marketingSentSince } from '../../projections/messages.ts';
 import type { Recipient } from '../../projections/queries.ts';
 import { suppressedAmong } from '../../projections/suppressions.ts';
 import { addressHasher } from '../personal-data/address-hash.ts';
 import { ERASED } from '../personal-data/codec.ts';
 import { keysById } from '../personal-data/keys.ts';
 import type { Config, QuietHours } from '../config.ts';
+import { domainOfAddress } from '../domains/names.ts';
+import { nextUtcMidnight, utcMidnight, warmupToday } from '../domains/warmup.ts';
 
 export interface PolicyInput {
   id: string;
@@ -23,6 +28,8 @@ export interface PolicyInput {
   to_address: string;
   marketing: boolean;
   category: string | null;
+  /** the message's sender: an email's From when it is an address (else EMAIL_FROM is) */
+  sender: string | null;
   /** the data key sealing the recipient: gone once the recipient is erased */
   personal_key: string | null;
 }
@@ -30,7 +37,7 @@ export interface PolicyInput {
 export type Decision =
   | { action: 'send' }
   | { action: 'fail'; reason: 'suppressed' | 'recipient_erased'; detail: string }
-  | { action: 'hold'; until: Date; reason: 'quiet_hours' | 'marketing_cap'; detail: string };
+  | { action: 'hold'; until: Date; reason: 'quiet_hours' | 'marketing_cap' | 'warmup_cap'; detail: string };
 
 /** Minutes since local midnight in a time zone. */
 function localMinutes(at: Date, timeZone: string): number {
@@ -57,7 +64,7 @@ export function quietUntil(at: Date, timeZone: string, quiet: QuietHours | null)
 export class Policy {
   constructor(
     private readonly pool: pg.Pool,
-    private readonly config: Pick<Config, 'MARKETING_CAP_PER_DAY' | 'QUIET_HOURS' | 'DEFAULT_TIMEZONE'>,
+    private readonly config: Pick<Config, 'MARKETING_CAP_PER_DAY' | 'QUIET_HOURS' | 'DEFAULT_TIMEZONE' | 'EMAIL_FROM'>,
   ) {}
 
   async decide(messages: readonly PolicyInput[], now: Date): Promise<Map<string, Decision>> {
@@ -96,6 +103,7 @@ export class Policy {
       const since = new Date(now.getTime() - 24 * 3600_000);
       for (const r of await marketingSentSince(this.pool, recipients, since)) sentToday.set(`${r.account_id} ${r.to_address}`, { count: r.n, oldest: r.oldest });
     }
+    const warmup = await this.warmupAllowance(marketing, now);
 
     for (const m of messages) {
       const key = `${m.account_id} ${m.to_address}`;
@@ -125,10 +133,41 @@ export class Policy {
         decisions.set(m.id, { action: 'hold', until, reason: 'marketing_cap', detail: `${used.count} marketing messages in the last 24 h (cap ${this.config.MARKETING_CAP_PER_DAY})` });
         continue;
       }
-      // count this one, so a batch cannot overshoot the cap
+      const domain = m.channel === 'email' ? warmup.get(`${m.account_id} ${this.fromDomain(m)}`) : undefined;
+      if (domain && domain.sent >= domain.cap) {
+        decisions.set(m.id, { action: 'hold', until: nextUtcMidnight(now), reason: 'warmup_cap', detail: `warm-up day ${domain.day} of ${domain.name}: ${domain.sent} of ${domain.cap} marketing emails sent today` });
+        continue;
+      }
+      // count this one, so a batch cannot overshoot the caps
       sentToday.set(key, { count: used.count + 1, oldest: used.count === 0 ? now : used.oldest });
+      if (domain) domain.sent++;
       decisions.set(m.id, { action: 'send' });
     }
     return decisions;
+  }
+
+  /** The From domain of an email (README "Sending domains and DKIM"): its sender address's, else EMAIL_FROM's. */
+  private fromDomain(m: PolicyInput): string | undefined {
+    const sender = m.sender?.trim();
+    return (sender && sender.includes('@') ? domainOfAddress(sender) : undefined) ?? domainOfAddress(this.config.EMAIL_FROM.replace(/^.*<([^>]+)>.*$/, '$1'));
+  }
+
+  /** Per `<account> <domain>` in warm-up with a cap today: the cap, the ramp day and what went out since UTC midnight. */
+  private async warmupAllowance(marketing: readonly PolicyInput[], now: Date) {
+    const allowance = new Map<string, { name: string; day: number; cap: number; sent: number }>();
+    const pairs = marketing.filter((m) => m.channel === 'email').flatMap((m) => {
+      const domain = this.fromDomain(m);
+      return domain ? [{ account_id: m.account_id, domain }] : [];
+    });
+    const warming = await warmingDomains(this.pool, pairs);
+    if (warming.length === 0) return allowance;
+    const sent = await marketingEmailSentSince(this.pool, warming.map((d) => ({ account_id: d.account_id, domain: d.domain })), utcMidnight(now));
+    for (const d of warming) {
+      const today = warmupToday(warmupOfRow(d), now);
+      if (today.cap === null || today.day === null) continue;
+      const key = `${d.account_id} ${d.domain}`;
+      allowance.set(key, { name: d.domain, day: today.day, cap: today.cap, sent: sent.get(key) ?? 0 });
+    }
+    return allowance;
   }
 }

@@ -96,7 +96,7 @@ export class Dispatcher extends WorkerLoop {
       const decisions = await whileUnavailable(
         () =>
           this.policy.decide(
-            claimed.map((c) => ({ id: c.messageId, account_id: c.state!.accountId!, channel: c.state!.content!.channel, to_address: c.state!.content!.to, marketing: byId.get(c.messageId)?.marketing ?? true, category: c.state!.content!.category ?? null, personal_key: byId.get(c.messageId)?.personal_key ?? null })),
+            claimed.map((c) => ({ id: c.messageId, account_id: c.state!.accountId!, channel: c.state!.content!.channel, to_address: c.state!.content!.to, marketing: byId.get(c.messageId)?.marketing ?? true, category: c.state!.content!.category ?? null, sender: c.state!.content!.sender ?? null, personal_key: byId.get(c.messageId)?.personal_key ?? null })),
             now,
           ),
         Date.now() + config.DISPATCH_LEASE_MS / 2,
