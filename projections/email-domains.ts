@@ -213,3 +213,9 @@ export async function dmarcReportsSince(db: Db, domainId: string, since: Date): 
   );
   return rows;
 }
+
+/** The accounts that hold a verified email domain of this name. */
+export async function accountsVerifyingDomain(db: Db, domain: string): Promise<string[]> {
+  const { rows } = await db.query<{ account_id: string }>(`SELECT DISTINCT account_id FROM email_domains WHERE domain = $1 AND status = 'verified'`, [domain]);
+  return rows.map((r) => r.account_id);
+}

@@ -91,3 +91,15 @@ export async function accountOfApprovedSender(db: Db, senders: readonly string[]
   );
   return rows[0]?.account_id;
 }
+
+/**
+ * Whether the account holds `sender` approved for `channel` (and `country`, when given). Alphanumeric
+ * IDs compare without case, as carriers (and registration) treat them.
+ */
+export async function isApprovedSender(db: Db, accountId: string, sender: string, channel: string, country?: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `SELECT 1 FROM senders WHERE account_id = $1 AND channel = $2 AND status = 'approved' AND upper(sender) = upper($3) AND ($4::text IS NULL OR country = $4) LIMIT 1`,
+    [accountId, channel, sender, country ?? null],
+  );
+  return rows.length > 0;
+}

@@ -223,6 +223,15 @@ describe('email over SMTP through the API', () => {
     expect(headerLine(mail, 'reply-to')).toBeUndefined();
   });
 
+  it('does not lend an operator key (DKIM_KEYS) to a sender address on its domain: only the default From is signed with it', async () => {
+    const id = await send({ to: 'borrow@example.test', message: 'x', sender: `ceo@${DOMAIN}` });
+    await until(() => get(id), (r) => r.body.status === 'sent');
+    const [got] = await receivedFor(id);
+    const mail = await simpleParser(got.raw);
+    expect(mail.from?.value[0]).toMatchObject({ address: `ceo@${DOMAIN}` });
+    expect(headerLine(mail, 'dkim-signature')).toBeUndefined();
+  });
+
   it('uses EMAIL_FROM when the sender is a name rather than an address', async () => {
     const id = await send({ to: 'named@example.test', message: 'x', sender: 'ACME', from_name: 'Acme' });
     await until(() => get(id), (r) => r.body.status === 'sent');

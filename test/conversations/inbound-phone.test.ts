@@ -14,7 +14,7 @@ import { independentServiceSignature, type Receiver, startReceiver } from '../su
 import { eventually, until } from '../support/waits.ts';
 import { metaSignature, postCarrier, SECRETS } from '../webhooks-inbound/helpers.ts';
 
-const OUR_SMS_NUMBER = '+15550001111';
+const OUR_SMS_NUMBER = '+447400123111';
 const OUR_WHATSAPP_NUMBER = '+15550783881';
 const server = testServerForSuite({ ...SECRETS, WEBHOOK_ALLOW_PRIVATE: 'true', DEFAULT_WHATSAPP_SENDER: OUR_WHATSAPP_NUMBER });
 
@@ -68,7 +68,7 @@ afterAll(async () => {
 });
 
 describe('an inbound sms', () => {
-  const customer = '+14155550101';
+  const customer = '+447400123101';
   let conversationId: string;
 
   it('is threaded into the conversation of the account that last wrote to the number, with the contact created', async () => {
@@ -150,19 +150,19 @@ describe('an inbound sms', () => {
   });
 
   it('a message from a number no account wrote to from that number is acknowledged and dropped', async () => {
-    const res = await inboundSms('+14155550999', 'Who is this?');
+    const res = await inboundSms('+447400123999', 'Who is this?');
     expect(res.status).toBe(200);
     await server.caughtUp(['contacts', 'conversations']);
     for (const account of [a, b]) {
       const contacts = (await server.call('GET', '/v1/contacts?limit=500', { key: account.key })).body.data as any[];
-      expect(contacts.some((c) => c.phone === '+14155550999')).toBe(false);
+      expect(contacts.some((c) => c.phone === '+447400123999')).toBe(false);
     }
   });
 });
 
 describe('reply routing of messages accepted before MessageAccepted kept its address hash in clear', () => {
   it('still finds the account: the route opens the old event and hashes its recipient', async () => {
-    const customer = '+14155550404';
+    const customer = '+447400123404';
     // a store that seals as the code before did: no address_hash beside the sealed recipient
     const older = new PersonalDataStore((server.engage.store as PersonalDataStore).inner, server.engage.pool, {
       ...PERSONAL_DATA_RULES,
@@ -182,19 +182,19 @@ describe('reply routing of messages accepted before MessageAccepted kept its add
   });
 
   it('a message accepted now keeps the keyed hash of its recipient in clear, and the recipient sealed', async () => {
-    const id = await sendSms(a, '+14155550505');
+    const id = await sendSms(a, '+447400123505');
     const { rows } = await server.engage.pool.query<{ data: string }>(`SELECT data::text FROM es_events WHERE stream_id = $1`, [`message-${id}`]);
     const data = JSON.parse(rows[0].data);
     expect(data.address_hash).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(rows[0].data).not.toContain('+14155550505');
+    expect(rows[0].data).not.toContain('+447400123505');
   });
 });
 
 describe('a number an account registered as its sender', () => {
   it("routes replies to that account first, even when another account wrote to the contact last", async () => {
-    const registeredNumber = '+14155550707';
-    const customer = '+14155550808';
-    const reg = await server.call('POST', '/v1/senders', { key: b.key, body: { sender: registeredNumber, channel: 'sms', country: 'US' } });
+    const registeredNumber = '+447400123707';
+    const customer = '+447400123808';
+    const reg = await server.call('POST', '/v1/senders', { key: b.key, body: { sender: registeredNumber, channel: 'sms', country: 'GB' } });
     expect(reg.status, JSON.stringify(reg.body)).toBe(201);
     if (reg.body.status !== 'approved') await reviewSender(server.engage, reg.body.id, { approve: true }, { actor: 'test-operator' });
     // account a is the last to write to the customer from that number, but b registered it
@@ -212,7 +212,7 @@ describe('a number an account registered as its sender', () => {
 });
 
 describe('STOP, START and HELP', () => {
-  const customer = '+14155550202';
+  const customer = '+447400123202';
   let conversationId: string;
 
   beforeAll(async () => {
@@ -248,7 +248,7 @@ describe('STOP, START and HELP', () => {
   });
 
   it('HELP from a number that said STOP is still answered, and nothing else reaches it', async () => {
-    const stopped = '+14155550606';
+    const stopped = '+447400123606';
     await sendSms(a, stopped);
     await server.caughtUp(['reply_routes']);
     await inboundSms(stopped, 'STOP');

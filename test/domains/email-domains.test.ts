@@ -2,7 +2,8 @@
 // records to publish and their live check against a real DNS server on loopback, removal, account
 // isolation, the signing verdict, DMARC reports (dedupe, rollup, readiness) and the BIMI record; and
 // the cross-tenant signing hole closed: mail is DKIM-signed only with the sending account's own
-// verified domain's key, verified cryptographically by a receiver.
+// verified domain's key (verified cryptographically by a receiver), and a From on a domain another
+// account verified is refused at send.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -225,7 +226,7 @@ describe('DKIM signing belongs to the account that verified the domain', () => {
   };
 
   for (const algorithm of ['rsa-sha256', 'ed25519-sha256'] as const) {
-    it(`signs the owner's mail with its ${algorithm} key; another account sending From the same domain is not signed with it`, async () => {
+    it(`signs the owner's mail with its ${algorithm} key; another account sending From that domain is refused (400), even after adding it unverified`, async () => {
       const domain = `${algorithm.slice(0, 3)}-signed.acme.test`;
       const d = await add(a.key, { domain, dkim_algorithm: algorithm });
       publish(d);
@@ -238,13 +239,16 @@ describe('DKIM signing belongs to the account that verified the domain', () => {
       expect(verified.results[0]).toMatchObject({ signingDomain: domain, selector: d.dkim.selector, algo: algorithm });
       expect(verified.results[0].status.result).toBe('pass');
 
-      // account B names A's domain as its From: the mail leaves unsigned, never with A's key
-      const spoof = await sendFrom(b.key, `ceo@${domain}`);
-      expect(spoof.raw.toString('latin1')).not.toMatch(/^DKIM-Signature:/im);
+      // account B names A's verified domain as its From: refused at send, so nothing leaves with A's key
+      const before = smtp.received.length;
+      const spoof = await server.call('POST', '/v1/messages/send', { key: b.key, body: { channel: 'email', to: 'reader@inbox.test', sender: `ceo@${domain}`, message: 'Hi', transactional: true } });
+      expect(spoof.status).toBe(400);
+      expect(spoof.body.issues).toEqual([{ path: 'sender', message: expect.stringContaining(`${domain} is verified by another account`) }]);
       // and adding the same name itself, unverified, does not change that
       await add(b.key, { domain });
-      const again = await sendFrom(b.key, `ceo@${domain}`);
-      expect(again.raw.toString('latin1')).not.toMatch(/^DKIM-Signature:/im);
+      const again = await server.call('POST', '/v1/messages/bulk', { key: b.key, body: { messages: [{ channel: 'email', to: 'reader@inbox.test', sender: `ceo@${domain}`, message: 'Hi' }] } });
+      expect(again.body).toMatchObject({ accepted: 0, failed: 1, results: [{ index: 0, error: 'validation_error' }] });
+      expect(smtp.received.length).toBe(before);
     });
   }
 

@@ -6,6 +6,7 @@ import { newId } from '../../ids.ts';
 import { contactsWithTag } from '../../../projections/contacts.ts';
 import { emailFieldsOf, listMessages, type MessageRow } from '../../../projections/messages.ts';
 import { runCommand } from '../../command-handler.ts';
+import { SenderCheck } from '../../senders/send-check.ts';
 import { acceptMessages, acceptedRecord, cancelMessage, contentOf, findMessageById, timelineOf } from '../../messages/service.ts';
 import { SendBody, SendFields, contactAddressField, normaliseRecipient, validateSend, validateTemplate, type ValidSend } from '../../messages/validation.ts';
 import type { AppDeps } from '../deps.ts';
@@ -87,13 +88,15 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
     const results: ItemResult[] = new Array(items.length);
     const valid: ValidSend[] = [];
     const validIndex: number[] = [];
-    items.forEach((item, index) => {
+    const senders = new SenderCheck(engage, accountId);
+    for (const [index, item] of items.entries()) {
       const v = validateSend(item, now, sendOptions);
-      if (v.ok) {
+      const issues = v.ok ? await senders.issues(v.value) : v.issues;
+      if (v.ok && issues.length === 0) {
         valid.push(v.value);
         validIndex.push(index);
-      } else results[index] = { index, error: 'validation_error', message: describeIssues(v.issues) };
-    });
+      } else results[index] = { index, error: 'validation_error', message: describeIssues(issues) };
+    }
     const bulkId = newId('message').replace('msg_', 'blk_');
     const { accepted } = await runCommand(engage, metadataOf(req), BULK_WAITS_FOR, (metadata) => acceptMessages(engage, accountId, valid, metadata, { bulkId }));
     accepted.forEach((a, i) => {
@@ -115,6 +118,8 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       async handler({ body, auth, req, reply }) {
         const v = validateSend(body, engage.clock.now(), sendOptions);
         if (!v.ok) throw invalid(v.issues);
+        const senderIssues = await new SenderCheck(engage, auth.accountId).issues(v.value);
+        if (senderIssues.length > 0) throw invalid(senderIssues);
         const { accepted } = await runCommand(engage, metadataOf(req), MESSAGES, (metadata) => acceptMessages(engage, auth.accountId, [v.value], metadata));
         reply.code(202);
         return acceptedRecord(accepted[0]);

@@ -1,0 +1,71 @@
+// The sender of a message being sent, checked against what the account may send from (README
+// "Senders at send time"): on sms, a sender whose type the recipient's country does not deliver,
+// or must register first, has to be one of the account's approved senders for sms in that
+// country; on voice and whatsapp, one of its approved senders for the channel (WhatsApp numbers
+// always go through the platform's review). An email sender on a domain another account has
+// verified is refused unless this account verified it too. One check serves a whole request:
+// each distinct sender, channel and country is looked up once.
+import parsePhoneNumber from 'libphonenumber-js/max';
+import { accountsVerifyingDomain } from '../../projections/email-domains.ts';
+import { isApprovedSender } from '../../projections/senders.ts';
+import type { Engage } from '../context.ts';
+import { domainOfAddress } from '../domains/names.ts';
+import type { Issue } from '../errors.ts';
+import type { ValidSend } from '../messages/validation.ts';
+import { checkSender, rulesFor } from './classify.ts';
+
+export class SenderCheck {
+  private readonly verdicts = new Map<string, Promise<string | null>>();
+
+  constructor(
+    private readonly engage: Engage,
+    private readonly accountId: string,
+  ) {}
+
+  /** The problem with the send's sender, or none. */
+  async issues(send: ValidSend): Promise<Issue[]> {
+    const { channel, sender, to } = send.content;
+    if (!sender) return [];
+    const key = channel === 'email' ? `email ${domainOfAddress(sender) ?? ''}` : `${channel} ${sender} ${channel === 'sms' ? countryOf(to) : ''}`;
+    let verdict = this.verdicts.get(key);
+    if (!verdict) this.verdicts.set(key, (verdict = this.decide(channel, sender, to)));
+    const problem = await verdict;
+    return problem ? [{ path: 'sender', message: problem }] : [];
+  }
+
+  private async decide(channel: string, sender: string, to: string): Promise<string | null> {
+    const { pool } = this.engage;
+    if (channel === 'email') {
+      const domain = domainOfAddress(sender);
+      if (!domain) return null;
+      const owners = await accountsVerifyingDomain(pool, domain);
+      if (owners.length === 0 || owners.includes(this.accountId)) return null;
+      return `${domain} is verified by another account: add and verify it (POST /v1/account/email-domains) to send from it`;
+    }
+    if (channel === 'sms') {
+      const country = countryOf(to);
+      const rules = country ? rulesFor(country) : undefined;
+      // a country outside the dataset has no known rule to apply
+      if (!rules) return null;
+      const verdict = checkSender(sender, 'sms', rules);
+      const mustBeApproved = !verdict.valid || verdict.registration_required;
+      if (!mustBeApproved || (await isApprovedSender(pool, this.accountId, sender, 'sms', rules.country))) return null;
+      const why = verdict.valid ? `a ${verdict.type?.replace('_', ' ')} sender must be registered in ${rules.country}` : verdict.issues.map((i) => i.message).join('; ');
+      return `${sender} is not an approved sms sender of this account for ${rules.country} (${why}): register it with POST /v1/senders`;
+    }
+    if (channel === 'voice' || channel === 'whatsapp') {
+      if (await isApprovedSender(pool, this.accountId, sender, channel)) return null;
+      return `${sender} is not an approved ${channel} sender of this account: register it with POST /v1/senders`;
+    }
+    return null;
+  }
+}
+
+/** The ISO country of an E.164 number, if its numbering plan says. */
+function countryOf(phone: string): string | undefined {
+  try {
+    return parsePhoneNumber(phone)?.country;
+  } catch {
+    return undefined;
+  }
+}
