@@ -5,7 +5,8 @@
 // by one.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reviewSender } from '../../src/senders/service.ts';
-import { testServerForSuite, type TestAccount } from '../support/harness.ts';
+import type { TestAccount } from '../support/accounts.ts';
+import { testServerForSuite } from '../support/harness.ts';
 
 const server = testServerForSuite();
 let a: TestAccount;
