@@ -8,7 +8,11 @@ import { toIssues } from '../validation.ts';
 import { findUnstorable } from './common.ts';
 import type { AuthContext } from './plugins/auth.ts';
 
-export type AuthMode = 'none' | 'key' | 'key_or_login' | 'login';
+/**
+ * key_then_login: like key_or_login, but a request carrying both credentials whose API key fails is
+ * tried again with its Bearer token (SPEC.md: integrations "tries API key first, then JWT").
+ */
+export type AuthMode = 'none' | 'key' | 'key_or_login' | 'key_then_login' | 'login';
 export type RateGroup = 'send' | 'bulk' | 'login' | 'default' | 'public' | 'callback' | 'none';
 
 export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {

@@ -140,11 +140,18 @@ export function authorizePlugin(app: FastifyInstance): void {
 async function authenticate(authenticator: Authenticator, mode: string, req: FastifyRequest): Promise<AuthContext> {
   const key = req.headers['x-api-key'];
   const authz = req.headers.authorization;
+  const bearer = typeof authz === 'string' && /^Bearer\s+/i.test(authz);
   if (typeof key === 'string' && key.length > 0) {
     if (mode === 'login') throw unauthorized('this endpoint needs a dashboard session; API keys are not accepted');
-    return authenticator.fromKey(key);
+    if (mode !== 'key_then_login' || !bearer) return authenticator.fromKey(key);
+    try {
+      return await authenticator.fromKey(key);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.statusCode !== 401) throw err;
+      // the key failed: the session token is the second credential to try
+    }
   }
-  if (typeof authz === 'string' && /^Bearer\s+/i.test(authz)) {
+  if (typeof authz === 'string' && bearer) {
     if (mode === 'key') throw unauthorized('this endpoint accepts only an API key (X-API-Key)');
     return authenticator.fromToken(authz.replace(/^Bearer\s+/i, '').trim());
   }

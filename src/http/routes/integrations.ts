@@ -1,0 +1,63 @@
+// Integrations (/v1/integrations): POST per SPEC.md (key or login; the API key is tried first, then
+// the session token), with listing and removal.
+import { z } from 'zod';
+import { INTEGRATION_PROVIDERS } from '../../../commands/integration.ts';
+import { listIntegrations } from '../../../projections/integrations.ts';
+import { runCommand } from '../../command-handler.ts';
+import { invalid } from '../../errors.ts';
+import { PROVIDERS, createIntegration, integrationOut, removeIntegration } from '../../integrations/service.ts';
+import { toIssues } from '../../validation.ts';
+import type { AppDeps } from '../deps.ts';
+import { metadataOf, pageById, pageQuery } from '../common.ts';
+import { type AnyRoute, defineRoute } from '../route.ts';
+
+const INTEGRATIONS = ['integrations'];
+const CreateBody = z.strictObject({
+  provider: z.enum(INTEGRATION_PROVIDERS),
+  name: z.string().min(1).max(100).optional(),
+  credentials: z.record(z.string(), z.string()),
+});
+
+export function integrationRoutes({ engage }: AppDeps): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      url: '/v1/integrations',
+      auth: 'key_then_login',
+      summary: "Create an integration with a provider; its credentials are checked by the provider's shape, sealed, and never shown again",
+      tags: ['integrations'],
+      body: CreateBody,
+      async handler({ body, auth, req, reply }) {
+        const parsed = PROVIDERS[body.provider].credentials.safeParse(body.credentials);
+        if (!parsed.success) throw invalid(toIssues(parsed.error, 'credentials'));
+        const credentials = parsed.data as Record<string, string>;
+        const { integration } = await runCommand(engage, metadataOf(req), INTEGRATIONS, (metadata) => createIntegration(engage, auth.accountId, { ...body, credentials }, metadata));
+        reply.code(201);
+        return integration;
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/integrations',
+      auth: 'key_then_login',
+      summary: "The account's integrations, newest first (credentials shown as a hint only)",
+      tags: ['integrations'],
+      query: z.strictObject(pageQuery),
+      async handler({ query, auth }) {
+        return pageById(query, (range) => listIntegrations(engage.pool, auth.accountId, range), integrationOut);
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      url: '/v1/integrations/:id',
+      auth: 'key_then_login',
+      summary: 'Remove an integration and its credentials',
+      tags: ['integrations'],
+      params: z.object({ id: z.string().max(64) }),
+      async handler({ params, auth, req }) {
+        await runCommand(engage, metadataOf(req), INTEGRATIONS, (metadata) => removeIntegration(engage, auth.accountId, params.id, metadata));
+        return { id: params.id, deleted: true };
+      },
+    }),
+  ];
+}
