@@ -52,7 +52,12 @@ export type MessageEvent =
   | {
       type: 'MessageFailed';
       data: { id: string; account_id: string; at: string; reason: string; stage: 'policy' | 'provider' | 'report'; provider?: string; provider_data?: Record<string, unknown> };
-    };
+    }
+  /**
+   * A recipient followed a tracked link of the message (src/tracking/clicks.ts). Not a status: the
+   * url is sealed under the recipient address's key, named by address_hash (src/personal-data/rules.ts).
+   */
+  | { type: 'MessageLinkClicked'; data: { id: string; account_id: string; at: string; url: string; address_hash: string } };
 
 export interface MessageState {
   exists: boolean;
@@ -86,7 +91,9 @@ export type MessageCommand =
       /** with stage 'report': the provider's id of the message, when the report names it */
       providerMessageId?: string;
       providerData?: Record<string, unknown>;
-    };
+    }
+  /** a click on a tracked link; `addressHash`: the recipient's keyed address hash (its MessageAccepted keeps it) */
+  | { type: 'RecordClick'; now: Date; url: string; addressHash: string };
 
 const TERMINAL: MessageStatus[] = ['delivered', 'failed', 'cancelled'];
 
@@ -134,6 +141,8 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
         return { ...state, status: 'delivered' };
       case 'MessageFailed':
         return { ...state, status: 'failed', claimed: false, leaseUntil: undefined };
+      case 'MessageLinkClicked':
+        return state;
     }
   },
 
@@ -197,6 +206,9 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
         // a failure report (undelivered, bounced…) for a message not yet recorded as sent: it was sent
         return command.stage === 'report' && state.status === 'queued' ? [sentFromReport(base, command), failed] : [failed];
       }
+      case 'RecordClick':
+        // in any state: a click can overtake the record of the send it follows, and changes no status
+        return [{ type: 'MessageLinkClicked', data: { ...base, at: command.now.toISOString(), url: command.url, address_hash: command.addressHash } }];
     }
   },
 };
@@ -204,7 +216,7 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
 export const messageStream = (id: string) => `message-${id}`;
 export const MESSAGE_EVENT_TYPES = [
   'MessageAccepted', 'MessageQueued', 'MessageCancelled', 'MessageDispatching', 'MessageHeld',
-  'MessageDispatchDeferred', 'MessageSent', 'MessageDelivered', 'MessageFailed',
+  'MessageDispatchDeferred', 'MessageSent', 'MessageDelivered', 'MessageFailed', 'MessageLinkClicked',
 ] as const;
 
 /**

@@ -13,6 +13,8 @@ import { replyRoutesProjection } from './reply-routes.ts';
 import { segmentsProjection } from './segments.ts';
 import { sendersProjection } from './senders.ts';
 import { emailDomainsProjection } from './email-domains.ts';
+import { integrationsProjection } from './integrations.ts';
+import { linkDomainsProjection } from './link-domains.ts';
 import { suppressionsProjection } from './suppressions.ts';
 import { trackingProjection } from './tracking.ts';
 import { webhookOutboxProjection } from './webhook-outbox.ts';
@@ -20,7 +22,7 @@ import { webhookOutboxProjection } from './webhook-outbox.ts';
 export const ALL_PROJECTIONS: Projection[] = [
   authProjection, campaignsProjection, contactEventsProjection, contactsProjection, customFieldsProjection, importsProjection, listsProjection,
   messagesProjection, segmentsProjection, conversationsProjection, replyRoutesProjection, suppressionsProjection, trackingProjection, webhookOutboxProjection,
-  sendersProjection, emailDomainsProjection,
+  sendersProjection, emailDomainsProjection, integrationsProjection, linkDomainsProjection,
 ];
 
 export function findProjection(name: string): Projection | undefined {

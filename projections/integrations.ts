@@ -51,3 +51,9 @@ export const integrationsProjection: Projection = {
 
 export const findIntegration = (db: Db, accountId: string, id: string) => findInAccount<IntegrationRow>(db, 'integrations', accountId, id);
 export const listIntegrations = (db: Db, accountId: string, range: IdRange) => listById<IntegrationRow>(db, 'integrations', new Filters(accountId), range);
+
+/** The account's integrations, newest first (dispatch takes the newest of a channel). */
+export async function accountIntegrations(db: Db, accountId: string): Promise<IntegrationRow[]> {
+  const { rows } = await db.query<IntegrationRow>('SELECT * FROM integrations WHERE account_id = $1 ORDER BY id DESC', [accountId]);
+  return rows;
+}

@@ -195,6 +195,10 @@ const ConfigSchema = z.object({
   DMARC_REPORTS_ADDRESS: z.email().optional(),
   /** the host link domains' CNAME points at, and the click links' host when an account has no verified link domain */
   LINK_TRACKING_HOST: z.string().regex(/^[a-z0-9.-]+(:\d+)?$/i, 'a host name').optional(),
+  // integrations' providers (README "Integrations"): their API hosts, changed only to reach a test double
+  TWILIO_API_BASE: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/$/, '')).default('https://api.twilio.com'),
+  SENDGRID_API_BASE: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/$/, '')).default('https://api.sendgrid.com'),
+  WHATSAPP_API_BASE: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/$/, '')).default('https://graph.facebook.com'),
   /** pooled SMTP connections per process */
   SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100).default(5),
   /** connect, greeting and socket-inactivity timeout of an SMTP connection; below DISPATCH_LEASE_MS */

@@ -26,6 +26,8 @@ import { unsubscribePageRoutes, unsubscribeRoutes } from './routes/unsubscribes.
 import { webhookEndpointRoutes } from './routes/webhook-endpoints.ts';
 import { senderRoutes } from './routes/senders.ts';
 import { emailDomainRoutes } from './routes/email-domains.ts';
+import { integrationRoutes } from './routes/integrations.ts';
+import { linkDomainRoutes } from './routes/link-domains.ts';
 import { providerWebhookRoutes } from './routes/providers/index.ts';
 
 export const JSON_BODY_LIMIT = 10 * 1024 * 1024;
@@ -87,7 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   idempotencyPlugin(app, engage.pool);
 
   const registry: AnyRoute[] = [];
-  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, listRoutes, segmentRoutes, eventRoutes, messageRoutes, campaignRoutes, webhookEndpointRoutes, unsubscribeRoutes, conversationRoutes, senderRoutes, emailDomainRoutes];
+  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, listRoutes, segmentRoutes, eventRoutes, messageRoutes, campaignRoutes, webhookEndpointRoutes, unsubscribeRoutes, conversationRoutes, senderRoutes, emailDomainRoutes, integrationRoutes, linkDomainRoutes];
   for (const group of groups) registerRoutes(app, group(deps), registry);
   registerRoutes(app, trackingRoutes(deps), registry);
   registerRoutes(app, importRoutes(deps), registry);

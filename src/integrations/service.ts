@@ -19,8 +19,6 @@ export const PROVIDERS = {
   sendgrid: { channel: 'email', credentials: z.strictObject({ api_key: z.string().regex(/^SG\.[\w-]{16,}\.[\w-]{16,}$/, 'a SendGrid API key (SG.….…)') }) },
   twilio: { channel: 'sms', credentials: z.strictObject({ account_sid: z.string().regex(/^AC[0-9a-f]{32}$/, 'a Twilio Account SID (AC + 32 hex digits)'), auth_token: z.string().regex(/^[0-9a-f]{32}$/, 'a Twilio auth token (32 hex digits)'), from: E164.optional() }) },
   whatsapp_cloud: { channel: 'whatsapp', credentials: z.strictObject({ phone_number_id: z.string().regex(/^\d{5,20}$/, 'the numeric phone number id'), access_token: secret(20) }) },
-  fcm: { channel: 'push', credentials: z.strictObject({ project_id: z.string().regex(/^[a-z][a-z0-9-]{4,29}$/, 'a Firebase project id'), client_email: z.email(), private_key: z.string().includes('PRIVATE KEY', { message: 'a PEM private key' }).max(8192) }) },
-  apns: { channel: 'push', credentials: z.strictObject({ team_id: z.string().regex(/^[A-Z0-9]{10}$/), key_id: z.string().regex(/^[A-Z0-9]{10}$/), bundle_id: z.string().min(3).max(255), private_key: z.string().includes('PRIVATE KEY', { message: 'a PEM private key' }).max(8192) }) },
 } as const satisfies Record<IntegrationProvider, { channel: string; credentials: z.ZodType }>;
 
 const tail = (s: string) => `…${s.slice(-4)}`;
@@ -38,10 +36,6 @@ function hintOf(provider: IntegrationProvider, c: Record<string, string>): strin
       return `account ${c.account_sid}`;
     case 'whatsapp_cloud':
       return `phone number id ${c.phone_number_id}`;
-    case 'fcm':
-      return `project ${c.project_id}`;
-    case 'apns':
-      return `team ${c.team_id}, key ${c.key_id}`;
   }
 }
 

@@ -31,6 +31,8 @@ export const PERSONAL_DATA_RULES: Readonly<Record<string, PersonalDataRule>> = {
   // a message's recipient and content belong to its recipient address (erasing a contact erases the
   // keys of every address it ever had)
   MessageAccepted: { paths: ['to', 'message', 'htmlmessage', 'subject', 'reply_to', 'from_name', 'headers'], subject: ofAddress('to'), clearHashOf: 'to' },
+  // the link a recipient followed came from the message's content (and may name them): the recipient address's, by its hash
+  MessageLinkClicked: { paths: ['url'], subject: ofAddress('to') },
   RecipientSuppressed: { paths: ['address'], subject: ofAddress('address') },
   // what a contact wrote to us: its address and words are the contact's (our number or reply address is not personal)
   InboundMessageReceived: { paths: ['from', 'body', 'subject', 'html'], subject: (data: Data) => contactSubject(data.contact_id as string) },

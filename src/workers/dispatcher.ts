@@ -17,6 +17,7 @@ import type { Engage } from '../context.ts';
 import { applyTransitions, type Transition, type TransitionResult } from '../messages/outcomes.ts';
 import { Policy } from '../messages/policy.ts';
 import { UnsubscribeLinks } from '../suppressions/unsubscribe-links.ts';
+import { ClickTracking } from '../tracking/clicks.ts';
 import { doublingDelay } from '../sleep.ts';
 import { retryWithBackoff, whileUnavailable } from './backoff.ts';
 import { OwnWrites, WorkerLoop } from './loop.ts';
@@ -43,6 +44,7 @@ export class Dispatcher extends WorkerLoop {
   private readonly inFlight = new Set<string>();
   private readonly policy: Policy;
   private readonly unsubscribeLinks: UnsubscribeLinks;
+  private readonly clickTracking: ClickTracking;
   private readonly meta = { actor: 'dispatcher' };
   private readonly ownWrites = new OwnWrites();
 
@@ -53,6 +55,7 @@ export class Dispatcher extends WorkerLoop {
     super(engage, { name: 'dispatcher', idleMs: 250, wakeOnAdvanceOf: 'messages' });
     this.policy = new Policy(engage.pool, engage.config);
     this.unsubscribeLinks = new UnsubscribeLinks(engage);
+    this.clickTracking = new ClickTracking(engage);
   }
 
   /** Whether this dispatcher holds the message in its current batch (its outcome not yet recorded). */
@@ -141,6 +144,8 @@ export class Dispatcher extends WorkerLoop {
   private async sendAll(claimed: TransitionResult[]): Promise<Transition[]> {
     const { config, clock } = this.engage;
     const out: Transition[] = [];
+    // HTML email goes out with its links tracked (the link domains of the batch's accounts read once)
+    const trackLinks = this.clickTracking.forBatch(claimed.map((c) => ({ accountId: c.state!.accountId!, ...c.state!.content! })));
     let next = 0;
     const worker = async () => {
       while (next < claimed.length) {
@@ -148,7 +153,9 @@ export class Dispatcher extends WorkerLoop {
         const s = c.state!;
         const content = s.content!;
         const message: OutboundMessage = { id: c.messageId, accountId: s.accountId!, ...content };
-        const provider = this.providers.for(content.channel);
+        // the account's own integration for the channel, else the service's provider (a failed
+        // lookup is a transient outcome of the service's provider: retried like any)
+        let provider = this.providers.for(content.channel);
         // Too late to hand it over: our claim is (nearly) out, and another dispatcher may claim
         // and send it meanwhile. Give the claim back instead of risking a second send.
         const leaseLeft = s.leaseUntil ? Date.parse(s.leaseUntil) - clock.now().getTime() : Infinity;
@@ -159,8 +166,9 @@ export class Dispatcher extends WorkerLoop {
         }
         let outcome: SendOutcome;
         try {
-          // marketing email goes out with its one-click unsubscribe link (headers and body)
-          const outbound = await this.unsubscribeLinks.prepare(message, isMarketing(content));
+          // marketing email goes out with its one-click unsubscribe link (headers and body), which is not tracked
+          const outbound = await this.unsubscribeLinks.prepare(await trackLinks(message), isMarketing(content));
+          provider = await this.providers.forMessage(s.accountId!, content.channel);
           outcome = await withTimeout(provider.send(outbound), config.DISPATCH_PROVIDER_TIMEOUT_MS);
         } catch (err) {
           outcome = { kind: 'transient', error: err instanceof Error ? err.message : String(err) };

@@ -1,6 +1,7 @@
 // The messaging workers of one process: the channel providers, the scheduler, the dispatcher and
 // the recorder that turns provider reports into message events in batches.
 import { accountDkimKeys } from '../domains/signing-keys.ts';
+import { IntegrationProviders } from '../integrations/providers.ts';
 import { ProviderRegistry } from '../channels/index.ts';
 import type { ChannelProvider, DeliveryReport, ReportSink } from '../channels/port.ts';
 import { sandboxReport } from '../channels/sandbox.ts';
@@ -86,7 +87,8 @@ export interface Messaging {
 
 export async function startMessaging(engage: Engage, overrides: Partial<Record<Channel, ChannelProvider>> = {}): Promise<Messaging> {
   const reports = new ReportRecorder(engage);
-  const providers = new ProviderRegistry(reports.sink, engage.config, overrides, engage.log, accountDkimKeys(engage.pool));
+  const accountKeyFor = accountDkimKeys(engage.pool);
+  const providers = new ProviderRegistry(reports.sink, engage.config, overrides, engage.log, accountKeyFor, new IntegrationProviders(engage.pool, engage.config, accountKeyFor));
   const dispatcher = new Dispatcher(engage, providers);
   const scheduler = new Scheduler(engage, () => dispatcher.wake());
   reports.holdWhile = (id) => dispatcher.isDispatching(id);
