@@ -1,4 +1,5 @@
 // Environment → validated configuration. Every tunable of the service lives here.
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseDkimKeys } from './dkim-keys.ts';
@@ -193,6 +194,21 @@ const ConfigSchema = z.object({
   EMAIL_RETURN_PATH_HOST: z.string().regex(/^[a-z0-9.-]+$/i, 'a domain name').default('bounces.engage.local'),
   /** the DMARC aggregate report address (rua) of the records we suggest; unset: dmarc@INBOUND_EMAIL_DOMAIN */
   DMARC_REPORTS_ADDRESS: z.email().optional(),
+  /** extra CA certificates (a PEM file) trusted for outbound https fetches such as BIMI logos, besides the public roots */
+  OUTBOUND_CA_FILE: z
+    .string()
+    .optional()
+    .transform((file, ctx) => {
+      if (!file) return undefined;
+      try {
+        const pem = readFileSync(file, 'utf8');
+        if (pem.includes('-----BEGIN CERTIFICATE-----')) return pem;
+        ctx.addIssue({ code: 'custom', message: `${file} holds no PEM certificate` });
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}` });
+      }
+      return z.NEVER;
+    }),
   /** the host link domains' CNAME points at, and the click links' host when an account has no verified link domain */
   LINK_TRACKING_HOST: z.string().regex(/^[a-z0-9.-]+(:\d+)?$/i, 'a host name').optional(),
   // integrations' providers (README "Integrations"): their API hosts, changed only to reach a test double

@@ -201,7 +201,8 @@ export async function setBimiLogo(engage: Engage, accountId: string, row: EmailD
   if (logoUrl !== null) {
     const problem = /^https:\/\//i.test(logoUrl) ? checkWebhookUrl(logoUrl, engage.config.WEBHOOK_ALLOW_PRIVATE) : 'must be an https URL';
     if (problem) throw invalidField('logo_url', problem);
-    const { issues } = await fetchBimiLogo(logoUrl, { allowPrivate: engage.config.WEBHOOK_ALLOW_PRIVATE });
+    const ca = engage.config.OUTBOUND_CA_FILE;
+    const { issues } = await fetchBimiLogo(logoUrl, { allowPrivate: engage.config.WEBHOOK_ALLOW_PRIVATE, ...(ca ? { ca } : {}) });
     if (issues.length > 0) throw invalid(issues.map((i) => ({ path: 'logo_url', message: `${i.code}: ${i.message}` })));
   }
   const write = await run(engage, row.id, { type: 'SetBimiLogo', accountId, logoUrl, now: engage.clock.now() }, metadata);

@@ -1,11 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIMI_MAX_SVG_BYTES, bimiRecord, checkBimiSvg, fetchBimiLogo } from '../../src/domains/bimi.ts';
+import { loopbackCertificate, type LoopbackCertificate } from '../support/tls.ts';
 
 const ROOT_ATTRS = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" version="1.2" baseProfile="tiny-ps" viewBox="0 0 100 100"';
 const BODY = `  <title>Example Inc.</title>
@@ -134,22 +131,17 @@ describe('checkBimiSvg', () => {
 });
 
 describe('fetchBimiLogo', () => {
-  let dir: string;
+  let certificate: LoopbackCertificate;
   let server: Server;
   let ca: string;
   let origin: string;
   let connections = 0;
 
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'engage-bimi-'));
     // a self-signed certificate for the loopback address, trusted only through the ca option
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
-    ], { stdio: 'pipe' });
-    ca = readFileSync(path.join(dir, 'cert.pem'), 'utf8');
-    server = createServer({ key: readFileSync(path.join(dir, 'key.pem')), cert: ca }, (req, res) => {
+    certificate = loopbackCertificate();
+    ca = certificate.cert;
+    server = createServer({ key: certificate.key, cert: ca }, (req, res) => {
       switch (req.url) {
         case '/logo.svg':
           res.writeHead(200, { 'content-type': 'image/svg+xml; charset=utf-8' }).end(GOOD);
@@ -185,7 +177,7 @@ describe('fetchBimiLogo', () => {
   afterAll(async () => {
     server?.closeAllConnections();
     await new Promise((resolve) => server?.close(resolve));
-    rmSync(dir, { recursive: true, force: true });
+    certificate?.remove();
   });
 
   const local = { allowPrivate: true, get ca() { return ca; } };

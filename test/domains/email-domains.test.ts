@@ -5,6 +5,8 @@
 // verified domain's key (verified cryptographically by a receiver), and a From on a domain another
 // account verified is refused at send.
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
@@ -12,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.ts';
+import { loopbackCertificate, type LoopbackCertificate } from '../support/tls.ts';
 import { until } from '../support/waits.ts';
 
 const fixture = (name: string) => readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'dmarc', name), 'utf8');
@@ -370,15 +373,57 @@ describe('DMARC reports', () => {
 });
 
 describe('BIMI', () => {
-  it('refuses a logo that is not https or points at a private address, and clears it with null', async () => {
-    const d = await add(a.key, { domain: 'bimi.acme.test' });
-    for (const logo_url of ['http://bimi.acme.test/logo.svg', 'https://127.0.0.1/logo.svg', 'not a url']) {
+  const GOOD_LOGO =
+    '<svg xmlns="http://www.w3.org/2000/svg" version="1.2" baseProfile="tiny-ps" viewBox="0 0 100 100"><title>Acme</title><circle cx="50" cy="50" r="40" fill="#c00"/></svg>';
+  let logos: Server;
+  let certificate: LoopbackCertificate;
+  let bimiServer: TestServer;
+  let origin: string;
+  beforeAll(async () => {
+    certificate = loopbackCertificate();
+    logos = createServer({ key: certificate.key, cert: certificate.cert }, (req, res) => {
+      if (req.url === '/logo.svg') res.writeHead(200, { 'content-type': 'image/svg+xml' }).end(GOOD_LOGO);
+      else if (req.url === '/scripted.svg') res.writeHead(200, { 'content-type': 'image/svg+xml' }).end(GOOD_LOGO.replace('<circle', '<script>alert(1)</script><circle'));
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => logos.listen(0, '127.0.0.1', resolve));
+    origin = `https://127.0.0.1:${(logos.address() as AddressInfo).port}`;
+    // logos are fetched over https from loopback here: the test's CA trusted, private addresses allowed
+    bimiServer = await startTestServer({ OUTBOUND_CA_FILE: certificate.certFile, WEBHOOK_ALLOW_PRIVATE: 'true' });
+  });
+  afterAll(async () => {
+    await bimiServer?.close();
+    logos?.close();
+    certificate?.remove();
+  });
+
+  it('sets a logo that is https SVG Tiny PS, answers the BIMI record, and clears it with null', async () => {
+    const { key } = await bimiServer.newAccount();
+    const d = (await bimiServer.call('POST', '/v1/account/email-domains', { key, body: { domain: 'bimi.acme.test' } })).body;
+    const set = await bimiServer.call('PUT', `/v1/account/email-domains/${d.id}/bimi`, { key, body: { logo_url: `${origin}/logo.svg` } });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body).toEqual({ domain: 'bimi.acme.test', logo_url: `${origin}/logo.svg`, record: { type: 'TXT', name: 'default._bimi.bimi.acme.test', value: `v=BIMI1; l=${origin}/logo.svg; a=;` } });
+    expect((await bimiServer.call('GET', `/v1/account/email-domains/${d.id}`, { key })).body.bimi).toEqual({ logo_url: `${origin}/logo.svg`, record: set.body.record });
+
+    const scripted = await bimiServer.call('PUT', `/v1/account/email-domains/${d.id}/bimi`, { key, body: { logo_url: `${origin}/scripted.svg` } });
+    expect(scripted.status).toBe(400);
+    expect(scripted.body.issues).toEqual([{ path: 'logo_url', message: expect.stringMatching(/^script: /) }]);
+    const missing = await bimiServer.call('PUT', `/v1/account/email-domains/${d.id}/bimi`, { key, body: { logo_url: `${origin}/nothing.svg` } });
+    expect(missing.status).toBe(400);
+    // a refused logo leaves the one set before in place
+    expect((await bimiServer.call('GET', `/v1/account/email-domains/${d.id}`, { key })).body.bimi.logo_url).toBe(`${origin}/logo.svg`);
+
+    const cleared = await bimiServer.call('PUT', `/v1/account/email-domains/${d.id}/bimi`, { key, body: { logo_url: null } });
+    expect(cleared.body).toMatchObject({ logo_url: null, record: { type: 'TXT', name: 'default._bimi.bimi.acme.test', value: 'v=BIMI1; l=; a=;' } });
+    expect((await bimiServer.call('GET', `/v1/account/email-domains/${d.id}`, { key })).body.bimi).toBeNull();
+  });
+
+  it('refuses a logo that is not https or, without the development switch, points at a private address', async () => {
+    const d = await add(a.key, { domain: 'bimi-refusals.acme.test' });
+    for (const logo_url of ['http://bimi.acme.test/logo.svg', 'https://127.0.0.1/logo.svg', 'https://10.1.2.3/logo.svg', 'not a url']) {
       const res = await server.call('PUT', `/v1/account/email-domains/${d.id}/bimi`, { key: a.key, body: { logo_url } });
       expect(res.status, logo_url).toBe(400);
       expect(res.body.issues[0].path).toBe('logo_url');
     }
-    const cleared = await server.call('PUT', `/v1/account/email-domains/${d.id}/bimi`, { key: a.key, body: { logo_url: null } });
-    expect(cleared.body).toMatchObject({ logo_url: null, record: { type: 'TXT', name: 'default._bimi.bimi.acme.test', value: 'v=BIMI1; l=; a=;' } });
-    expect((await server.call('GET', `/v1/account/email-domains/${d.id}`, { key: a.key })).body.bimi).toBeNull();
   });
 });
