@@ -1,11 +1,10 @@
-// Email-domain warm-up: the actions as events with their conflicts, the 21-day ramp of
-// DECISIONS.md (50 a day, roughly doubling every 2-3 days, no cap from day 22; paused days do not
+// Email-domain warm-up (its actions' rules are decider specs in test/commands/email-domain.test.ts):
+// the 21-day ramp of DECISIONS.md (50 a day, roughly doubling every 2-3 days, no cap from day 22; paused days do not
 // count), and the dispatcher holding a domain's marketing email over the day's cap until the next
 // UTC day while transactional mail and other domains go through.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emailDomainDecider, type EmailDomainEvent, type WarmupState } from '../../commands/email-domain.ts';
+import type { WarmupState } from '../../commands/email-domain.ts';
 import { WARMUP_RAMP, nextUtcMidnight, warmupToday } from '../../src/domains/warmup.ts';
-import { DeciderSpecification, domainError } from '../support/decider-spec.ts';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
 import { until } from '../support/waits.ts';
@@ -34,35 +33,6 @@ describe('the ramp', () => {
     expect(warmupToday(running({ paused_days: 5 }), new Date(day(8)))).toEqual({ day: 3, cap: 100 });
     expect(warmupToday(running({ status: 'stopped' }), new Date(day(5)))).toEqual({ day: null, cap: null });
     expect(nextUtcMidnight(new Date(day(4, 23)))).toEqual(new Date(day(5, 0)));
-  });
-});
-
-describe('the warm-up actions', () => {
-  const given = DeciderSpecification.for(emailDomainDecider).given;
-  const base = { id: 'dom_1', account_id: 'acct_1' };
-  const added: EmailDomainEvent = {
-    type: 'EmailDomainAdded',
-    data: { ...base, domain: 'acme.test', unicode_domain: 'acme.test', dkim: { selector: 's', algorithm: 'rsa-sha256', public_key: 'p', private_key_sealed: 'sealed:v1:x' }, return_path: 'bounces.acme.test', created_at: day(1) },
-  };
-  const changed = (action: 'start' | 'pause' | 'resume' | 'stop', status: string, at: string): EmailDomainEvent =>
-    ({ type: 'EmailDomainWarmupChanged', data: { ...base, action, status, at } }) as EmailDomainEvent;
-  const warmup = (action: 'start' | 'pause' | 'resume' | 'stop', at: string) => ({ type: 'Warmup' as const, accountId: 'acct_1', action, now: new Date(at) });
-
-  it('start, pause, resume and stop are events; repeating pause, resume or stop changes nothing', () => {
-    given([added]).when(warmup('start', day(1))).then([changed('start', 'active', day(1))]);
-    given([added, changed('start', 'active', day(1))]).when(warmup('pause', day(2))).then([changed('pause', 'paused', day(2))]);
-    given([added, changed('start', 'active', day(1)), changed('pause', 'paused', day(2))]).when(warmup('pause', day(3))).then([]);
-    given([added, changed('start', 'active', day(1)), changed('pause', 'paused', day(2))]).when(warmup('resume', day(4))).then([changed('resume', 'active', day(4))]);
-    given([added, changed('start', 'active', day(1))]).when(warmup('stop', day(5))).then([changed('stop', 'stopped', day(5))]);
-    // a stopped warm-up may start again, from day 1
-    given([added, changed('start', 'active', day(1)), changed('stop', 'stopped', day(5))]).when(warmup('start', day(6))).then([changed('start', 'active', day(6))]);
-  });
-
-  it('refuses what the state does not allow with a 409 naming it, and another account with a 404', () => {
-    given([added]).when(warmup('pause', day(1))).thenThrows(domainError('conflict', 409));
-    given([added]).when(warmup('stop', day(1))).thenThrows(domainError('conflict', 409));
-    given([added, changed('start', 'active', day(1))]).when(warmup('start', day(2))).thenThrows(domainError('conflict', 409));
-    given([added]).when({ ...warmup('start', day(1)), accountId: 'acct_2' }).thenThrows(domainError('not_found', 404));
   });
 });
 
