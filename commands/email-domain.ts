@@ -36,26 +36,40 @@ export interface SigningVerdictRecord {
   decided_by: { source: 'authentication_results' | 'dkim_signature'; d: string; s: string | null; alignment: 'strict' | 'relaxed'; result: string | null } | null;
 }
 
+export type Disposition = 'none' | 'quarantine' | 'reject';
+
+/** One sending IP of a DMARC aggregate report, summed over its records (src/domains/dmarc-report.ts). */
 export interface DmarcSourceRecord {
+  /** normalised (lower-case, compressed IPv6) */
   source_ip: string;
+  /** sum of row/count over every record of this IP */
   messages: number;
-  /** messages passing DMARC: aligned DKIM or aligned SPF */
+  /** messages passing DMARC: aligned DKIM or aligned SPF (RFC 7489 §6.6.2); only a record knows both */
   dmarc_pass: number;
+  /** from policy_evaluated/dkim, weighted by count */
   dkim_aligned: { pass: number; fail: number };
+  /** from policy_evaluated/spf, weighted by count */
   spf_aligned: { pass: number; fail: number };
-  disposition: { none: number; quarantine: number; reject: number };
+  /** weighted by count */
+  disposition: Record<Disposition, number>;
+  /** distinct identifiers/header_from, lower-cased */
   header_from: string[];
 }
 
+/** A DMARC aggregate report as stored: its metadata, the published policy and its sources. */
 export interface DmarcReportRecord {
   org_name: string;
   report_id: string;
   email: string | null;
+  /** ISO 8601 UTC, from date_range (unix seconds) */
   begin: string;
   end: string;
+  /** policy_published/domain, lower-case, no trailing dot */
   domain: string;
-  policy: { p: string; sp: string | null; pct: number | null; adkim: string; aspf: string };
+  policy: { p: Disposition; sp: Disposition | null; pct: number | null; adkim: 'r' | 's'; aspf: 'r' | 's' };
+  /** total over every record */
   messages: number;
+  /** one per source IP, most messages first */
   sources: DmarcSourceRecord[];
 }
 

@@ -4,7 +4,7 @@
 //
 // Rebuildable on its own: it reads no other read model. Nothing here is a person's data; the DKIM
 // private key stays sealed (src/seal.ts) as the event carries it.
-import { EMAIL_DOMAIN_EVENT_TYPES, type EmailDomainEvent, evolveWarmup, type WarmupState, type WarmupStatus } from '../commands/email-domain.ts';
+import { type DmarcReportRecord, type DmarcSourceRecord, EMAIL_DOMAIN_EVENT_TYPES, type EmailDomainEvent, evolveWarmup, type WarmupState, type WarmupStatus } from '../commands/email-domain.ts';
 import type { Projection } from '../src/read-models/projection.ts';
 import { type Db, Filters, type IdRange, findInAccount, listById } from './queries.ts';
 
@@ -42,8 +42,8 @@ export interface DmarcReportRow {
   begin_at: Date;
   end_at: Date;
   messages: number;
-  policy: Record<string, unknown>;
-  sources: Array<{ source_ip: string; messages: number; dmarc_pass: number; dkim_aligned: { pass: number; fail: number }; spf_aligned: { pass: number; fail: number }; disposition: Record<string, number>; header_from: string[] }>;
+  policy: DmarcReportRecord['policy'];
+  sources: DmarcSourceRecord[];
   received_at: Date;
 }
 

@@ -3,6 +3,7 @@
 // results, dispositions). Pure: the caller stores and rolls up the summary.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import ipaddr from 'ipaddr.js';
+import type { DmarcReportRecord, DmarcSourceRecord, Disposition } from '../../commands/email-domain.ts';
 
 export const DMARC_MAX_XML_BYTES = 5 * 1024 * 1024;
 
@@ -13,40 +14,10 @@ export class DmarcReportError extends Error {
   }
 }
 
-export type Disposition = 'none' | 'quarantine' | 'reject';
-
-export interface DmarcSourceSummary {
-  /** normalised (lower-case, compressed IPv6) */
-  source_ip: string;
-  /** sum of row/count over every record of this IP */
-  messages: number;
-  /** messages passing DMARC: aligned DKIM or aligned SPF (RFC 7489 §6.6.2); only a record knows both */
-  dmarc_pass: number;
-  /** from policy_evaluated/dkim, weighted by count */
-  dkim_aligned: { pass: number; fail: number };
-  /** from policy_evaluated/spf, weighted by count */
-  spf_aligned: { pass: number; fail: number };
-  /** weighted by count */
-  disposition: Record<Disposition, number>;
-  /** distinct identifiers/header_from, lower-cased */
-  header_from: string[];
-}
-
-export interface DmarcReport {
-  org_name: string;
-  report_id: string;
-  email: string | null;
-  /** ISO 8601 UTC, from date_range (unix seconds) */
-  begin: string;
-  end: string;
-  /** policy_published/domain, lower-case, no trailing dot */
-  domain: string;
-  policy: { p: Disposition; sp: Disposition | null; pct: number | null; adkim: 'r' | 's'; aspf: 'r' | 's' };
-  /** total over every record */
-  messages: number;
-  /** one per source IP, most messages first */
-  sources: DmarcSourceSummary[];
-}
+// the summary is what the domain's stream stores (commands/email-domain.ts)
+export type { Disposition } from '../../commands/email-domain.ts';
+export type DmarcSourceSummary = DmarcSourceRecord;
+export type DmarcReport = DmarcReportRecord;
 
 type XmlNode = { [name: string]: XmlValue };
 type XmlValue = string | XmlNode | XmlValue[];
