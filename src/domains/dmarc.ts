@@ -27,7 +27,7 @@ export async function storeDmarcReport(engage: Engage, accountId: string, row: E
   }
   if (!coversDomain(row.domain, report.domain)) throw invalidField('xml', `the report is about ${report.domain}, not ${row.domain}`);
   const write = await runEmailDomainCommand(engage, row.id, { type: 'StoreDmarcReport', accountId, report, now: engage.clock.now() }, metadata);
-  return { write, report, duplicate: write.events.length === 0 };
+  return { report, duplicate: write.events.length === 0, position: write.position };
 }
 
 /** Messages passing DMARC: aligned DKIM or aligned SPF (RFC 7489 §6.6.2). */

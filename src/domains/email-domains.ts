@@ -194,7 +194,7 @@ export async function checkDomainSigning(
     throw err;
   }
   const write = await run(engage, row.id, { type: 'RecordSigningCheck', accountId, verdict: { verdict: check.verdict, decided_by: check.decided_by }, now: engage.clock.now() }, metadata);
-  return { write, check };
+  return { check, position: write.position };
 }
 
 export async function setBimiLogo(engage: Engage, accountId: string, row: EmailDomainRow, logoUrl: string | null, metadata: EventMetadata) {
@@ -206,7 +206,7 @@ export async function setBimiLogo(engage: Engage, accountId: string, row: EmailD
     if (issues.length > 0) throw invalid(issues.map((i) => ({ path: 'logo_url', message: `${i.code}: ${i.message}` })));
   }
   const write = await run(engage, row.id, { type: 'SetBimiLogo', accountId, logoUrl, now: engage.clock.now() }, metadata);
-  return { write, record: bimiRecord(row.domain, logoUrl) };
+  return { record: bimiRecord(row.domain, logoUrl), position: write.position };
 }
 
 export const changeWarmup = (engage: Engage, accountId: string, id: string, action: WarmupAction, metadata: EventMetadata) =>

@@ -117,10 +117,7 @@ export function emailDomainRoutes({ engage }: AppDeps): AnyRoute[] {
       body: SigningBody,
       async handler({ params, body, auth, req }) {
         const row = await domainOf(engage, auth.accountId, params.id);
-        const { check } = await runCommand(engage, metadataOf(req), EMAIL_DOMAINS, async (metadata) => {
-          const out = await checkDomainSigning(engage, auth.accountId, row, body, metadata);
-          return { ...out, position: out.write.position };
-        });
+        const { check } = await runCommand(engage, metadataOf(req), EMAIL_DOMAINS, (metadata) => checkDomainSigning(engage, auth.accountId, row, body, metadata));
         return { domain: row.domain, ...check, checked_at: engage.clock.now().toISOString() };
       },
     }),
@@ -134,10 +131,7 @@ export function emailDomainRoutes({ engage }: AppDeps): AnyRoute[] {
       body: BimiBody,
       async handler({ params, body, auth, req }) {
         const row = await domainOf(engage, auth.accountId, params.id);
-        const { record } = await runCommand(engage, metadataOf(req), EMAIL_DOMAINS, async (metadata) => {
-          const out = await setBimiLogo(engage, auth.accountId, row, body.logo_url, metadata);
-          return { ...out, position: out.write.position };
-        });
+        const { record } = await runCommand(engage, metadataOf(req), EMAIL_DOMAINS, (metadata) => setBimiLogo(engage, auth.accountId, row, body.logo_url, metadata));
         return { domain: row.domain, logo_url: body.logo_url, record };
       },
     }),
@@ -163,10 +157,7 @@ export function emailDomainRoutes({ engage }: AppDeps): AnyRoute[] {
       body: DmarcBody,
       async handler({ params, body, auth, req, reply }) {
         const row = await domainOf(engage, auth.accountId, params.id);
-        const { report, duplicate } = await runCommand(engage, metadataOf(req), EMAIL_DOMAINS, async (metadata) => {
-          const out = await storeDmarcReport(engage, auth.accountId, row, body.xml, metadata);
-          return { ...out, position: out.write.position };
-        });
+        const { report, duplicate } = await runCommand(engage, metadataOf(req), EMAIL_DOMAINS, (metadata) => storeDmarcReport(engage, auth.accountId, row, body.xml, metadata));
         reply.code(duplicate ? 200 : 201);
         return { duplicate, report };
       },
