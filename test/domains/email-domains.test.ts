@@ -11,8 +11,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emailDomainsProjection } from '../../projections/email-domains.ts';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
+import { rebuildAndWait } from '../support/rebuild.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.ts';
 import { loopbackCertificate, type LoopbackCertificate } from '../support/tls.ts';
 import { until } from '../support/waits.ts';
@@ -425,5 +427,22 @@ describe('BIMI', () => {
       expect(res.status, logo_url).toBe(400);
       expect(res.body.issues[0].path).toBe('logo_url');
     }
+  });
+});
+
+describe('the read model', () => {
+  it('a rebuild replays every domain, check, verdict and report to the same rows', async () => {
+    const snapshot = async () => {
+      const domains = await server.engage.pool.query('SELECT * FROM email_domains ORDER BY id');
+      const reports = await server.engage.pool.query('SELECT * FROM email_domain_dmarc_reports ORDER BY domain_id, org_name, report_id');
+      return { domains: domains.rows, reports: reports.rows };
+    };
+    const before = await snapshot();
+    expect(before.domains.length).toBeGreaterThan(10);
+    expect(before.reports.length).toBeGreaterThan(10);
+    expect(before.domains.some((d) => d.status === 'verified')).toBe(true);
+    expect(before.domains.some((d) => d.signing !== null)).toBe(true);
+    await rebuildAndWait(server, emailDomainsProjection);
+    expect(await snapshot()).toEqual(before);
   });
 });
