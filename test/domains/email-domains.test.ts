@@ -12,7 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailDomainsProjection } from '../../projections/email-domains.ts';
+import { accountDkimKeys } from '../../src/domains/signing-keys.ts';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
+import type { TestAccount } from '../support/accounts.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
 import { rebuildAndWait } from '../support/rebuild.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.ts';
@@ -37,8 +39,8 @@ const recordOf = (domain: { records: RecordView[] }, kind: string) => domain.rec
 let dns: TestDnsServer;
 let smtp: SmtpReceiver;
 let server: TestServer;
-let a: { key: string };
-let b: { key: string };
+let a: TestAccount;
+let b: TestAccount;
 
 beforeAll(async () => {
   dns = await startDnsServer();
@@ -243,6 +245,12 @@ describe('DKIM signing belongs to the account that verified the domain', () => {
       expect(verified.results).toHaveLength(1);
       expect(verified.results[0]).toMatchObject({ signingDomain: domain, selector: d.dkim.selector, algo: algorithm });
       expect(verified.results[0].status.result).toBe('pass');
+
+      // the signer itself answers only the account that verified the domain (defence in depth: every
+      // path to a provider asks it with the message's own account)
+      const keys = accountDkimKeys(server.engage.pool);
+      expect((await keys(a.accountId, domain))?.selector).toBe(d.dkim.selector);
+      expect(await keys(b.accountId, domain)).toBeUndefined();
 
       // account B names A's verified domain as its From: refused at send, so nothing leaves with A's key
       const before = smtp.received.length;
