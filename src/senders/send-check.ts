@@ -26,6 +26,20 @@ export class SenderCheck {
   async issues(send: ValidSend): Promise<Issue[]> {
     const { channel, sender, to } = send.content;
     if (!sender) return [];
+    return this.check(channel, sender, to);
+  }
+
+  /**
+   * The problems of a campaign template's sender that do not depend on the recipient: email domains,
+   * voice and whatsapp approvals. (An sms sender's rules are per recipient country: a campaign's sms
+   * go out under the account's own responsibility for them.)
+   */
+  async templateIssues(content: Pick<ValidSend['content'], 'channel' | 'sender'>): Promise<Issue[]> {
+    if (!content.sender || content.channel === 'sms') return [];
+    return this.check(content.channel, content.sender, '');
+  }
+
+  private async check(channel: string, sender: string, to: string): Promise<Issue[]> {
     const key = channel === 'email' ? `email ${domainOfAddress(sender) ?? ''}` : `${channel} ${sender} ${channel === 'sms' ? countryOf(to) : ''}`;
     let verdict = this.verdicts.get(key);
     if (!verdict) this.verdicts.set(key, (verdict = this.decide(channel, sender, to)));

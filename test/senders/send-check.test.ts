@@ -85,3 +85,15 @@ describe('voice and whatsapp', () => {
     expect(refusedOnSender(await send(a, { channel: 'voice', to: '+14155550116', sender: '+14155559003' }))).toMatch(/not an approved voice sender/);
   });
 });
+
+describe('campaigns', () => {
+  it("check the template's sender where it does not depend on the recipient: an unapproved whatsapp sender is a 400", async () => {
+    const list = await server.call('POST', '/v1/lists', { key: b.key, body: { name: 'VIPs' } });
+    expect(list.status).toBe(201);
+    const body = { name: 'Launch', audience: { list_id: list.body.id }, channel: 'whatsapp', message: 'We are live', sender: '+14155559004' };
+    const refused = await server.call('POST', '/v1/campaigns', { key: b.key, body });
+    expect(refusedOnSender(refused)).toMatch(/not an approved whatsapp sender/);
+    await register(b, { sender: '+14155559004', channel: 'whatsapp', country: 'US' });
+    expect((await server.call('POST', '/v1/campaigns', { key: b.key, body })).status).toBe(201);
+  });
+});

@@ -1,5 +1,6 @@
 // Campaigns: /v1/campaigns (create, list, look up with counts by message status) and
 // /v1/campaigns/:id/cancel. A campaign is sent by the campaign sender (src/workers/campaign-sender.ts).
+import { SenderCheck } from '../../senders/send-check.ts';
 import { z } from 'zod';
 import type { Audience, CampaignStatus } from '../../../commands/campaign.ts';
 import { findCampaign, listCampaigns } from '../../../projections/campaigns.ts';
@@ -71,6 +72,8 @@ export function campaignRoutes({ engage }: AppDeps): AnyRoute[] {
       responses: { 201: 'the campaign (status sending, or scheduled)' },
       async handler({ body, auth, req, reply }) {
         const input = parseCampaign(body, engage.clock.now(), allowPrivateWebhooks);
+        const senderIssues = await new SenderCheck(engage, auth.accountId).templateIssues(input.template);
+        if (senderIssues.length > 0) throw invalid(senderIssues);
         const write = await runCommand(engage, metadataOf(req), CAMPAIGNS, (metadata) => createCampaign(engage, auth.accountId, input, metadata));
         reply.code(201);
         return campaignAfter(engage, auth.accountId, write);
