@@ -6,8 +6,9 @@
 // else EMAIL_FROM, with from_name as display name, Reply-To, the safelisted custom headers, a
 // Message-ID derived from our message id (<msg_…@from-domain>) and X-Engage-Message-Id, so a re-send
 // after a dispatcher crash is recognisably the same message; List-Unsubscribe and
-// List-Unsubscribe-Post on marketing email (port.ts listUnsubscribeHeaders). Signed with DKIM when
-// the From domain has a key (dkimKeyFor), those list headers included.
+// List-Unsubscribe-Post on marketing email (port.ts listUnsubscribeHeaders). DKIM-signed, those list
+// headers included, when the From has a key: a sender address by its own account's verified domain
+// (accountKeyFor), the default From by an operator key of DKIM_KEYS (operatorKeyFor).
 //
 // Provider message id: the Message-ID of the delivered copy, without angle brackets. That is ours
 // (msg_…@from-domain: deterministic, stable across re-sends, and what bounces and complaints quote
@@ -35,7 +36,7 @@ import { type ChannelProvider, listUnsubscribeHeaders, type OutboundMessage, RES
 
 /**
  * Finds the signing key of the sending account's own verified domain (lower case); undefined: none.
- * Another account's domain of the same name never answers (README "Sending domains and DKIM").
+ * Another account's domain of the same name never answers (README "Email domains").
  */
 export type AccountDkimKeyLookup = (accountId: string, domain: string) => Promise<DkimKey | undefined>;
 
@@ -184,7 +185,7 @@ export class SmtpProvider implements ChannelProvider {
    * with its DKIM-Signature in front: nodemailer signs RSA only, and Ed25519 keys (RFC 8463) must
    * sign the same way.
    */
-  async mailFor(message: OutboundMessage): Promise<{ mail: SendMailOptions; messageId: string; signedBy?: string }> {
+  async mailFor(message: OutboundMessage): Promise<{ mail: SendMailOptions; messageId: string }> {
     const sender = message.sender?.trim();
     const fromSender = sender !== undefined && isEmail(sender);
     const fromAddress = fromSender ? sender : this.defaultFrom.address;
@@ -192,7 +193,7 @@ export class SmtpProvider implements ChannelProvider {
     const domain = fromAddress.slice(fromAddress.lastIndexOf('@') + 1).toLowerCase();
     const messageId = `${message.id}@${domain}`;
     // a sender address is signed only by its own account's verified domain; operator keys sign the
-    // default From alone, so no account can borrow them (README "Sending domains and DKIM")
+    // default From alone, so no account can borrow them (README "Email domains")
     const key = fromSender ? await this.accountKeyFor(message.accountId, domain) : this.operatorKeyFor(domain);
     const mail: SendMailOptions = {
       from: fromName ? { name: fromName, address: fromAddress } : fromAddress,
@@ -216,7 +217,6 @@ export class SmtpProvider implements ChannelProvider {
     return {
       mail: { envelope: { from: fromAddress, to: [message.to] }, raw: Buffer.concat([Buffer.from(signed.signatures), raw]), messageId: `<${messageId}>` },
       messageId,
-      signedBy: domain,
     };
   }
 

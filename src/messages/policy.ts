@@ -146,7 +146,7 @@ export class Policy {
     return decisions;
   }
 
-  /** The From domain of an email (README "Sending domains and DKIM"): its sender address's, else EMAIL_FROM's. */
+  /** The From domain of an email (README "Email domains"): its sender address's, else EMAIL_FROM's. */
   private fromDomain(m: PolicyInput): string | undefined {
     const sender = m.sender?.trim();
     return (sender && sender.includes('@') ? domainOfAddress(sender) : undefined) ?? domainOfAddress(this.config.EMAIL_FROM.replace(/^.*<([^>]+)>.*$/, '$1'));
