@@ -44,9 +44,24 @@ async function catchUpList(engage: Engage, listId: string, list: Folded<ListStat
   return { state, revision: newer[newer.length - 1].revision };
 }
 
-/** Appends the import's end (completed or failed) at the revision the run knows, and deletes its file. */
+/** How long the end of an import waits for the read models to show what it wrote (bounded: it ends regardless). */
+const VISIBLE_WAIT_MS = 30_000;
+/** The read models an import's batches write into: contacts, and list memberships. */
+const IMPORT_READ_MODELS = ['contacts', 'lists'];
+
+/**
+ * Appends the import's end (completed or failed) at the revision the run knows, and deletes its file.
+ * It first waits (bounded) until the contacts and lists read models show every batch, so that an
+ * import reported completed has its contacts in GET /v1/contacts: the imports read model is
+ * another projection, and would otherwise tell of the end before the contacts can be read.
+ */
 async function end(engage: Engage, run: Pick<ImportRun, 'import' | 'metadata' | 'accepted'>, how: { reason?: string }): Promise<RunOutcome> {
   const accountId = run.accepted.account_id;
+  try {
+    await engage.runner.waitFor(IMPORT_READ_MODELS, await engage.store.headPosition({ includeHeldBack: true }), VISIBLE_WAIT_MS);
+  } catch (err) {
+    engage.log.warn({ err, importId: run.accepted.id }, 'waiting for the read models before ending an import failed; ending it anyway');
+  }
   const now = engage.clock.now();
   const events: ImportEvent[] = importDecider.decide(how.reason === undefined ? { type: 'CompleteImport', accountId, now } : { type: 'FailImport', accountId, reason: how.reason, now }, run.import.state);
   if (events.length) {
