@@ -1,7 +1,7 @@
 // Email through an account's own SendGrid account (an integration): the v3 Mail Send API
 // (POST /v3/mail/send, JSON, Bearer API key; 202 with X-Message-Id). SendGrid signs with the
 // account's own authenticated domain there, so nothing is DKIM-signed here.
-import { safeHeaders } from './smtp.ts';
+import { fromAddressOf, safeHeaders } from './smtp.ts';
 import { callApi, outcomeOfAnswer, outcomeOfFailure } from './http-api.ts';
 import { listUnsubscribeHeaders, type ChannelProvider, type OutboundMessage, type SendOutcome } from './port.ts';
 
@@ -18,7 +18,7 @@ export class SendgridProvider implements ChannelProvider {
   ) {}
 
   async send(message: OutboundMessage): Promise<SendOutcome> {
-    const from = message.sender && message.sender.includes('@') ? message.sender : this.options.defaultFrom;
+    const from = fromAddressOf(message.sender, this.options.defaultFrom).address;
     const content = [{ type: 'text/plain', value: message.message }, ...(message.htmlmessage ? [{ type: 'text/html', value: message.htmlmessage }] : [])];
     const headers = { ...safeHeaders(message.headers), ...listUnsubscribeHeaders(message) };
     const payload = {

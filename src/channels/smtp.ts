@@ -104,6 +104,16 @@ const DKIM_SIGNED_HEADERS =
   'Content-Description:Resent-Date:Resent-From:Resent-Sender:Resent-To:Resent-Cc:Resent-Message-ID:In-Reply-To:References:' +
   'List-Id:List-Help:List-Unsubscribe:List-Unsubscribe-Post:List-Subscribe:List-Post:List-Owner:List-Archive';
 
+/**
+ * The From address of an email (README "Email over SMTP"): its sender when that is an email address,
+ * else the address of the default From ("a@b.c" or "Name <a@b.c>"). Every email transport and the
+ * warm-up count decide it here.
+ */
+export function fromAddressOf(sender: string | null | undefined, defaultFrom: string): { address: string; fromSender: boolean } {
+  const trimmed = sender?.trim();
+  return trimmed !== undefined && isEmail(trimmed) ? { address: trimmed, fromSender: true } : { address: parseMailbox(defaultFrom).address, fromSender: false };
+}
+
 /** "a@b.c" or "Name <a@b.c>" → its parts. */
 function parseMailbox(value: string): { name?: string; address: string } {
   const m = /^\s*(?:"?([^"<]*?)"?\s*)?<([^<>\s]+)>\s*$/.exec(value);
@@ -186,9 +196,7 @@ export class SmtpProvider implements ChannelProvider {
    * sign the same way.
    */
   async mailFor(message: OutboundMessage): Promise<{ mail: SendMailOptions; messageId: string }> {
-    const sender = message.sender?.trim();
-    const fromSender = sender !== undefined && isEmail(sender);
-    const fromAddress = fromSender ? sender : this.defaultFrom.address;
+    const { address: fromAddress, fromSender } = fromAddressOf(message.sender, this.defaultFrom.address);
     const fromName = message.from_name ?? (fromAddress === this.defaultFrom.address ? this.defaultFrom.name : undefined);
     const domain = fromAddress.slice(fromAddress.lastIndexOf('@') + 1).toLowerCase();
     const messageId = `${message.id}@${domain}`;

@@ -72,7 +72,7 @@ export class IntegrationProviders {
         case 'smtp':
           return new SmtpProvider({ url: credentials.url, defaultFrom: credentials.from ?? this.config.EMAIL_FROM, maxConnections: 2, timeoutMs: this.config.SMTP_TIMEOUT_MS, ...(this.accountKeyFor ? { accountKeyFor: this.accountKeyFor } : {}) });
         case 'sendgrid':
-          return new SendgridProvider({ api_key: credentials.api_key }, { apiBase: this.config.SENDGRID_API_BASE, timeoutMs, defaultFrom: this.config.EMAIL_FROM.replace(/^.*<([^>]+)>.*$/, '$1') });
+          return new SendgridProvider({ api_key: credentials.api_key }, { apiBase: this.config.SENDGRID_API_BASE, timeoutMs, defaultFrom: this.config.EMAIL_FROM });
         case 'twilio':
           return new TwilioProvider(
             { account_sid: credentials.account_sid, auth_token: credentials.auth_token, ...(credentials.from ? { from: credentials.from } : {}) },

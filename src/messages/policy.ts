@@ -17,6 +17,7 @@ import { suppressedAmong } from '../../projections/suppressions.ts';
 import { addressHasher } from '../personal-data/address-hash.ts';
 import { ERASED } from '../personal-data/codec.ts';
 import { keysById } from '../personal-data/keys.ts';
+import { fromAddressOf } from '../channels/smtp.ts';
 import type { Config, QuietHours } from '../config.ts';
 import { domainOfAddress } from '../domains/names.ts';
 import { nextUtcMidnight, utcMidnight, warmupToday } from '../domains/warmup.ts';
@@ -146,10 +147,9 @@ export class Policy {
     return decisions;
   }
 
-  /** The From domain of an email (README "Email domains"): its sender address's, else EMAIL_FROM's. */
+  /** The From domain of an email: its sender address's, else EMAIL_FROM's (fromAddressOf). */
   private fromDomain(m: PolicyInput): string | undefined {
-    const sender = m.sender?.trim();
-    return (sender && sender.includes('@') ? domainOfAddress(sender) : undefined) ?? domainOfAddress(this.config.EMAIL_FROM.replace(/^.*<([^>]+)>.*$/, '$1'));
+    return domainOfAddress(fromAddressOf(m.sender, this.config.EMAIL_FROM).address);
   }
 
   /** Per `<account> <domain>` in warm-up with a cap today: the cap, the ramp day and what went out since UTC midnight. */
