@@ -215,6 +215,17 @@ const ConfigSchema = z.object({
   TWILIO_API_BASE: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/$/, '')).default('https://api.twilio.com'),
   SENDGRID_API_BASE: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/$/, '')).default('https://api.sendgrid.com'),
   WHATSAPP_API_BASE: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/$/, '')).default('https://graph.facebook.com'),
+  // AI writing helpers (README "AI helpers"): an OpenAI-compatible chat-completions API; all three
+  // set, or the helpers answer with their deterministic fallback (degraded: true)
+  AI_BASE_URL: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/$/, '')).optional(),
+  AI_API_KEY: z.string().min(1).optional(),
+  AI_MODEL: z.string().min(1).max(200).optional(),
+  /** one chat-completions attempt's time limit */
+  AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(20_000),
+  /** further attempts after a timeout, a network error, a 429 or a 5xx */
+  AI_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  /** where the account's data is kept and processed, shown by GET /v1/account/plan */
+  DATA_REGION: z.enum(['global', 'eu', 'us']).default('global'),
   /** pooled SMTP connections per process */
   SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100).default(5),
   /** connect, greeting and socket-inactivity timeout of an SMTP connection; below DISPATCH_LEASE_MS */
