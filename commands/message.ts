@@ -34,6 +34,8 @@ export interface MessageAcceptedData extends MessageContent {
   bulk_id?: string;
   /** the campaign that sent it (commands/campaign.ts) */
   campaign_id?: string;
+  /** phone channels: the recipient's country (ISO alpha-2), in clear: billing prices by it (src/billing/recipient-country.ts) */
+  to_country?: string;
   created_at: string;
 }
 

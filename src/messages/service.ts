@@ -11,6 +11,7 @@ import { notFound } from '../errors.ts';
 import { type AppendResult, type EventMetadata, type NewEvent, type Position, WrongExpectedVersionError, comparePositions, positionToString } from '../eventstore/port.ts';
 import { newId } from '../ids.ts';
 import type { ValidSend } from './validation.ts';
+import { toCountryField } from '../billing/recipient-country.ts';
 
 /** Appends per call: 10,000 messages are a few statements, not 10,000 round trips. */
 const APPEND_CHUNK = 5000;
@@ -55,6 +56,7 @@ export function acceptedData(
     ...(extra.resendOf ? { resend_of: extra.resendOf } : {}),
     ...(extra.bulkId ? { bulk_id: extra.bulkId } : {}),
     ...(extra.campaignId ? { campaign_id: extra.campaignId } : {}),
+    ...toCountryField(item.content.channel, item.content.to),
     created_at: now.toISOString(),
   };
 }
