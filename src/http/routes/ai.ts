@@ -1,0 +1,163 @@
+// The AI helpers and the spam check (SPEC.md "Account: AI helpers"; README "AI helpers", "Spam
+// check"): text assist and whole emails (always answering, degraded without a provider), the brand
+// voice, the writer and coach add-on requests, the coach's daily recommendations.
+import { z } from 'zod';
+import { type AiAddon, aiDecider, aiStream } from '../../../commands/ai.ts';
+import { findAiAccount } from '../../../projections/ai.ts';
+import { BrandVoiceBody, profileOf } from '../../ai/brand-voice.ts';
+import { ASSIST_ACTIONS } from '../../ai/prompts.ts';
+import { coachRecommendations } from '../../ai/recommendations.ts';
+import { addonView, assist, writeEmail } from '../../ai/service.ts';
+import { runCommand } from '../../command-handler.ts';
+import { checkSpam } from '../../spam/score.ts';
+import type { AppDeps } from '../deps.ts';
+import { metadataOf } from '../common.ts';
+import { type AnyRoute, defineRoute } from '../route.ts';
+
+const AI = ['ai'];
+const CHANNELS = ['sms', 'rcs', 'whatsapp', 'voice', 'email', 'push'] as const;
+
+const AssistBody = z
+  .strictObject({
+    action: z.enum(ASSIST_ACTIONS),
+    text: z.string().max(20_000).optional(),
+    brief: z.string().max(5_000).optional(),
+    channel: z.enum(CHANNELS).optional(),
+    subject: z.string().max(998).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.action === 'generate') {
+      if (!body.brief?.trim()) ctx.addIssue({ code: 'custom', path: ['brief'], message: 'required for generate' });
+    } else if (!body.text?.trim()) ctx.addIssue({ code: 'custom', path: ['text'], message: `required for ${body.action}` });
+  });
+
+const WriteBody = z.strictObject({
+  brief: z.string().trim().min(1).max(5_000),
+  audience: z.string().trim().min(1).max(500).optional(),
+  tone: z.string().trim().min(1).max(200).optional(),
+  length: z.enum(['short', 'medium', 'long']).optional(),
+  call_to_action: z.string().trim().min(1).max(200).optional(),
+});
+
+const RequestBody = z.strictObject({ note: z.string().trim().min(1).max(1_000).optional() });
+
+const SpamCheckBody = z
+  .strictObject({
+    subject: z.string().max(2_000),
+    html: z.string().max(2_000_000).optional(),
+    text: z.string().max(2_000_000).optional(),
+    marketing: z.boolean().default(true),
+  })
+  .superRefine((body, ctx) => {
+    if (!body.html?.trim() && !body.text?.trim()) ctx.addIssue({ code: 'custom', path: ['text'], message: 'html or text is required' });
+  });
+
+export function aiRoutes({ engage }: AppDeps): AnyRoute[] {
+  const addonRoutes = (addon: AiAddon, what: string): AnyRoute[] => [
+    defineRoute({
+      method: 'POST',
+      url: `/v1/account/ai-${addon}-request`,
+      auth: 'key_or_login',
+      summary: `Ask for the ${what} add-on; an operator enables it. Asking again while a request stands, or once enabled, changes nothing`,
+      tags: ['account'],
+      body: RequestBody,
+      async handler({ body, auth, req, reply }) {
+        const command = { type: 'RequestAddon' as const, accountId: auth.accountId, addon, note: body.note, now: engage.clock.now() };
+        const result = await runCommand(engage, metadataOf(req), AI, { decider: aiDecider, streamId: aiStream(auth.accountId), command });
+        const { status, requested_at } = addonView(result.state[addon]);
+        reply.code(202);
+        return { status, requested_at };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: `/v1/account/ai-${addon}-status`,
+      auth: 'key_or_login',
+      summary: `Whether the ${what} add-on is enabled, requested, or neither`,
+      tags: ['account'],
+      async handler({ auth }) {
+        const row = await findAiAccount(engage.pool, auth.accountId);
+        const requested = row?.[`${addon}_requested_at`];
+        return addonView({ status: row?.[`${addon}_status`] ?? 'none', requested_at: requested ? requested.toISOString() : null });
+      },
+    }),
+  ];
+
+  return [
+    defineRoute({
+      method: 'POST',
+      url: '/v1/account/ai-assist',
+      auth: 'key_or_login',
+      scope: 'read',
+      summary: 'Text assist for one block: rewrite, shorten, lengthen, friendly, professional, fix, generate or subjects; always answers (degraded: true from the built-in fallback)',
+      tags: ['account'],
+      body: AssistBody,
+      async handler({ body, auth }) {
+        return assist(engage, auth.accountId, body);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v1/account/ai-write',
+      auth: 'key_or_login',
+      scope: 'read',
+      summary: 'A whole email (subject, preheader, HTML, text) from a brief; always answers (degraded: true from the built-in fallback)',
+      tags: ['account'],
+      body: WriteBody,
+      async handler({ body, auth }) {
+        return writeEmail(engage, auth.accountId, body);
+      },
+    }),
+    ...addonRoutes('writer', 'AI writer'),
+    ...addonRoutes('coach', 'AI coach'),
+    defineRoute({
+      method: 'POST',
+      url: '/v1/account/ai-recommendations',
+      auth: 'key_or_login',
+      scope: 'read',
+      summary: "The AI coach's marketing recommendations for today (UTC), made once a day and then cached; 403 unless the coach is enabled",
+      tags: ['account'],
+      async handler({ auth, req }) {
+        const { position: _position, ...answer } = await runCommand(engage, metadataOf(req), AI, (metadata) => coachRecommendations(engage, auth.accountId, metadata));
+        return answer;
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/account/brand-voice',
+      auth: 'key_or_login',
+      summary: 'The brand voice the AI helpers write in (null when none is set)',
+      tags: ['account'],
+      async handler({ auth }) {
+        return { brand_voice: (await findAiAccount(engage.pool, auth.accountId))?.brand_voice ?? null };
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      url: '/v1/account/brand-voice',
+      auth: 'key_or_login',
+      summary: 'Sets the brand voice (replacing the whole profile); null or {} clears it',
+      tags: ['account'],
+      // a null body arrives as {} (src/http/route.ts), which clears
+      body: BrandVoiceBody,
+      async handler({ body, auth, req }) {
+        const profile = profileOf(body);
+        const command = { type: 'SetBrandVoice' as const, accountId: auth.accountId, profile, now: engage.clock.now() };
+        const result = await runCommand(engage, metadataOf(req), AI, { decider: aiDecider, streamId: aiStream(auth.accountId), command });
+        return { brand_voice: result.state.brandVoice };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v1/account/spam-check',
+      auth: 'key_or_login',
+      scope: 'read',
+      summary: 'Scores an email against the spam rules: {score, rating, issues:[{rule, message, weight}]}',
+      tags: ['account'],
+      body: SpamCheckBody,
+      async handler({ body }) {
+        return checkSpam(body);
+      },
+    }),
+  ];
+}
