@@ -15,14 +15,18 @@ import { sendersProjection } from './senders.ts';
 import { emailDomainsProjection } from './email-domains.ts';
 import { integrationsProjection } from './integrations.ts';
 import { linkDomainsProjection } from './link-domains.ts';
+import { billingProjection } from './billing.ts';
+import { analyticsProjection } from './analytics.ts';
+import { listGrowthProjection } from './list-growth.ts';
 import { suppressionsProjection } from './suppressions.ts';
 import { trackingProjection } from './tracking.ts';
 import { webhookOutboxProjection } from './webhook-outbox.ts';
+import { aiProjection } from './ai.ts';
 
 export const ALL_PROJECTIONS: Projection[] = [
   authProjection, campaignsProjection, contactEventsProjection, contactsProjection, customFieldsProjection, importsProjection, listsProjection,
   messagesProjection, segmentsProjection, conversationsProjection, replyRoutesProjection, suppressionsProjection, trackingProjection, webhookOutboxProjection,
-  sendersProjection, emailDomainsProjection, integrationsProjection, linkDomainsProjection,
+  sendersProjection, emailDomainsProjection, integrationsProjection, linkDomainsProjection, billingProjection, analyticsProjection, listGrowthProjection, aiProjection,
 ];
 
 export function findProjection(name: string): Projection | undefined {

@@ -19,6 +19,8 @@ import { readStatuses } from './read-models/status.ts';
 import { sleep } from './sleep.ts';
 import { reviewSender, type SenderWrite } from './senders/service.ts';
 import { applyErasures, ExportedErasure, listErasures } from './personal-data/erasure.ts';
+import { billingCommands } from './billing/cli.ts';
+import { aiCommands } from './ai/cli.ts';
 
 const program = new Command();
 program.name('engage').description('engage: event-sourced customer engagement platform').showHelpAfterError();
@@ -350,6 +352,9 @@ senders
   .action(async (id: string, opts: { reason: string; json?: boolean }) => {
     await withEngage(async (engage) => reviewed(opts, await reviewSender(engage, id, { approve: false, reason: opts.reason }, { actor: 'cli' })));
   });
+
+billingCommands(program.command('billing').description("accounts' plans and prepaid balances (README: Billing)"), withEngage, out);
+aiCommands(program.command('ai').description("accounts' AI add-ons, coach and writer (README: AI helpers)"), withEngage, out);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`engage: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -28,6 +28,10 @@ import { senderRoutes } from './routes/senders.ts';
 import { emailDomainRoutes } from './routes/email-domains.ts';
 import { integrationRoutes } from './routes/integrations.ts';
 import { linkDomainRoutes } from './routes/link-domains.ts';
+import { billingRoutes } from './routes/billing.ts';
+import { analyticsRoutes } from './routes/analytics.ts';
+import { mcpRoutes } from './routes/mcp.ts';
+import { aiRoutes } from './routes/ai.ts';
 import { providerWebhookRoutes } from './routes/providers/index.ts';
 
 export const JSON_BODY_LIMIT = 10 * 1024 * 1024;
@@ -89,7 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   idempotencyPlugin(app, engage.pool);
 
   const registry: AnyRoute[] = [];
-  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, listRoutes, segmentRoutes, eventRoutes, messageRoutes, campaignRoutes, webhookEndpointRoutes, unsubscribeRoutes, conversationRoutes, senderRoutes, emailDomainRoutes, integrationRoutes, linkDomainRoutes];
+  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, listRoutes, segmentRoutes, eventRoutes, messageRoutes, campaignRoutes, webhookEndpointRoutes, unsubscribeRoutes, conversationRoutes, senderRoutes, emailDomainRoutes, integrationRoutes, linkDomainRoutes, billingRoutes, analyticsRoutes, aiRoutes];
   for (const group of groups) registerRoutes(app, group(deps), registry);
   registerRoutes(app, trackingRoutes(deps), registry);
   registerRoutes(app, importRoutes(deps), registry);
@@ -101,6 +105,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(trackingPublicRoutes(deps, registry));
   // inbound provider callbacks: a child context with raw-body parsers (signatures), outside the OpenAPI document
   await app.register(providerWebhookRoutes(deps));
+  // the agent tools (MCP): after every route group, since its tools are routes read from the registry
+  await app.register(mcpRoutes(deps, registry));
 
   const document = openApiDocument(registry);
   app.get('/v1/openapi.json', { config: { auth: 'none', rateGroup: 'public' } }, async () => document);
