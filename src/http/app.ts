@@ -32,6 +32,7 @@ import { billingRoutes } from './routes/billing.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { aiRoutes } from './routes/ai.ts';
+import { historyRoutes } from './routes/history.ts';
 import { providerWebhookRoutes } from './routes/providers/index.ts';
 
 export const JSON_BODY_LIMIT = 10 * 1024 * 1024;
@@ -93,7 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   idempotencyPlugin(app, engage.pool);
 
   const registry: AnyRoute[] = [];
-  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, listRoutes, segmentRoutes, eventRoutes, messageRoutes, campaignRoutes, webhookEndpointRoutes, unsubscribeRoutes, conversationRoutes, senderRoutes, emailDomainRoutes, integrationRoutes, linkDomainRoutes, billingRoutes, analyticsRoutes, aiRoutes];
+  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, listRoutes, segmentRoutes, eventRoutes, messageRoutes, campaignRoutes, webhookEndpointRoutes, unsubscribeRoutes, conversationRoutes, senderRoutes, emailDomainRoutes, integrationRoutes, linkDomainRoutes, billingRoutes, analyticsRoutes, aiRoutes, historyRoutes];
   for (const group of groups) registerRoutes(app, group(deps), registry);
   registerRoutes(app, trackingRoutes(deps), registry);
   registerRoutes(app, importRoutes(deps), registry);
