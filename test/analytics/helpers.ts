@@ -1,16 +1,12 @@
 // The analytics tests' kit: a real server whose clock a test sets (so events fall on the UTC days it
 // chooses), sends through the sandbox waited on until they settle, and a bulk of email outcomes
 // appended straight to the log for volume.
-import pino from 'pino';
 import { expect } from 'vitest';
 import type { MessageEvent } from '../../commands/message.ts';
 import type { SuppressionEvent } from '../../commands/suppression.ts';
 import type { Clock } from '../../src/clock.ts';
 import { newId } from '../../src/ids.ts';
-import { startServer } from '../../src/server.ts';
-import { newAccount } from '../support/accounts.ts';
-import { freshDatabase, testConfig, type TestServer } from '../support/harness.ts';
-import { checkedRequest, requestJson } from '../support/http.ts';
+import { startTestServer, type TestServer } from '../support/harness.ts';
 import { until } from '../support/waits.ts';
 
 /** A clock that runs at the wall clock's pace from whatever instant a test sets. */
@@ -24,22 +20,8 @@ export class SettableClock implements Clock {
   }
 }
 
-/** A test server (as test/support/harness.ts starts one) running on `clock`. */
-export async function startClockedServer(clock: Clock, overrides: Record<string, string> = {}): Promise<TestServer> {
-  const url = await freshDatabase();
-  const server = await startServer({ config: testConfig(url, overrides), log: pino({ level: 'silent' }), clock });
-  return {
-    ...server,
-    databaseUrl: url,
-    call: (method, path, opts) => checkedRequest(server.url, method, path, opts),
-    request: (method, path, opts) => requestJson(server.url, method, path, opts),
-    newAccount: (name) => newAccount(server, name),
-    async caughtUp(names, timeoutMs = 60_000) {
-      const head = await server.engage.store.headPosition({ includeHeldBack: true });
-      if (!(await server.engage.runner.waitFor(names, head, timeoutMs))) throw new Error(`read models ${names.join(', ')} did not catch up`);
-    },
-  };
-}
+/** A test server running on `clock`. */
+export const startClockedServer = (clock: Clock, overrides: Record<string, string> = {}): Promise<TestServer> => startTestServer(overrides, undefined, clock);
 
 /** Noon (UTC) of a YYYY-MM-DD day: far from either midnight, so a test's minutes stay on that day. */
 export const noonOf = (day: string) => new Date(`${day}T12:00:00.000Z`);

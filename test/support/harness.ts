@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, inject } from 'vitest';
+import type { Clock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { startServer, type Server } from '../../src/server.ts';
 import { newAccount, type TestAccount } from './accounts.ts';
@@ -58,9 +59,10 @@ export interface TestServer extends Server {
   caughtUp(names: readonly string[], timeoutMs?: number): Promise<void>;
 }
 
-export async function startTestServer(overrides: Record<string, string> = {}, databaseUrl?: string): Promise<TestServer> {
+/** `clock`: the time the server lives in, for a test that places events on days it chooses. */
+export async function startTestServer(overrides: Record<string, string> = {}, databaseUrl?: string, clock?: Clock): Promise<TestServer> {
   const url = databaseUrl ?? (await freshDatabase());
-  const server = await startServer({ config: testConfig(url, overrides), log: pino({ level: 'silent' }) });
+  const server = await startServer({ config: testConfig(url, overrides), log: pino({ level: 'silent' }), ...(clock ? { clock } : {}) });
   return {
     ...server,
     databaseUrl: url,
