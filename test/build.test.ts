@@ -1,18 +1,19 @@
 // `npm run build`: the TypeScript sources compile to plain JavaScript that plain `node` runs (no tsx),
-// as the Dockerfile's CMD does. Built into a scratch folder, never over a developer's dist/.
+// as the Dockerfile's CMD does: the build the global setup made for this run (test/support/global-setup.ts,
+// into a scratch folder, never over a developer's dist/). And bin/engage.js, the `npx engage` entry,
+// runs the sources through tsx when there is no current build.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freshDatabase } from './support/harness.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // inside the checkout (.engage is ignored), so the built files find node_modules as dist/ does
-const OUT = path.join(ROOT, '.engage', `build-check-${randomBytes(4).toString('hex')}`);
-const MAIN = path.join(OUT, 'src', 'main.js');
+const MAIN = inject('cliMain');
+const OUT = path.dirname(path.dirname(MAIN));
 const run = promisify(execFile);
 
 function plainEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -24,19 +25,20 @@ function plainEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 describe('the build', () => {
   let serve: ChildProcess | undefined;
 
-  beforeAll(async () => {
-    const tsc = path.join(ROOT, 'node_modules', '.bin', 'tsc');
-    await run(tsc, ['-p', 'tsconfig.build.json', '--outDir', OUT], { cwd: ROOT });
-  }, 60_000);
   afterAll(() => {
     serve?.kill('SIGKILL');
-    rmSync(OUT, { recursive: true, force: true });
   });
 
   it('leaves no import of a .ts file in the output', () => {
     const files = (readdirSync(OUT, { recursive: true }) as string[]).filter((f) => f.endsWith('.js'));
     expect(files).toContain(path.join('src', 'main.js'));
     for (const f of files) expect(readFileSync(path.join(OUT, f), 'utf8'), f).not.toMatch(/from ['"]\.{1,2}\/[^'"]*\.ts['"]|import\(['"]\.{1,2}\/[^'"]*\.ts['"]\)/);
+  });
+
+  it('bin/engage.js runs the CLI from the TypeScript sources when there is no current build (npx engage on a fresh clone)', async () => {
+    const { stdout } = await run(process.execPath, [path.join(ROOT, 'bin', 'engage.js'), '--help'], { cwd: ROOT, env: plainEnv({}) });
+    expect(stdout).toMatch(/Usage: engage/);
+    expect(stdout).toMatch(/serve/);
   });
 
   it('runs with plain node: --help exits 0', async () => {

@@ -9,7 +9,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { portOpen } from '../src/db/embedded.ts';
 import { freshDatabase } from './support/harness.ts';
 import { type EngageProcess, killAllEngageProcesses, printedApiKey, runEngage, startEngage, TEST_APPLICATION_NAME } from './support/processes.ts';
@@ -61,7 +61,7 @@ async function servingPid(base: string): Promise<number> {
   return res.body.process.pid;
 }
 
-/** The live engage processes (bin/engage.js, not the embedded Postgres) whose parent is `pid`: the cluster's children. */
+/** The live engage processes (the CLI's main.js, not the embedded Postgres) whose parent is `pid`: the cluster's children. */
 function engageChildren(pid: number): number[] {
   const out: number[] = [];
   for (const name of readdirSync('/proc')) {
@@ -71,7 +71,7 @@ function engageChildren(pid: number): number[] {
       const stat = readFileSync(`/proc/${child}/stat`, 'utf8');
       const [state, ppid] = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
       if (Number(ppid) !== pid || state === 'Z') continue;
-      if (readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('bin/engage.js')) out.push(child);
+      if (readFileSync(`/proc/${child}/cmdline`, 'utf8').includes(inject('cliMain'))) out.push(child);
     } catch {
       /* gone meanwhile */
     }

@@ -1,12 +1,14 @@
-// Runs the real `engage` CLI (bin/engage.js) in child processes: one-shot commands, and long-running
+// Runs the real `engage` CLI (built once per run by the global setup) in child processes: one-shot commands, and long-running
 // `engage serve` / `engage worker` processes that tests can SIGKILL and restart.
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 import { eventually } from './waits.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'bin/engage.js');
+/** the CLI the global setup built for this run (test/build.test.ts checks bin/engage.js itself) */
+const BIN = inject('cliMain');
 
 export interface CliResult {
   code: number | null;
