@@ -24,16 +24,8 @@ import type { Db } from './queries.ts';
 
 export type LedgerKind = 'message' | 'refund' | 'top_up' | 'conversion';
 
-interface AccountState {
-  account_id: string;
-  tier: string;
-  period: string;
-  currency: string;
-  balance_micros: number;
-  details: (BillingDetails & { updated_at: string }) | null;
-  currency_changed: { from: string; to: string; rate: string; rates_date: string; at: string } | null;
-  updated_at: string | null;
-}
+/** An account's row as a batch folds it (times as the events' strings). */
+type AccountState = Omit<BillingAccountRow, 'updated_at'> & { updated_at: string | null };
 
 interface MessageState {
   message_id: string;
