@@ -25,11 +25,12 @@ import { projectionRebuild } from './scenarios/rebuild.ts';
 import { messagingScenarios } from './scenarios/messaging.ts';
 import { segmentCount } from './scenarios/segments.ts';
 import { webhookScenarios } from './scenarios/webhooks.ts';
+import { webhookReplay } from './scenarios/webhook-replay.ts';
 import { writeThroughput } from './scenarios/write-throughput.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const KNOWN = ['append-single', 'append-batch', 'catchup-read', 'projection-rebuild', 'personal-data', 'http-create', 'http-list'];
-KNOWN.push(...messagingScenarios.map((s) => s.name), ...webhookScenarios.map((s) => s.name));
+KNOWN.push(...messagingScenarios.map((s) => s.name), ...webhookScenarios.map((s) => s.name), webhookReplay.name);
 KNOWN.push(writeThroughput.name, campaignScenario.name, segmentCount.name, eventsIngest.name, csvImport.name);
 
 /** The scenarios asked for: `npm run bench -- <scenario> …` and/or BENCH_ONLY=a,b (none: all). */
@@ -61,7 +62,7 @@ async function main() {
   const only = parseOnly();
   const scenarios: Scenario[] = [appendSingle, appendBatch, catchupRead, projectionRebuild, personalDataScenario].filter((s) => only(s.name));
   scenarios.push(...httpScenarios(only));
-  scenarios.push(...[...messagingScenarios, ...webhookScenarios].filter((s) => only(s.name)));
+  scenarios.push(...[...messagingScenarios, ...webhookScenarios, webhookReplay].filter((s) => only(s.name)));
   if (only(writeThroughput.name)) scenarios.push(writeThroughput);
   if (only(campaignScenario.name)) scenarios.push(campaignScenario);
   if (only(segmentCount.name)) scenarios.push(segmentCount);

@@ -3,20 +3,30 @@
 // transaction as its checkpoint (so a crash neither loses nor doubles a delivery). It keeps the
 // endpoints and per-message hooks it needs itself, in log order. Not rebuildable: a replay would
 // deliver history again. It owns webhook_deliveries and webhook_attempts: every statement on them
-// is a typed query below (the sender's claims and attempts, the API's lists and retries).
+// is a typed query below (the sender's claims and attempts, the API's lists and retries). Its other
+// tables have modules of their own: webhook_endpoints (webhook-endpoints.ts), webhook_message_hooks
+// (webhook-message-hooks.ts) and webhook_replays (webhook-replays.ts, whose cancel this apply
+// carries out on the deliveries).
 import type { MessageEvent } from '../commands/message.ts';
 import type { InboundSettingsEvent } from '../commands/inbound-settings.ts';
 import type { WebhookEndpointEvent } from '../commands/webhook-endpoint.ts';
+import { WEBHOOK_REPLAY_EVENT_TYPES, type WebhookReplayEvent } from '../commands/webhook-replay.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import { newId } from '../src/ids.ts';
 import type { Projection, TableNamer } from '../src/read-models/projection.ts';
-import { ERASED, type OpenedPersonalData, sealedKeyOf } from '../src/personal-data/codec.ts';
+import { sealedKeyOf } from '../src/personal-data/codec.ts';
 import { openEvents } from '../src/personal-data/store.ts';
 import { applyInOrder } from './document.ts';
 import { ERASURE_EVENTS, erasedKeys, isErasure } from './erasures.ts';
+import { eraseHooks, hookOfAccepted, insertHooks, loadHooks, messageHooksSchema, messageHooksUpgrade, openHooks, setProviderMessageId, type StoredHook } from './webhook-message-hooks.ts';
 import { type DeliveryDraft, deliveriesFor, type EndpointSubscription, erasePersonalData, type MessageHook } from './webhook-payloads.ts';
+import { applyReplayEvent, replaysSchema } from './webhook-replays.ts';
+import { endpointsOfAccounts, endpointsSchema, storeEndpointEvent } from './webhook-endpoints.ts';
+
+// the endpoints' queries, from where their callers have always imported them
+export { accountOfWebhookEndpoint, findWebhookEndpoint, listWebhookEndpoints, type SendingEndpoint, sendingEndpoints, type WebhookEndpointRow } from './webhook-endpoints.ts';
 import type { Migration } from '../src/db/migrations.ts';
-import { type Db, findInAccount } from './queries.ts';
+import type { Db } from './queries.ts';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 
@@ -35,6 +45,8 @@ export interface WebhookDelivery extends Omit<DeliveryDraft, 'created_at'> {
   updated_at: Date;
   delivered_at: Date | null;
   target_key: string;
+  /** the replay that made it (null: a live delivery) */
+  replay_id: string | null;
 }
 
 /** The scheduling key of a delivery's receiver: the URL's authority (host and port). */
@@ -48,24 +60,17 @@ export const webhookOutboxProjection: Projection = {
   // most contacts and messages belong to accounts nobody listens to: only what may be delivered or
   // remembered is decrypted (openWhereListened)
   personalData: 'opened-by-apply',
-  tables: ['webhook_endpoints', 'webhook_message_hooks', 'webhook_deliveries', 'webhook_inbound_hooks'],
+  tables: ['webhook_endpoints', 'webhook_message_hooks', 'webhook_deliveries', 'webhook_inbound_hooks', 'webhook_replays'],
   types: [
     'WebhookEndpointCreated', 'WebhookEndpointUpdated', 'WebhookEndpointDeleted',
     'MessageAccepted', 'MessageQueued', 'MessageSent', 'MessageDelivered', 'MessageFailed',
     'ContactCreated', 'ContactUpdated', 'ContactBounced', 'RecipientSuppressed', 'CampaignSent', 'InboundSettingsChanged', 'InboundMessageReceived',
+    ...WEBHOOK_REPLAY_EVENT_TYPES,
     ...ERASURE_EVENTS,
   ],
   schema: (t) => `
-    CREATE TABLE ${t('webhook_endpoints')} (
-      id text PRIMARY KEY, account_id text NOT NULL, url text NOT NULL, events text[] NOT NULL, status text NOT NULL,
-      secret_sealed text NOT NULL, created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL
-    );
-    CREATE INDEX ${t('webhook_endpoints')}_account ON ${t('webhook_endpoints')} (account_id, id);
-    CREATE TABLE ${t('webhook_message_hooks')} (
-      message_id text PRIMARY KEY, account_id text NOT NULL, webhook_url text, channel text NOT NULL, to_address text NOT NULL,
-      provider_message_id text, personal_key text
-    );
-    CREATE INDEX ${t('webhook_message_hooks')}_personal_key ON ${t('webhook_message_hooks')} (personal_key) WHERE personal_key IS NOT NULL;
+    ${endpointsSchema(t)}
+    ${messageHooksSchema(t)}
     CREATE TABLE ${t('webhook_deliveries')} (
       id text PRIMARY KEY,
       account_id text NOT NULL,
@@ -88,19 +93,25 @@ export const webhookOutboxProjection: Projection = {
       delivered_at timestamptz,
       target_key text NOT NULL,
       personal_key text,
+      replay_id text,
       UNIQUE (event_id, target_key)
     );
+    CREATE INDEX ${t('webhook_deliveries')}_replay ON ${t('webhook_deliveries')} (replay_id, status) WHERE replay_id IS NOT NULL;
     CREATE INDEX ${t('webhook_deliveries')}_personal_key ON ${t('webhook_deliveries')} (personal_key) WHERE personal_key IS NOT NULL;
     CREATE INDEX ${t('webhook_deliveries')}_due ON ${t('webhook_deliveries')} (next_attempt_at) WHERE status = 'pending';
     CREATE INDEX ${t('webhook_deliveries')}_endpoint ON ${t('webhook_deliveries')} (endpoint_id, id DESC);
-    CREATE TABLE ${t('webhook_inbound_hooks')} (account_id text PRIMARY KEY, url text NOT NULL);`,
-  // personal_key columns came with erasure (a generation made before gets them here)
+    CREATE TABLE ${t('webhook_inbound_hooks')} (account_id text PRIMARY KEY, url text NOT NULL);
+    ${replaysSchema(t)}`,
+  // personal_key columns came with erasure, replay_id and webhook_replays with replays (a generation
+  // made before gets them here)
   upgrade: (t) => `
-    ALTER TABLE ${t('webhook_message_hooks')} ADD COLUMN IF NOT EXISTS personal_key text;
+    ${messageHooksUpgrade(t)}
     ALTER TABLE ${t('webhook_deliveries')} ADD COLUMN IF NOT EXISTS personal_key text;
-    CREATE INDEX IF NOT EXISTS ${t('webhook_message_hooks')}_personal_key ON ${t('webhook_message_hooks')} (personal_key) WHERE personal_key IS NOT NULL;
     CREATE INDEX IF NOT EXISTS ${t('webhook_deliveries')}_personal_key ON ${t('webhook_deliveries')} (personal_key) WHERE personal_key IS NOT NULL;
-    CREATE TABLE IF NOT EXISTS ${t('webhook_inbound_hooks')} (account_id text PRIMARY KEY, url text NOT NULL);`,
+    ALTER TABLE ${t('webhook_deliveries')} ADD COLUMN IF NOT EXISTS replay_id text;
+    CREATE INDEX IF NOT EXISTS ${t('webhook_deliveries')}_replay ON ${t('webhook_deliveries')} (replay_id, status) WHERE replay_id IS NOT NULL;
+    CREATE TABLE IF NOT EXISTS ${t('webhook_inbound_hooks')} (account_id text PRIMARY KEY, url text NOT NULL);
+    ${replaysSchema(t)}`,
   async apply(tx, events, t) {
     await applyInOrder(events, isErasure, { apply: (run) => applyRun(tx, run, t), applySpecial: (e) => applyErasure(tx, e, t) });
   },
@@ -110,7 +121,7 @@ export const webhookOutboxProjection: Projection = {
 async function applyErasure(tx: Db, e: RecordedEvent, t: TableNamer): Promise<void> {
   const { account_id } = e.data as { account_id: string };
   const keys = erasedKeys(e);
-  await tx.query(`UPDATE ${t('webhook_message_hooks')} SET to_address = $3 WHERE account_id = $1 AND personal_key = ANY($2::text[])`, [account_id, keys, ERASED]);
+  await eraseHooks(tx, account_id, keys, t);
   const { rows } = await tx.query<{ id: string; event_type: string; body: string }>(
     `SELECT id, event_type, body FROM ${t('webhook_deliveries')} WHERE account_id = $1 AND personal_key = ANY($2::text[])`,
     [account_id, keys],
@@ -133,7 +144,7 @@ async function openWhereListened(
   events: RecordedEvent[],
   endpoints: ReadonlyMap<string, EndpointSubscription>,
   inboundHooks: ReadonlyMap<string, string>,
-): Promise<RecordedEvent[]> {
+): Promise<{ events: RecordedEvent[]; listened: ReadonlySet<string> }> {
   const listened = new Set([...endpoints.values()].map((ep) => ep.account_id));
   for (const account of inboundHooks.keys()) listened.add(account);
   for (const e of events) {
@@ -144,21 +155,41 @@ async function openWhereListened(
     const d = e.data as { account_id?: string; webhook_url?: string | null };
     return sealedKeyOf(d) !== undefined && ((d.account_id !== undefined && listened.has(d.account_id)) || (e.type === 'MessageAccepted' && !!d.webhook_url));
   });
-  if (wanted.length === 0) return events;
+  if (wanted.length === 0) return { events, listened };
   const opened = new Map<RecordedEvent, RecordedEvent>();
   (await openEvents(tx, wanted)).forEach((e, i) => opened.set(wanted[i]!, e));
-  return events.map((e) => opened.get(e) ?? e);
+  return { events: events.map((e) => opened.get(e) ?? e), listened };
 }
+
+/**
+ * Opens, in place, the sealed recipients of stored hooks whose message may now reach an endpoint: a
+ * message delivered or failed in this run, of an account somebody listens to. (Hooks made in the
+ * run come from events already opened where that account listens.)
+ */
+async function openListenedHooks(tx: Db, events: readonly RecordedEvent[], hooks: ReadonlyMap<string, StoredHook>, listened: ReadonlySet<string>): Promise<void> {
+  const wanted = events
+    .filter((e) => e.type === 'MessageDelivered' || e.type === 'MessageFailed')
+    .map((e) => hooks.get((e.data as { id: string }).id))
+    .filter((h): h is StoredHook => !!h && h.to_address === null && listened.has(h.account_id));
+  if (!wanted.length) return;
+  const opened = await openHooks(tx, wanted);
+  wanted.forEach((h, i) => (h.to_address = opened[i]!.to_address));
+}
+
+/** The hook as deliveries read it: a recipient still sealed means nobody of its account listens, so it delivers nothing. */
+const deliverableHook = (hook: StoredHook | undefined): MessageHook | undefined =>
+  hook && hook.to_address !== null ? { ...hook, to_address: hook.to_address } : undefined;
 
 async function applyRun(tx: Db, sealed: RecordedEvent[], t: TableNamer): Promise<void> {
   const { endpoints, hooks, inboundHooks } = await loadReceivers(tx, sealed, t);
-  const events = await openWhereListened(tx, sealed, endpoints, inboundHooks);
-  const newHooks: MessageHook[] = [];
+  const { events, listened } = await openWhereListened(tx, sealed, endpoints, inboundHooks);
+  await openListenedHooks(tx, events, hooks, listened);
+  const newHooks: StoredHook[] = [];
   const deliveries: DeliveryDraft[] = [];
   for (const recorded of events) {
-    const e = recorded as unknown as WebhookEndpointEvent | MessageEvent | InboundSettingsEvent;
+    const e = recorded as unknown as WebhookEndpointEvent | MessageEvent | InboundSettingsEvent | WebhookReplayEvent;
     // first what the event changes in the receivers the outbox keeps, then what it delivers to them
-    let hook: MessageHook | undefined;
+    let hook: StoredHook | undefined;
     switch (e.type) {
       case 'WebhookEndpointCreated':
       case 'WebhookEndpointUpdated':
@@ -168,45 +199,48 @@ async function applyRun(tx: Db, sealed: RecordedEvent[], t: TableNamer): Promise
       case 'InboundSettingsChanged':
         await applyInboundSettings(tx, e.data, inboundHooks, t);
         continue;
-      case 'MessageAccepted': {
-        const d = e.data;
-        // only messages somebody listens to are remembered
-        if (!d.webhook_url && ![...endpoints.values()].some((ep) => ep.account_id === d.account_id)) break;
-        const personalKey = (d as { personal_data?: OpenedPersonalData }).personal_data?.key ?? null;
-        hook = { message_id: d.id, account_id: d.account_id, webhook_url: d.webhook_url ?? null, channel: d.channel, to_address: d.to, provider_message_id: null, personal_key: personalKey };
-        hooks.set(d.id, hook);
+      case 'WebhookReplayRequested':
+      case 'WebhookReplayScanned':
+      case 'WebhookReplayCompleted':
+        await applyReplayEvent(tx, e, t);
+        continue;
+      case 'WebhookReplayCancelled':
+        await applyReplayEvent(tx, e, t);
+        await cancelReplayDeliveries(tx, e.data.id, e.data.at, t);
+        continue;
+      case 'MessageAccepted':
+        // every message is remembered: an endpoint created later still hears how it ends (its
+        // recipient stays sealed unless the event was opened for a listener)
+        hook = hookOfAccepted(e.data);
+        hooks.set(hook.message_id, hook);
         newHooks.push(hook);
         break;
-      }
       case 'MessageSent':
         hook = hooks.get(e.data.id);
         if (!hook) break;
         hook.provider_message_id = e.data.provider_message_id;
-        await tx.query(`UPDATE ${t('webhook_message_hooks')} SET provider_message_id = $2 WHERE message_id = $1`, [hook.message_id, hook.provider_message_id]);
+        await setProviderMessageId(tx, hook.message_id, e.data.provider_message_id, t);
         break;
       default:
-        if (e.type.startsWith('Message')) hook = hooks.get(e.data.id);
+        if (e.type.startsWith('Message')) hook = hooks.get((e.data as { id: string }).id);
     }
     const inboundUrl = recorded.type === 'InboundMessageReceived' ? inboundHooks.get((recorded.data as { account_id: string }).account_id) : undefined;
-    deliveries.push(...deliveriesFor(recorded, { endpoints: endpoints.values(), hook, ...(inboundUrl ? { inboundUrl } : {}) }));
+    deliveries.push(...deliveriesFor(recorded, { endpoints: endpoints.values(), hook: deliverableHook(hook), ...(inboundUrl ? { inboundUrl } : {}) }));
   }
   await insertHooks(tx, newHooks, t);
   await insertDeliveries(tx, deliveries, t);
 }
 
-
 /** The endpoints of the batch's accounts and the hooks of its messages, as stored before the batch. */
 async function loadReceivers(tx: Db, events: readonly RecordedEvent[], t: TableNamer) {
   const accounts = [...new Set(events.map((e) => (e.data as { account_id?: string }).account_id).filter((a): a is string => !!a))];
-  const { rows: endpointRows } = await tx.query<EndpointSubscription>(`SELECT id, account_id, url, events, status FROM ${t('webhook_endpoints')} WHERE account_id = ANY($1::text[])`, [accounts]);
+  const endpointRows = await endpointsOfAccounts(tx, accounts, t);
   const messageIds = events.filter((e) => e.type.startsWith('Message')).map((e) => (e.data as { id: string }).id);
-  const { rows: hookRows } = messageIds.length
-    ? await tx.query<MessageHook>(`SELECT * FROM ${t('webhook_message_hooks')} WHERE message_id = ANY($1::text[])`, [messageIds])
-    : { rows: [] as MessageHook[] };
+  const hooks = await loadHooks(tx, messageIds, t);
   const { rows: inboundRows } = await tx.query<{ account_id: string; url: string }>(`SELECT account_id, url FROM ${t('webhook_inbound_hooks')} WHERE account_id = ANY($1::text[])`, [accounts]);
   return {
     endpoints: new Map<string, EndpointSubscription>(endpointRows.map((r) => [r.id, r])),
-    hooks: new Map<string, MessageHook>(hookRows.map((h) => [h.message_id, h])),
+    hooks,
     inboundHooks: new Map<string, string>(inboundRows.map((r) => [r.account_id, r.url])),
   };
 }
@@ -216,21 +250,14 @@ async function applyEndpointEvent(tx: Db, e: WebhookEndpointEvent, endpoints: Ma
     case 'WebhookEndpointCreated': {
       const d = e.data;
       endpoints.set(d.id, { id: d.id, account_id: d.account_id, url: d.url, events: d.events, status: d.status });
-      await tx.query(
-        `INSERT INTO ${t('webhook_endpoints')} (id, account_id, url, events, status, secret_sealed, created_at, updated_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$7)
-         ON CONFLICT (id) DO NOTHING`,
-        [d.id, d.account_id, d.url, d.events, d.status, d.secret_sealed, d.created_at],
-      );
+      await storeEndpointEvent(tx, e, t);
       return;
     }
     case 'WebhookEndpointUpdated': {
       const d = e.data;
       const ep = endpoints.get(d.id);
       if (ep) endpoints.set(d.id, { ...ep, url: d.url ?? ep.url, events: d.events ?? ep.events, status: d.status ?? ep.status });
-      await tx.query(
-        `UPDATE ${t('webhook_endpoints')} SET url = coalesce($2, url), events = coalesce($3, events), status = coalesce($4, status), updated_at = $5 WHERE id = $1`,
-        [d.id, d.url ?? null, d.events ?? null, d.status ?? null, d.updated_at],
-      );
+      await storeEndpointEvent(tx, e, t);
       if (d.url) {
         // retries still to come go to the endpoint's new address (the sender also reads the
         // endpoint's url when it sends; this keeps per-host scheduling on the right host)
@@ -243,7 +270,7 @@ async function applyEndpointEvent(tx: Db, e: WebhookEndpointEvent, endpoints: Ma
     }
     case 'WebhookEndpointDeleted':
       endpoints.delete(e.data.id);
-      await tx.query(`DELETE FROM ${t('webhook_endpoints')} WHERE id = $1`, [e.data.id]);
+      await storeEndpointEvent(tx, e, t);
   }
 }
 
@@ -258,55 +285,113 @@ async function applyInboundSettings(tx: Db, d: InboundSettingsEvent['data'], inb
   }
 }
 
-async function insertHooks(tx: Db, hooks: readonly MessageHook[], t: TableNamer): Promise<void> {
-  if (!hooks.length) return;
-  await tx.query(
-    `INSERT INTO ${t('webhook_message_hooks')} (message_id, account_id, webhook_url, channel, to_address, personal_key)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) ON CONFLICT DO NOTHING`,
-    [
-      hooks.map((h) => h.message_id), hooks.map((h) => h.account_id), hooks.map((h) => h.webhook_url), hooks.map((h) => h.channel), hooks.map((h) => h.to_address),
-      hooks.map((h) => h.personal_key),
-    ],
-  );
-}
-
-/** New deliveries, due now; an event already delivered to a target (a re-applied batch) is not added twice. */
-async function insertDeliveries(tx: Db, drafts: readonly DeliveryDraft[], t: TableNamer): Promise<void> {
-  if (!drafts.length) return;
-  await tx.query(
-    `INSERT INTO ${t('webhook_deliveries')} (id, account_id, endpoint_id, target_url, target_host, kind, event_id, event_type, body, next_attempt_at, created_at, updated_at, target_key, personal_key)
-     SELECT id, acct, ep, url, ${TARGET_HOST_SQL('url')}, kind, evt, typ, body, now(), created, now(), coalesce(ep, 'message'), pkey
+/**
+ * New deliveries, due now; an event already delivered to a target (a re-applied batch) is not added
+ * twice. A replay's are its own targets (`replay:<id>`): they never collide with the live delivery
+ * of the same event. Returns how many were added.
+ */
+async function insertDeliveries(tx: Db, drafts: readonly DeliveryDraft[], t: TableNamer, replayId: string | null = null): Promise<number> {
+  if (!drafts.length) return 0;
+  const { rowCount } = await tx.query(
+    `INSERT INTO ${t('webhook_deliveries')} (id, account_id, endpoint_id, target_url, target_host, kind, event_id, event_type, body, status, attempts,
+       next_attempt_at, created_at, updated_at, target_key, personal_key, replay_id)
+     SELECT id, acct, ep, url, ${TARGET_HOST_SQL('url')}, kind, evt, typ, body, 'pending', 0, now(), created, now(),
+       coalesce('replay:' || $11::text, ep, 'message'), pkey, $11::text
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::text[])
        AS u(id, acct, ep, url, kind, evt, typ, body, created, pkey)
      ON CONFLICT (event_id, target_key) DO NOTHING`,
     [
       drafts.map(() => newId('delivery')), drafts.map((d) => d.account_id), drafts.map((d) => d.endpoint_id), drafts.map((d) => d.target_url),
       drafts.map((d) => d.kind), drafts.map((d) => d.event_id), drafts.map((d) => d.event_type), drafts.map((d) => d.body), drafts.map((d) => d.created_at),
-      drafts.map((d) => d.personal_key),
+      drafts.map((d) => d.personal_key), replayId,
     ],
   );
+  return rowCount ?? 0;
+}
+
+/** A cancelled replay's deliveries still to be made: cancelled, in the transaction that records the cancel. */
+async function cancelReplayDeliveries(tx: Db, replayId: string, at: string, t: TableNamer): Promise<void> {
+  await tx.query(`UPDATE ${t('webhook_deliveries')} SET status = 'cancelled', last_error = 'replay cancelled', updated_at = $2 WHERE replay_id = $1 AND status = 'pending'`, [replayId, at]);
+}
+
+// ── The replay worker's queries (through the views: the live generation) ──
+
+/** A replay scan step's deliveries, inside the transaction that moves its cursor (webhook-replays.ts advanceReplay). */
+export const insertReplayDeliveries = (tx: Db, replayId: string, drafts: readonly DeliveryDraft[]) => insertDeliveries(tx, drafts, (base) => base, replayId);
+
+/** How many of a replay's deliveries are still to be made (counting stops at `cap`): its share of the queue. */
+export async function pendingReplayDeliveries(db: Db, replayId: string, cap: number): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM webhook_deliveries WHERE replay_id = $1 AND status = 'pending' LIMIT $2) p`, [replayId, cap]);
+  return rows[0]!.n;
+}
+
+export type ReplayDeliveryCounts = Record<DeliveryStatus, number>;
+
+/** The deliveries of each replay by status (every status present, 0 when none). */
+export async function replayDeliveryCounts(db: Db, replayIds: readonly string[]): Promise<Map<string, ReplayDeliveryCounts>> {
+  const counts = new Map<string, ReplayDeliveryCounts>(replayIds.map((id) => [id, { pending: 0, delivered: 0, failed: 0, cancelled: 0 }]));
+  if (!replayIds.length) return counts;
+  const { rows } = await db.query<{ replay_id: string; status: DeliveryStatus; n: number }>(
+    'SELECT replay_id, status, count(*)::int AS n FROM webhook_deliveries WHERE replay_id = ANY($1::text[]) GROUP BY replay_id, status',
+    [replayIds],
+  );
+  for (const r of rows) counts.get(r.replay_id)![r.status] = r.n;
+  return counts;
 }
 
 // ── The sender's and the API's queries (the tables' views, so always the live generation) ──
 
 /** A delivery a sender has leased for one attempt. */
-export type ClaimedDelivery = Pick<WebhookDelivery, 'id' | 'account_id' | 'endpoint_id' | 'target_url' | 'target_host' | 'kind' | 'event_id' | 'event_type' | 'body' | 'attempts'>;
+export type ClaimedDelivery = Pick<
+  WebhookDelivery,
+  'id' | 'account_id' | 'endpoint_id' | 'target_url' | 'target_host' | 'kind' | 'event_id' | 'event_type' | 'body' | 'attempts' | 'replay_id'
+>;
+
+export interface DeliveryClaim {
+  now: Date;
+  limit: number;
+  leaseUntil: Date;
+  /** hosts at their share of concurrent attempts: none of theirs is claimed */
+  skipHosts: readonly string[];
+  /** hosts with attempts in flight → how many more each may take now */
+  hostRoom: ReadonlyMap<string, number>;
+  /** how many a host with nothing in flight may take */
+  perHost: number;
+}
 
 /**
  * Leases up to `limit` deliveries due at `now` until `leaseUntil`: invisible to other claims
  * meanwhile, so one attempt is made at a time. Rows another sender is claiming, and those to
- * `skipHosts` (at their share of concurrent attempts), are left alone.
+ * `skipHosts`, are left alone; of the oldest due rows, no host gets more than its room — so a
+ * backlog for one receiver (a replay's window, a burst) is not claimed only to be handed back. The
+ * choice reads the due rows without locking them; only the chosen ones are locked (those another
+ * sender locked meanwhile are skipped).
  */
-export async function claimDueDeliveries(db: Db, claim: { now: Date; limit: number; leaseUntil: Date; skipHosts: readonly string[] }): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(db: Db, claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
+  const busy = [...claim.hostRoom];
   const { rows } = await db.query<ClaimedDelivery>(
     `UPDATE webhook_deliveries d SET locked_until = $3
      WHERE d.id IN (
        SELECT id FROM webhook_deliveries
-       WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < $1)
-         AND NOT (target_host = ANY($4::text[]))
-       ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-     RETURNING d.id, d.account_id, d.endpoint_id, d.target_url, d.target_host, d.kind, d.event_id, d.event_type, d.body, d.attempts`,
-    [claim.now, claim.limit, claim.leaseUntil, claim.skipHosts],
+       WHERE id IN (
+           SELECT r.id FROM (
+             SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY c.target_host ORDER BY c.next_attempt_at, c.id) AS n, coalesce(b.room, $7) AS room
+             FROM (SELECT id, target_host, next_attempt_at FROM webhook_deliveries
+                   WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < $1)
+                     AND NOT (target_host = ANY($4::text[]))
+                   ORDER BY next_attempt_at LIMIT $8) c
+             LEFT JOIN unnest($5::text[], $6::int[]) AS b(host, room) ON b.host = c.target_host
+           ) r
+           WHERE r.n <= r.room
+           ORDER BY r.next_attempt_at LIMIT $2)
+         AND status = 'pending' AND (locked_until IS NULL OR locked_until < $1)
+       FOR UPDATE SKIP LOCKED)
+     RETURNING d.id, d.account_id, d.endpoint_id, d.target_url, d.target_host, d.kind, d.event_id, d.event_type, d.body, d.attempts, d.replay_id`,
+    [
+      claim.now, claim.limit, claim.leaseUntil, claim.skipHosts, busy.map(([h]) => h), busy.map(([, n]) => n), claim.perHost,
+      // the candidates: enough beyond `limit` that a host over its room leaves others their turn
+      Math.min(claim.limit * 4, 2000),
+    ],
   );
   return rows;
 }
@@ -335,7 +420,10 @@ export async function recordDeliveryAttempt(db: Db, a: DeliveryAttempt): Promise
   // to completion whether or not the INSERT reads it
   await db.query(
     `WITH d AS (
-       UPDATE webhook_deliveries SET status = $2, attempts = $3, next_attempt_at = $4, locked_until = NULL, last_status_code = $5,
+       UPDATE webhook_deliveries SET
+         -- cancelled while in flight (its replay was): a failed attempt does not bring it back for a retry
+         status = CASE WHEN status = 'cancelled' AND $2::text <> 'delivered' THEN 'cancelled' ELSE $2::text END,
+         attempts = $3, next_attempt_at = $4, locked_until = NULL, last_status_code = $5,
          last_error = $6, last_latency_ms = $7, updated_at = $8, delivered_at = CASE WHEN $2 = 'delivered' THEN $8 ELSE delivered_at END
        WHERE id = $1)
      INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, latency_ms, error) VALUES ($1, $3, $8, $5, $7, $6) ON CONFLICT DO NOTHING`,
@@ -377,39 +465,6 @@ export async function retryDeliveryNow(db: Db, r: { deliveryId: string; endpoint
   ]);
   if (!found[0]) return { refused: 'not_found' };
   return { refused: found[0].status === 'delivered' ? 'delivered' : 'in_flight', status: found[0].status };
-}
-
-/** What a sender needs of the endpoints it delivers to: where, with which secret, and whether still active. */
-export interface SendingEndpoint {
-  id: string;
-  secret_sealed: string;
-  status: string;
-  url: string;
-}
-
-/** The endpoints with these ids, as of now (deleted ones are absent), in one read. */
-export async function sendingEndpoints(db: Db, ids: readonly string[]): Promise<Map<string, SendingEndpoint>> {
-  const { rows } = await db.query<SendingEndpoint>('SELECT id, secret_sealed, status, url FROM webhook_endpoints WHERE id = ANY($1::text[])', [ids]);
-  return new Map(rows.map((e) => [e.id, e]));
-}
-
-/** An endpoint as the API shows it. */
-export interface WebhookEndpointRow {
-  id: string;
-  account_id: string;
-  url: string;
-  events: string[];
-  status: string;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export const findWebhookEndpoint = (db: Db, accountId: string, id: string) => findInAccount<WebhookEndpointRow>(db, 'webhook_endpoints', accountId, id);
-
-/** The account's endpoints, oldest first. */
-export async function listWebhookEndpoints(db: Db, accountId: string): Promise<WebhookEndpointRow[]> {
-  const { rows } = await db.query<WebhookEndpointRow>('SELECT * FROM webhook_endpoints WHERE account_id = $1 ORDER BY id', [accountId]);
-  return rows;
 }
 
 /**

@@ -57,6 +57,20 @@ export interface Receivers {
 
 type OutboxEvent = MessageEvent | ContactEvent | SuppressionEvent | CampaignEvent | ConversationEvent;
 
+/** The log's event types each platform event comes from (below), for a reader of the log that wants only those (a replay). */
+export const LOG_TYPES_OF_PLATFORM_EVENT: Readonly<Record<PlatformEvent, readonly string[]>> = {
+  'contact.created': ['ContactCreated'],
+  'contact.updated': ['ContactUpdated'],
+  'contact.unsubscribed': ['RecipientSuppressed'],
+  'contact.bounced': ['ContactBounced'],
+  'message.delivered': ['MessageDelivered'],
+  'message.failed': ['MessageFailed'],
+  'message.received': ['InboundMessageReceived'],
+  'campaign.sent': ['CampaignSent'],
+  // not (yet) an event of the log
+  'form.submitted': [],
+};
+
 const PER_MESSAGE_STATUS: Partial<Record<MessageEvent['type'], string>> = {
   MessageQueued: 'queued',
   MessageSent: 'sent',

@@ -40,6 +40,7 @@ export const ID_PREFIXES = {
   erasure: 'er',
   campaign: 'cmp',
   inboundMessage: 'inb',
+  webhookReplay: 'rpl',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -21,6 +21,7 @@ import { reviewSender, type SenderWrite } from './senders/service.ts';
 import { applyErasures, ExportedErasure, listErasures } from './personal-data/erasure.ts';
 import { billingCommands } from './billing/cli.ts';
 import { aiCommands } from './ai/cli.ts';
+import { webhookCommands } from './webhooks/cli.ts';
 
 const program = new Command();
 program.name('engage').description('engage: event-sourced customer engagement platform').showHelpAfterError();
@@ -355,6 +356,7 @@ senders
 
 billingCommands(program.command('billing').description("accounts' plans and prepaid balances (README: Billing)"), withEngage, out);
 aiCommands(program.command('ai').description("accounts' AI add-ons, coach and writer (README: AI helpers)"), withEngage, out);
+webhookCommands(program.command('webhooks').description('webhook replays (README: Webhook replay)'), withEngage, out);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`engage: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -20,17 +20,17 @@ import { type BenchContext, type Scenario, openLoopTimes, scaled } from '../lib/
 import { now, percentile, progress, runConcurrent, sleep, summarise } from '../lib/stats.ts';
 
 /** wall-clock time in ms with sub-ms resolution (comparable with the database's clock_timestamp()) */
-const epochMs = () => performance.timeOrigin + performance.now();
+export const epochMs = () => performance.timeOrigin + performance.now();
 
 // ─── receivers ───────────────────────────────────────────────────────────────────────────────────
 
-interface Arrival {
+export interface Arrival {
   at: number;
   id: string;
   created_at: string;
 }
 
-interface Receiver {
+export interface Receiver {
   url: string;
   arrivals: Arrival[];
   close(): Promise<void>;
@@ -47,7 +47,7 @@ function listen(server: Server | ReturnType<typeof createTcpServer>): Promise<nu
 }
 
 /** A healthy receiver: records when each delivery arrived (and its event id and created_at), answers 204 at once. */
-async function healthyReceiver(): Promise<Receiver> {
+export async function healthyReceiver(): Promise<Receiver> {
   const arrivals: Arrival[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -100,7 +100,7 @@ async function deadReceiver(): Promise<Receiver & { connections: () => number }>
 
 // ─── engage helpers ──────────────────────────────────────────────────────────────────────────────
 
-async function createEndpoint(engage: ServerChild, url: string, events: string[]): Promise<string> {
+export async function createEndpoint(engage: ServerChild, url: string, events: string[]): Promise<string> {
   const res = await fetch(`${engage.info.url}/v1/webhook-endpoints`, {
     method: 'POST',
     headers: { 'x-api-key': engage.info.key!, 'content-type': 'application/json' },
@@ -151,7 +151,7 @@ async function appendAtRate(store: PostgresEventStore, accountId: string, rate: 
   return { appended: total - errors, errors, send_lag_ms: { p99: lag.p99, max: lag.max } };
 }
 
-async function waitFor(cond: () => boolean, timeoutMs: number): Promise<boolean> {
+export async function waitFor(cond: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = now() + timeoutMs;
   while (!cond()) {
     if (now() > deadline) return false;

@@ -26,7 +26,8 @@ export class DeliveryClient {
     });
   }
 
-  async post(url: string, secret: string, eventId: string, eventType: string, body: string, now: Date): Promise<AttemptResult> {
+  /** `extraHeaders`: sent beside the signed ones (a replay's marker); they are not signed. */
+  async post(url: string, secret: string, eventId: string, eventType: string, body: string, now: Date, extraHeaders: Record<string, string> = {}): Promise<AttemptResult> {
     const started = performance.now();
     // the lookup guard of the agent only sees host names: an IP literal is connected to without a
     // lookup, so check the URL's host first. Per-message webhook_url values reach here unchecked.
@@ -38,7 +39,7 @@ export class DeliveryClient {
     }
     const refused = checkTargetHost(target, this.allowPrivate);
     if (refused) return { ok: false, latencyMs: 0, error: `refusing to connect to ${target.host}: URL ${refused}` };
-    const headers = signedHeaders({ secret, eventId, eventType, body, now });
+    const headers = { ...extraHeaders, ...signedHeaders({ secret, eventId, eventType, body, now }) };
     try {
       const res = await request(url, {
         method: 'POST',

@@ -4,11 +4,13 @@ import { CampaignSender } from './campaign-sender.ts';
 import { ImportWorker } from './imports.ts';
 import { type Messaging, startMessaging } from './messaging.ts';
 import { WebhookSender } from './webhook-sender.ts';
+import { WebhookReplayer } from './webhook-replayer.ts';
 import { type InboundSmtp, startInboundSmtp } from '../conversations/smtp-listener.ts';
 
 export interface Workers {
   messaging?: Messaging;
   webhooks?: WebhookSender;
+  replays?: WebhookReplayer;
   campaigns?: CampaignSender;
   imports?: ImportWorker;
   /** the inbound SMTP listener, when INBOUND_SMTP_PORT is set */
@@ -21,6 +23,10 @@ export async function startWorkers(engage: Engage): Promise<Workers> {
   const messaging = await startMessaging(engage);
   const webhooks = new WebhookSender(engage);
   webhooks.start();
+  const replays = new WebhookReplayer(engage);
+  webhooks.onReplayAttempt(() => replays.noteAttempt());
+  replays.onDeliveriesAdded(() => webhooks.wake());
+  replays.start();
   const campaigns = new CampaignSender(engage);
   campaigns.start();
   const imports = new ImportWorker(engage);
@@ -30,12 +36,13 @@ export async function startWorkers(engage: Engage): Promise<Workers> {
   return {
     messaging,
     webhooks,
+    replays,
     campaigns,
     imports,
     inboundSmtp,
     async stop() {
       await inboundSmtp?.close();
-      await Promise.all([messaging.stop(), webhooks.stop(), campaigns.stop(), imports.stop()]);
+      await Promise.all([messaging.stop(), webhooks.stop(), replays.stop(), campaigns.stop(), imports.stop()]);
     },
   };
 }

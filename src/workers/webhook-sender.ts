@@ -21,12 +21,16 @@ import { WorkerLoop } from './loop.ts';
 // WEBHOOK_RETRY_DELAYS is read with the rest of the configuration; still exported here for the
 // callers that import it from the sender
 
+/** What marks a replayed delivery (its event id stays the original's, so receivers de-duplicate). */
+const replayHeaders = (replayId: string) => ({ 'x-service-replay': replayId, 'x-legacy-replay': replayId });
+
 export class WebhookSender extends WorkerLoop {
   private readonly client: DeliveryClient;
   private readonly leaseMs: number;
   private readonly perHost = new Map<string, number>();
   private inFlight = 0;
   private readonly running = new Set<Promise<void>>();
+  private readonly replaySettled = new Set<() => void>();
 
   constructor(private readonly engage: Engage) {
     super(engage, { name: 'webhook sender', idleMs: 250, wakeOnAdvanceOf: 'webhook_outbox' });
@@ -34,6 +38,11 @@ export class WebhookSender extends WorkerLoop {
     // how long a claimed delivery stays invisible to other claims: well beyond one attempt's timeout,
     // since a lease shorter than an attempt would let another round (or process) send it again mid-flight
     this.leaseMs = Math.max(engage.config.WEBHOOK_LEASE_MS, engage.config.WEBHOOK_TIMEOUT_MS * 3);
+  }
+
+  /** Calls `listener` whenever an attempt of a replay's delivery ends: the replay worker refills its window at once. */
+  onReplayAttempt(listener: () => void): void {
+    this.replaySettled.add(listener);
   }
 
   /** Stops claiming, then waits for the attempts in flight to be recorded. */
@@ -48,11 +57,13 @@ export class WebhookSender extends WorkerLoop {
     const { config, pool, clock } = this.engage;
     const free = config.WEBHOOK_CONCURRENCY - this.inFlight;
     if (free <= 0) return 0;
-    const saturated = [...this.perHost].filter(([, n]) => n >= config.WEBHOOK_PER_HOST_CONCURRENCY).map(([h]) => h);
+    const perHost = config.WEBHOOK_PER_HOST_CONCURRENCY;
+    const saturated = [...this.perHost].filter(([, n]) => n >= perHost).map(([h]) => h);
+    const hostRoom = new Map([...this.perHost].filter(([, n]) => n < perHost).map(([h, n]) => [h, perHost - n]));
     const now = clock.now();
     // (deadlines below are wall-clock time, as the waits are)
     const leaseEnds = Date.now() + this.leaseMs;
-    const rows = await claimDueDeliveries(pool, { now, limit: Math.min(free, 500), leaseUntil: new Date(now.getTime() + this.leaseMs), skipHosts: saturated });
+    const rows = await claimDueDeliveries(pool, { now, limit: Math.min(free, 500), leaseUntil: new Date(now.getTime() + this.leaseMs), skipHosts: saturated, hostRoom, perHost });
     // From here on the rows are ours until the lease ends: a database that goes away now is waited
     // out (within the lease), so the claimed rows are not left locked with no attempt made.
     const attemptBy = leaseEnds - 2 * config.WEBHOOK_TIMEOUT_MS;
@@ -77,6 +88,7 @@ export class WebhookSender extends WorkerLoop {
         else this.perHost.set(row.target_host, n);
         this.running.delete(p);
         this.wake();
+        if (row.replay_id) for (const listener of this.replaySettled) listener();
       });
       this.running.add(p);
     }
@@ -109,7 +121,7 @@ export class WebhookSender extends WorkerLoop {
         await whileUnavailable(() => this.finish(row, { ok: false, latencyMs: 0, error: target.cancel }, 'cancelled'), recordBy, signal);
         return;
       }
-      const result = await this.client.post(target.url, target.secret, row.event_id, row.event_type, row.body, this.engage.clock.now());
+      const result = await this.client.post(target.url, target.secret, row.event_id, row.event_type, row.body, this.engage.clock.now(), row.replay_id ? replayHeaders(row.replay_id) : undefined);
       await whileUnavailable(() => this.finish(row, result), recordBy, signal);
     } catch (err) {
       this.engage.log.error({ err, delivery: row.id }, 'webhook delivery bookkeeping failed; the lease will expire and it is retried');

@@ -14,6 +14,7 @@ import { DeliveryClient } from '../../webhooks/delivery.ts';
 import type { AppDeps } from '../deps.ts';
 import { IdCursor, decodeCursor, iso, metadataOf, page, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
+import { webhookReplayRoutes } from './webhook-replays.ts';
 
 const OUTBOX = ['webhook_outbox'];
 const IdParams = z.object({ id: z.string().max(64) });
@@ -44,7 +45,8 @@ function checkEvents(events: string[] | undefined): PlatformEvent[] | undefined 
   return [...new Set(events)] as PlatformEvent[];
 }
 
-export function webhookEndpointRoutes({ engage }: AppDeps): AnyRoute[] {
+export function webhookEndpointRoutes(deps: AppDeps): AnyRoute[] {
+  const { engage } = deps;
   const allowPrivate = engage.config.WEBHOOK_ALLOW_PRIVATE;
   const checkUrl = (url: string | undefined) => {
     if (url === undefined) return;
@@ -205,6 +207,7 @@ export function webhookEndpointRoutes({ engage }: AppDeps): AnyRoute[] {
         return { secret: await accountWebhookSecret(engage, auth.accountId, { rotate: true, actor: auth.actor }) };
       },
     }),
+    ...webhookReplayRoutes(deps),
   ];
 }
 
@@ -221,4 +224,5 @@ export const deliveryOut = (r: WebhookDelivery) => ({
   next_attempt_at: r.status === 'pending' ? iso(r.next_attempt_at) : null,
   created_at: iso(r.created_at),
   delivered_at: iso(r.delivered_at),
+  replay_id: r.replay_id ?? null,
 });

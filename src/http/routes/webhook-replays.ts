@@ -1,0 +1,65 @@
+// Webhook replays of an endpoint (/v1/webhook-endpoints/:id/replay, …/replays): re-deliver the
+// account's platform events from a window of the log, follow the job, cancel it (README "Webhook replay").
+import { z } from 'zod';
+import { cancelReplay, getReplay, listEndpointReplays, requestReplay } from '../../webhooks/replays.ts';
+import type { AppDeps } from '../deps.ts';
+import { metadataOf, pageById, pageQuery } from '../common.ts';
+import { type AnyRoute, defineRoute } from '../route.ts';
+
+const EndpointParams = z.object({ id: z.string().max(64) });
+const ReplayParams = z.object({ id: z.string().max(64), replayId: z.string().max(64) });
+const Bound = z.string().min(1).max(64);
+
+export function webhookReplayRoutes({ engage }: AppDeps): AnyRoute[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      url: '/v1/webhook-endpoints/:id/replay',
+      auth: 'key_or_login',
+      summary: "Re-deliver the account's platform events from a window of the log (RFC 3339 times or log positions) to this endpoint",
+      tags: ['webhooks'],
+      params: EndpointParams,
+      body: z.strictObject({ from: Bound, until: Bound.optional(), types: z.array(z.string().max(64)).max(64).optional() }),
+      async handler({ params, body, auth, req, reply }) {
+        const replay = await requestReplay(engage, auth.accountId, params.id, body, metadataOf(req));
+        reply.code(202);
+        return replay;
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/webhook-endpoints/:id/replays',
+      auth: 'key_or_login',
+      summary: "An endpoint's replays, newest first, with their progress",
+      tags: ['webhooks'],
+      params: EndpointParams,
+      query: z.strictObject(pageQuery),
+      async handler({ params, query, auth }) {
+        return pageById(query, (range) => listEndpointReplays(engage, auth.accountId, params.id, range), (r) => r);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/webhook-endpoints/:id/replays/:replayId',
+      auth: 'key_or_login',
+      summary: 'A replay: status (scanning, delivering, completed, cancelled) and events found, delivered, failed, pending',
+      tags: ['webhooks'],
+      params: ReplayParams,
+      async handler({ params, auth }) {
+        return getReplay(engage, auth.accountId, params.id, params.replayId);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v1/webhook-endpoints/:id/replays/:replayId/cancel',
+      auth: 'key_or_login',
+      summary: 'Cancel a replay: its deliveries still to be made are cancelled',
+      tags: ['webhooks'],
+      params: ReplayParams,
+      body: z.strictObject({}).optional(),
+      async handler({ params, auth, req }) {
+        return cancelReplay(engage, auth.accountId, params.id, params.replayId, metadataOf(req));
+      },
+    }),
+  ];
+}

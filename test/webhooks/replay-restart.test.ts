@@ -1,0 +1,80 @@
+// A replay survives a crash: `engage serve` (the real CLI) is SIGKILLed while a replay is under way;
+// a new process on the same database resumes it from its stored cursor. No delivery is lost or
+// added twice: one delivery row per event (the rows and the cursor are written in one transaction),
+// each event reaches the receiver (a second time at most for the attempts in flight at the kill).
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freshDatabase } from '../support/harness.ts';
+import { requestJson } from '../support/http.ts';
+import { type EngageProcess, killAllEngageProcesses, printedApiKey, startEngage, TEST_APPLICATION_NAME, untilOtherSessionsEnd } from '../support/processes.ts';
+import { type Receiver, startReceiver } from '../support/receivers.ts';
+import { eventually, sleep } from '../support/waits.ts';
+
+const PER_HOST = 4;
+const ENV = { RATE_LIMITS_ENABLED: 'false', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_PER_HOST_CONCURRENCY: String(PER_HOST), WEBHOOK_RETRY_DELAYS: '200ms,400ms' };
+const N = 300;
+
+describe('kill -9 of engage serve mid-replay, then a restart on the same data', () => {
+  let db: pg.Pool | undefined;
+  let receiver: Receiver | undefined;
+  afterAll(async () => {
+    await killAllEngageProcesses();
+    await db?.end();
+    await receiver?.close();
+  });
+
+  it('resumes the replay from its cursor: every event delivered, one delivery row each', async () => {
+    // answers after a moment: the replay takes long enough to be killed in the middle
+    receiver = await startReceiver(async () => {
+      await sleep(15);
+      return 200;
+    });
+    const databaseUrl = await freshDatabase();
+    db = new pg.Pool({ connectionString: databaseUrl, application_name: TEST_APPLICATION_NAME, max: 2 });
+    let proc: EngageProcess = await startEngage('serve', databaseUrl, ENV);
+    const key = printedApiKey(proc);
+    const call = (method: string, path: string, body?: unknown) => requestJson(proc.url!, method, path, { key, ...(body === undefined ? {} : { body }) });
+
+    const from = new Date(Date.now() - 1).toISOString();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < N) {
+          const i = next++;
+          expect((await call('POST', '/v1/contacts', { email: `r${i}@example.com` })).status).toBe(201);
+        }
+      }),
+    );
+    const ep = (await call('POST', '/v1/webhook-endpoints', { url: receiver.url, events: ['contact.created'] })).body;
+    const started = await call('POST', `/v1/webhook-endpoints/${ep.id}/replay`, { from });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const path = `/v1/webhook-endpoints/${ep.id}/replays/${started.body.id}`;
+
+    await eventually('a part of the replay to be delivered', async () => (receiver!.hits.length >= N / 5 ? true : undefined), 60_000, 5);
+    await proc.kill();
+    await untilOtherSessionsEnd(db);
+    const atKill = (await db.query<{ status: string; found: number }>('SELECT status, found FROM webhook_replays WHERE id = $1', [started.body.id])).rows[0]!;
+    expect(atKill.status, 'the kill came after the scan had ended: make the replay longer').toBe('scanning');
+    expect(atKill.found).toBeLessThan(N);
+
+    proc = await startEngage('serve', databaseUrl, ENV);
+    const done = await eventually(
+      'the resumed replay to complete',
+      async () => {
+        const r = await call('GET', path);
+        return r.body.status === 'completed' ? r.body : undefined;
+      },
+      120_000,
+      50,
+    );
+    expect(done).toMatchObject({ found: N, delivered: N, failed: 0, pending: 0 });
+    const rows = await db.query<{ n: number; events: number }>('SELECT count(*)::int AS n, count(DISTINCT event_id)::int AS events FROM webhook_deliveries WHERE replay_id = $1', [
+      started.body.id,
+    ]);
+    expect(rows.rows[0]).toEqual({ n: N, events: N });
+    const ids = receiver.hits.map((x) => x.json.id as string);
+    expect(new Set(ids).size).toBe(N);
+    expect(ids.length - N).toBeLessThanOrEqual(PER_HOST);
+    await proc.kill();
+  }, 240_000);
+});
