@@ -29,8 +29,22 @@ function childEnv(databaseUrl: string, env: Record<string, string>): NodeJS.Proc
 
 /** Runs `engage <args>` to completion. One process, no shell, so a signal reaches engage itself. */
 export function runEngage(args: string[], databaseUrl: string, env: Record<string, string> = {}): Promise<CliResult> {
+  return runToEnd(process.execPath, [BIN, ...args], childEnv(databaseUrl, env));
+}
+
+/**
+ * Runs `engage <args>` on a terminal of its own (a pseudo-terminal through util-linux `script`), as an
+ * operator types it: what it draws only on a TTY (progress bars) is in stdout, escapes and all.
+ */
+export function runEngageOnTerminal(args: string[], databaseUrl: string, env: Record<string, string> = {}): Promise<CliResult> {
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const command = [process.execPath, BIN, ...args].map(quote).join(' ');
+  return runToEnd('script', ['-qec', command, '/dev/null'], { ...childEnv(databaseUrl, env), COLUMNS: '160' });
+}
+
+function runToEnd(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv(databaseUrl, env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     started.add(child);
     child.once('exit', () => started.delete(child));
     let stdout = '';
