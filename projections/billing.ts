@@ -37,21 +37,8 @@ interface MessageState {
   credited: boolean;
 }
 
-interface LedgerEntry {
-  id: string;
-  account_id: string;
-  at: string;
-  kind: LedgerKind;
-  amount_micros: number;
-  currency: string;
-  message_id: string | null;
-  channel: string | null;
-  country: string | null;
-  description: string;
-  log_commit: string;
-  log_prepare: string;
-  seq: number;
-}
+/** A ledger row as a batch writes it (the stored row with the account, the event's time string and a number amount). */
+type LedgerEntry = Omit<LedgerRow, 'at' | 'amount_micros'> & { account_id: string; at: string; amount_micros: number };
 
 const MESSAGE_TYPES = ['MessageAccepted', 'MessageSent', 'MessageFailed'] as const;
 
