@@ -23,6 +23,11 @@ export function normalisePhone(input: string, defaultCountry?: string): string |
   return parsed && parsed.isValid() ? parsed.number : null;
 }
 
+/** The ISO country of an E.164 number, if its numbering plan names one (sender rules, prices). */
+export function countryOfPhone(e164: string): string | undefined {
+  return parsePhoneNumberFromString(e164)?.country ?? undefined;
+}
+
 /** True for an ISO 3166-1 alpha-2 code (upper case) that CountrySchema accepts. */
 export const isCountryCode = (code: string) => COUNTRIES.has(code);
 

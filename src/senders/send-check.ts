@@ -5,10 +5,10 @@
 // always go through the platform's review). An email sender on a domain another account has
 // verified is refused unless this account verified it too. One check serves a whole request:
 // each distinct sender, channel and country is looked up once.
-import parsePhoneNumber from 'libphonenumber-js/max';
 import { accountsVerifyingDomain } from '../../projections/email-domains.ts';
 import { isApprovedSender } from '../../projections/senders.ts';
 import type { Engage } from '../context.ts';
+import { countryOfPhone } from '../contacts/validation.ts';
 import { domainOfAddress } from '../domains/names.ts';
 import type { Issue } from '../errors.ts';
 import type { ValidSend } from '../messages/validation.ts';
@@ -40,7 +40,7 @@ export class SenderCheck {
   }
 
   private async check(channel: string, sender: string, to: string): Promise<Issue[]> {
-    const key = channel === 'email' ? `email ${domainOfAddress(sender) ?? ''}` : `${channel} ${sender} ${channel === 'sms' ? countryOf(to) : ''}`;
+    const key = channel === 'email' ? `email ${domainOfAddress(sender) ?? ''}` : `${channel} ${sender} ${channel === 'sms' ? countryOfPhone(to) : ''}`;
     let verdict = this.verdicts.get(key);
     if (!verdict) this.verdicts.set(key, (verdict = this.decide(channel, sender, to)));
     const problem = await verdict;
@@ -57,7 +57,7 @@ export class SenderCheck {
       return `${domain} is verified by another account: add and verify it (POST /v1/account/email-domains) to send from it`;
     }
     if (channel === 'sms') {
-      const country = countryOf(to);
+      const country = countryOfPhone(to);
       const rules = country ? rulesFor(country) : undefined;
       // a country outside the dataset has no known rule to apply
       if (!rules) return null;
@@ -75,11 +75,3 @@ export class SenderCheck {
   }
 }
 
-/** The ISO country of an E.164 number, if its numbering plan says. */
-function countryOf(phone: string): string | undefined {
-  try {
-    return parsePhoneNumber(phone)?.country;
-  } catch {
-    return undefined;
-  }
-}
