@@ -411,6 +411,11 @@ export class EsdbEventStore implements EventStore {
     }
   }
 
+  /** Nothing is sealed here (PersonalDataStore seals above this store). */
+  async open(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+    return events;
+  }
+
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const maxCount = options.maxCount ?? 1000;
     if (maxCount <= 0 || options.types?.length === 0) return [];

@@ -161,6 +161,8 @@ export interface EventStore {
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Reads the global log in commit order, strictly after `after`. */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Events read with `keepSealed`, as a read without it would have returned them (a store that seals nothing: as they are). */
+  open(events: RecordedEvent[]): Promise<RecordedEvent[]>;
   /** Catch-up subscription over the global log: history first, then live, resuming after a stored position. */
   subscribeToAll(options?: SubscribeOptions): Subscription;
   /**

@@ -438,6 +438,11 @@ export class PostgresEventStore implements EventStore {
     return rows.map(toRecorded);
   }
 
+  /** Nothing is sealed here (PersonalDataStore seals above this store). */
+  async open(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+    return events;
+  }
+
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const after = options.after ?? START;
     const params: unknown[] = [after.commit.toString(), after.prepare.toString(), options.maxCount ?? 1000];

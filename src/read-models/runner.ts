@@ -17,6 +17,7 @@ import { isConnectionError, isTransientError } from '../db/errors.ts';
 import type { EventStore, Position, RecordedEvent } from '../eventstore/port.ts';
 import { comparePositions, positionToString } from '../eventstore/port.ts';
 import type { Wakeup } from '../eventstore/wakeup.ts';
+import { LogTail } from './log-tail.ts';
 import { type Projection, type TableNamer, tableNamer } from './projection.ts';
 import { ensureProjection, removeGeneration, replaceViews } from './generations.ts';
 import { CHECKPOINT_CHANNEL, STATE_COLUMNS, type StateRow, beginBatch, commitBatch, lockGenerations, lockProjection, parseCheckpointPayload, readState, rowPosition } from './state.ts';
@@ -32,6 +33,8 @@ export interface RunnerOptions {
   /** attempts at a failing batch before the projection is marked failed (transient errors get twice as many) */
   maxAttempts?: number;
   retryBaseMs?: number;
+  /** the most recent events kept in memory for every read model to take from (log-tail.ts) */
+  tailCapacity?: number;
 }
 
 /** Batches start this small and double while they stay fast, so no first batch holds readers back long. */
@@ -67,6 +70,9 @@ export class ProjectionRunner extends EventEmitter {
   private readonly targetMs: number;
   private readonly maxAttempts: number;
   private readonly retryBaseMs: number;
+  /** the one reader of the log's newest events; the read models' loops wait on its wake-ups */
+  private readonly tail: LogTail;
+  private readonly typeSets = new Map<string, ReadonlySet<string>>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -83,6 +89,11 @@ export class ProjectionRunner extends EventEmitter {
     this.targetMs = options.transactionTargetMs ?? 200;
     this.maxAttempts = options.maxAttempts ?? 5;
     this.retryBaseMs = options.retryBaseMs ?? 100;
+    for (const p of projections) this.typeSets.set(p.name, new Set(p.types));
+    this.tail = new LogTail(store, projections.flatMap((p) => p.types), log, {
+      capacity: options.tailCapacity,
+      consumedTo: () => this.slowestRunning(),
+    });
   }
 
   /**
@@ -93,6 +104,7 @@ export class ProjectionRunner extends EventEmitter {
   async start(options: { announceCheckpoints?: boolean } = {}): Promise<void> {
     this.announceCheckpoints = options.announceCheckpoints ?? false;
     for (const p of this.projections) await ensureProjection(this.pool, p);
+    this.tail.start();
     this.loops = this.projections.map((p) => this.loop(p));
   }
 
@@ -128,7 +140,9 @@ export class ProjectionRunner extends EventEmitter {
   async stop(): Promise<void> {
     this.stopped = true;
     this.wakeup.wake();
+    this.tail.advanced.wake();
     await Promise.allSettled(this.loops);
+    await this.tail.stop();
     await this.checkpoints?.close();
   }
 
@@ -199,7 +213,7 @@ export class ProjectionRunner extends EventEmitter {
     // between the loop keeps them itself (each batch re-checks its row under the generation's lock)
     let rows: StateRow[] | undefined;
     while (!this.stopped) {
-      const ticket = this.wakeup.ticket();
+      const ticket = this.tail.advanced.ticket();
       let didWork = false;
       try {
         if (!rows || this.staleState.delete(p.name) || Date.now() - lastControl >= this.controlIntervalMs) {
@@ -231,10 +245,10 @@ export class ProjectionRunner extends EventEmitter {
           this.log[connection ? 'warn' : 'error']({ err, projection: p.name }, connection ? 'projection: database unreachable; retrying' : 'projection loop error; retrying');
         }
         // a wake-up (the listener reconnected, a write landed) cuts the pause short
-        await this.wakeup.wait(this.wakeup.ticket(), Math.min(2_000, 100 * 2 ** Math.min(outage, 5)));
+        await this.tail.advanced.wait(this.tail.advanced.ticket(), Math.min(2_000, 100 * 2 ** Math.min(outage, 5)));
         continue;
       }
-      if (!didWork) await this.wakeup.wait(ticket, Math.max(50, this.controlIntervalMs - (Date.now() - lastControl)));
+      if (!didWork) await this.tail.advanced.wait(ticket, Math.max(50, this.controlIntervalMs - (Date.now() - lastControl)));
     }
   }
 
@@ -269,9 +283,7 @@ export class ProjectionRunner extends EventEmitter {
     const skip = row.active ? this.skips.get(p.name) : undefined;
     const after = skip && comparePositions(skip.from, from) === 0 ? skip.to : from;
     const size = this.nextBatchSize(key);
-    // the head before the read: a read that comes back empty has seen every event up to it
-    const head = row.active ? await this.store.headPosition() : undefined;
-    const events = await this.store.readAll({ after, maxCount: size, types: p.types, keepSealed: p.personalData !== undefined });
+    const { events, head } = await this.nextEvents(p, row.active, after, size);
     if (events.length === 0) {
       if (row.active) {
         const seen = head && comparePositions(head, after) > 0 ? head : after;
@@ -331,6 +343,36 @@ export class ProjectionRunner extends EventEmitter {
     // a full batch may have more behind it: go again at once; after a short one, the wait returns at
     // once if anything of interest was appended meanwhile (the loop's ticket predates this read)
     return events.length >= size;
+  }
+
+  /**
+   * A read model's next events after `after` (at most `size`), and with fewer than that, how far it
+   * has seen the log: from the tail's window when it holds them (the live generation, caught up),
+   * else from the log itself (a rebuild, or a read model behind the window).
+   */
+  private async nextEvents(p: Projection, active: boolean, after: Position, size: number): Promise<{ events: RecordedEvent[]; head?: Position }> {
+    const taken = active ? this.tail.take(after, this.typeSets.get(p.name)!, size) : undefined;
+    if (taken) {
+      // sealed in the window: opened here for a read model that reads them open
+      const events = p.personalData === undefined && taken.events.length ? await this.store.open(taken.events) : taken.events;
+      return { events, head: taken.seenTo };
+    }
+    // the head before the read: a read that comes back empty has seen every event up to it
+    const head = active ? await this.store.headPosition() : undefined;
+    const events = await this.store.readAll({ after, maxCount: size, types: p.types, keepSealed: p.personalData !== undefined });
+    return { events, ...(head ? { head } : {}) };
+  }
+
+  /** The position every running live read model of this runner has passed: the tail lets go of what lies before it. */
+  private slowestRunning(): Position | undefined {
+    let slowest: Position | undefined;
+    for (const p of this.projections) {
+      if (this.failed.has(p.name)) continue;
+      const at = this.positions.get(p.name);
+      if (!at) return undefined;
+      if (!slowest || comparePositions(at, slowest) < 0) slowest = at;
+    }
+    return slowest;
   }
 
   /**
