@@ -25,6 +25,7 @@ import { endpointsOfAccounts, endpointsSchema, storeEndpointEvent } from './webh
 
 // the endpoints' queries, from where their callers have always imported them
 export { accountOfWebhookEndpoint, findWebhookEndpoint, listWebhookEndpoints, type SendingEndpoint, sendingEndpoints, type WebhookEndpointRow } from './webhook-endpoints.ts';
+import type { SendingEndpoint } from './webhook-endpoints.ts';
 import type { Migration } from '../src/db/migrations.ts';
 import type { Db } from './queries.ts';
 
@@ -341,11 +342,11 @@ export async function replayDeliveryCounts(db: Db, replayIds: readonly string[])
 
 // ── The sender's and the API's queries (the tables' views, so always the live generation) ──
 
-/** A delivery a sender has leased for one attempt. */
+/** A delivery a sender has leased for one attempt, with where its endpoint is now (null: per-message, or the endpoint is gone). */
 export type ClaimedDelivery = Pick<
   WebhookDelivery,
   'id' | 'account_id' | 'endpoint_id' | 'target_url' | 'target_host' | 'kind' | 'event_id' | 'event_type' | 'body' | 'attempts' | 'replay_id'
->;
+> & { endpoint: SendingEndpoint | null };
 
 export interface DeliveryClaim {
   now: Date;
@@ -365,35 +366,43 @@ export interface DeliveryClaim {
  * `skipHosts`, are left alone; of the oldest due rows, no host gets more than its room — so a
  * backlog for one receiver (a replay's window, a burst) is not claimed only to be handed back. The
  * choice reads the due rows without locking them; only the chosen ones are locked (those another
- * sender locked meanwhile are skipped).
+ * sender locked meanwhile are skipped). Each comes with its endpoint as it is now, in the same
+ * round trip: one deleted, disabled or moved since the row was written is sent nothing, or sent to
+ * its new address.
  */
 export async function claimDueDeliveries(db: Db, claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
   const busy = [...claim.hostRoom];
-  const { rows } = await db.query<ClaimedDelivery>(
-    `UPDATE webhook_deliveries d SET locked_until = $3
-     WHERE d.id IN (
-       SELECT id FROM webhook_deliveries
-       WHERE id IN (
-           SELECT r.id FROM (
-             SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY c.target_host ORDER BY c.next_attempt_at, c.id) AS n, coalesce(b.room, $7) AS room
-             FROM (SELECT id, target_host, next_attempt_at FROM webhook_deliveries
-                   WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < $1)
-                     AND NOT (target_host = ANY($4::text[]))
-                   ORDER BY next_attempt_at LIMIT $8) c
-             LEFT JOIN unnest($5::text[], $6::int[]) AS b(host, room) ON b.host = c.target_host
-           ) r
-           WHERE r.n <= r.room
-           ORDER BY r.next_attempt_at LIMIT $2)
-         AND status = 'pending' AND (locked_until IS NULL OR locked_until < $1)
-       FOR UPDATE SKIP LOCKED)
-     RETURNING d.id, d.account_id, d.endpoint_id, d.target_url, d.target_host, d.kind, d.event_id, d.event_type, d.body, d.attempts, d.replay_id`,
+  const { rows } = await db.query<Omit<ClaimedDelivery, 'endpoint'> & { endpoint_url: string | null; endpoint_status: string | null; secret_sealed: string | null }>(
+    `WITH claimed AS (
+       UPDATE webhook_deliveries d SET locked_until = $3
+       WHERE d.id IN (
+         SELECT id FROM webhook_deliveries
+         WHERE id IN (
+             SELECT r.id FROM (
+               SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY c.target_host ORDER BY c.next_attempt_at, c.id) AS n, coalesce(b.room, $7) AS room
+               FROM (SELECT id, target_host, next_attempt_at FROM webhook_deliveries
+                     WHERE status = 'pending' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < $1)
+                       AND NOT (target_host = ANY($4::text[]))
+                     ORDER BY next_attempt_at LIMIT $8) c
+               LEFT JOIN unnest($5::text[], $6::int[]) AS b(host, room) ON b.host = c.target_host
+             ) r
+             WHERE r.n <= r.room
+             ORDER BY r.next_attempt_at LIMIT $2)
+           AND status = 'pending' AND (locked_until IS NULL OR locked_until < $1)
+         FOR UPDATE SKIP LOCKED)
+       RETURNING d.id, d.account_id, d.endpoint_id, d.target_url, d.target_host, d.kind, d.event_id, d.event_type, d.body, d.attempts, d.replay_id)
+     SELECT c.*, e.url AS endpoint_url, e.status AS endpoint_status, e.secret_sealed
+     FROM claimed c LEFT JOIN webhook_endpoints e ON c.kind = 'endpoint' AND e.id = c.endpoint_id`,
     [
       claim.now, claim.limit, claim.leaseUntil, claim.skipHosts, busy.map(([h]) => h), busy.map(([, n]) => n), claim.perHost,
       // the candidates: enough beyond `limit` that a host over its room leaves others their turn
       Math.min(claim.limit * 4, 2000),
     ],
   );
-  return rows;
+  return rows.map(({ endpoint_url, endpoint_status, secret_sealed, ...row }) => ({
+    ...row,
+    endpoint: row.endpoint_id && endpoint_url !== null ? { id: row.endpoint_id, url: endpoint_url, status: endpoint_status!, secret_sealed: secret_sealed! } : null,
+  }));
 }
 
 /** Ends a lease with no attempt made: the delivery is due again at once, for a later round. */
@@ -414,20 +423,32 @@ export interface DeliveryAttempt {
   latencyMs: number;
 }
 
-/** Records an attempt and ends its lease; recording the same attempt twice changes nothing more. */
-export async function recordDeliveryAttempt(db: Db, a: DeliveryAttempt): Promise<void> {
-  // the row and its attempt in one statement (one transaction, one round trip): a WITH update runs
-  // to completion whether or not the INSERT reads it
+/**
+ * Records attempts and ends their leases, in one statement: the deliveries' new states and the
+ * attempts' rows. Recording the same attempt twice changes nothing more.
+ */
+export async function recordDeliveryAttempts(db: Db, attempts: readonly DeliveryAttempt[]): Promise<void> {
+  if (!attempts.length) return;
+  // in id order: two batches locking rows they share (a cancel's, say) take them in the same order
+  const a = [...attempts].sort((x, y) => (x.deliveryId < y.deliveryId ? -1 : x.deliveryId > y.deliveryId ? 1 : 0));
+  // a WITH update runs to completion whether or not the INSERT reads it
   await db.query(
-    `WITH d AS (
-       UPDATE webhook_deliveries SET
+    `WITH a AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::int[], $8::timestamptz[])
+         AS a(id, status, attempt, next_at, code, error, latency, at)),
+     d AS (
+       UPDATE webhook_deliveries w SET
          -- cancelled while in flight (its replay was): a failed attempt does not bring it back for a retry
-         status = CASE WHEN status = 'cancelled' AND $2::text <> 'delivered' THEN 'cancelled' ELSE $2::text END,
-         attempts = $3, next_attempt_at = $4, locked_until = NULL, last_status_code = $5,
-         last_error = $6, last_latency_ms = $7, updated_at = $8, delivered_at = CASE WHEN $2 = 'delivered' THEN $8 ELSE delivered_at END
-       WHERE id = $1)
-     INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, latency_ms, error) VALUES ($1, $3, $8, $5, $7, $6) ON CONFLICT DO NOTHING`,
-    [a.deliveryId, a.status, a.attempt, a.nextAttemptAt, a.statusCode, a.error, a.latencyMs, a.at],
+         status = CASE WHEN w.status = 'cancelled' AND a.status <> 'delivered' THEN 'cancelled' ELSE a.status END,
+         attempts = a.attempt, next_attempt_at = a.next_at, locked_until = NULL, last_status_code = a.code,
+         last_error = a.error, last_latency_ms = a.latency, updated_at = a.at, delivered_at = CASE WHEN a.status = 'delivered' THEN a.at ELSE w.delivered_at END
+       FROM a WHERE w.id = a.id)
+     INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, latency_ms, error)
+     SELECT id, attempt, at, code, latency, error FROM a ON CONFLICT DO NOTHING`,
+    [
+      a.map((x) => x.deliveryId), a.map((x) => x.status), a.map((x) => x.attempt), a.map((x) => x.nextAttemptAt), a.map((x) => x.statusCode),
+      a.map((x) => x.error), a.map((x) => x.latencyMs), a.map((x) => x.at),
+    ],
   );
 }
 

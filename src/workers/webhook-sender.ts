@@ -5,21 +5,19 @@
 import {
   type ClaimedDelivery,
   claimDueDeliveries,
+  type DeliveryAttempt,
   type DeliveryStatus,
-  recordDeliveryAttempt,
+  recordDeliveryAttempts,
   releaseDelivery,
-  type SendingEndpoint,
-  sendingEndpoints,
 } from '../../projections/webhook-outbox.ts';
 import type { Engage } from '../context.ts';
+import { isTransientError } from '../db/errors.ts';
 import { unseal } from '../seal.ts';
 import { type AttemptResult, DeliveryClient } from '../webhooks/delivery.ts';
 import { accountWebhookSecret } from '../webhooks/signing-secrets.ts';
-import { whileUnavailable } from './backoff.ts';
+import { retryWithBackoff, whileUnavailable } from './backoff.ts';
+import { GroupCommit } from './group-commit.ts';
 import { WorkerLoop } from './loop.ts';
-
-// WEBHOOK_RETRY_DELAYS is read with the rest of the configuration; still exported here for the
-// callers that import it from the sender
 
 /** What marks a replayed delivery (its event id stays the original's, so receivers de-duplicate). */
 const replayHeaders = (replayId: string) => ({ 'x-service-replay': replayId, 'x-legacy-replay': replayId });
@@ -31,6 +29,10 @@ export class WebhookSender extends WorkerLoop {
   private inFlight = 0;
   private readonly running = new Set<Promise<void>>();
   private readonly replaySettled = new Set<() => void>();
+  /** attempts' outcomes, written together: one statement for all that end while the last is written */
+  private readonly attempts: GroupCommit<DeliveryAttempt>;
+  /** endpoint secrets as opened, by their sealed form (the same endpoint is signed for many times) */
+  private readonly opened = new Map<string, string>();
 
   constructor(private readonly engage: Engage) {
     super(engage, { name: 'webhook sender', idleMs: 250, wakeOnAdvanceOf: 'webhook_outbox' });
@@ -38,6 +40,7 @@ export class WebhookSender extends WorkerLoop {
     // how long a claimed delivery stays invisible to other claims: well beyond one attempt's timeout,
     // since a lease shorter than an attempt would let another round (or process) send it again mid-flight
     this.leaseMs = Math.max(engage.config.WEBHOOK_LEASE_MS, engage.config.WEBHOOK_TIMEOUT_MS * 3);
+    this.attempts = new GroupCommit((batch) => recordDeliveryAttempts(engage.pool, batch));
   }
 
   /** Calls `listener` whenever an attempt of a replay's delivery ends: the replay worker refills its window at once. */
@@ -67,9 +70,6 @@ export class WebhookSender extends WorkerLoop {
     // From here on the rows are ours until the lease ends: a database that goes away now is waited
     // out (within the lease), so the claimed rows are not left locked with no attempt made.
     const attemptBy = leaseEnds - 2 * config.WEBHOOK_TIMEOUT_MS;
-    // every endpoint this round sends to, in one read (as of now, like a read per delivery)
-    const endpointIds = [...new Set(rows.filter((r) => r.kind === 'endpoint' && r.endpoint_id).map((r) => r.endpoint_id!))];
-    const endpoints = endpointIds.length ? await whileUnavailable(() => sendingEndpoints(pool, endpointIds), attemptBy, this.signal) : new Map<string, SendingEndpoint>();
     let started = 0;
     for (const row of rows) {
       const hostLoad = this.perHost.get(row.target_host) ?? 0;
@@ -81,13 +81,21 @@ export class WebhookSender extends WorkerLoop {
       started++;
       this.perHost.set(row.target_host, hostLoad + 1);
       this.inFlight++;
-      const p = this.deliver(row, endpoints, attemptBy, leaseEnds).finally(() => {
+      // the slot is the receiver's: it is free once the receiver has answered (the row stays leased
+      // until the outcome is recorded, so nobody sends it again meanwhile)
+      let slotHeld = true;
+      const freeSlot = () => {
+        if (!slotHeld) return;
+        slotHeld = false;
         this.inFlight--;
         const n = (this.perHost.get(row.target_host) ?? 1) - 1;
         if (n <= 0) this.perHost.delete(row.target_host);
         else this.perHost.set(row.target_host, n);
-        this.running.delete(p);
         this.wake();
+      };
+      const p = this.deliver(row, attemptBy, leaseEnds, freeSlot).finally(() => {
+        freeSlot();
+        this.running.delete(p);
         if (row.replay_id) for (const listener of this.replaySettled) listener();
       });
       this.running.add(p);
@@ -95,15 +103,25 @@ export class WebhookSender extends WorkerLoop {
     return started;
   }
 
-  /** Where and with what to sign, as of now: an endpoint may have been deleted, disabled or moved since the row was written. */
-  private async targetOf(row: ClaimedDelivery, endpoints: ReadonlyMap<string, SendingEndpoint>): Promise<{ url: string; secret: string } | { cancel: string }> {
+  /** Where and with what to sign, as of the claim: an endpoint may have been deleted, disabled or moved since the row was written. */
+  private async targetOf(row: ClaimedDelivery): Promise<{ url: string; secret: string } | { cancel: string }> {
     if (row.kind !== 'endpoint') return { url: row.target_url, secret: await accountWebhookSecret(this.engage, row.account_id) };
-    if (!row.endpoint_id) return { cancel: 'endpoint deleted' };
-    const endpoint = endpoints.get(row.endpoint_id);
+    const { endpoint } = row;
     if (!endpoint) return { cancel: 'endpoint deleted' };
     // a disabled endpoint gets nothing, retries included (POST …/retry re-sends once it is active again)
     if (endpoint.status !== 'active') return { cancel: `endpoint ${endpoint.status}` };
-    return { url: endpoint.url, secret: await unseal(this.engage.pool, endpoint.secret_sealed) };
+    return { url: endpoint.url, secret: await this.openSecret(endpoint.secret_sealed) };
+  }
+
+  private async openSecret(sealed: string): Promise<string> {
+    let secret = this.opened.get(sealed);
+    if (secret === undefined) {
+      secret = await unseal(this.engage.pool, sealed);
+      // a rotated or deleted endpoint's old secret is never asked for again: keep the map small
+      if (this.opened.size >= 1000) this.opened.clear();
+      this.opened.set(sealed, secret);
+    }
+    return secret;
   }
 
   /**
@@ -112,24 +130,31 @@ export class WebhookSender extends WorkerLoop {
    * receiver said waits until shortly before the lease ends — else a delivered callback would be
    * sent again after the lease.
    */
-  private async deliver(row: ClaimedDelivery, endpoints: ReadonlyMap<string, SendingEndpoint>, attemptBy: number, leaseEnds: number): Promise<void> {
+  private async deliver(row: ClaimedDelivery, attemptBy: number, leaseEnds: number, answered: () => void): Promise<void> {
     const recordBy = leaseEnds - 1000;
     const { signal } = this;
     try {
-      const target = await whileUnavailable(() => this.targetOf(row, endpoints), attemptBy, signal);
+      const target = await whileUnavailable(() => this.targetOf(row), attemptBy, signal);
       if ('cancel' in target) {
-        await whileUnavailable(() => this.finish(row, { ok: false, latencyMs: 0, error: target.cancel }, 'cancelled'), recordBy, signal);
+        answered();
+        await this.finish(row, { ok: false, latencyMs: 0, error: target.cancel }, recordBy, 'cancelled');
         return;
       }
       const result = await this.client.post(target.url, target.secret, row.event_id, row.event_type, row.body, this.engage.clock.now(), row.replay_id ? replayHeaders(row.replay_id) : undefined);
-      await whileUnavailable(() => this.finish(row, result), recordBy, signal);
+      answered();
+      await this.finish(row, result, recordBy);
     } catch (err) {
       this.engage.log.error({ err, delivery: row.id }, 'webhook delivery bookkeeping failed; the lease will expire and it is retried');
     }
   }
 
-  /** Records an attempt: delivered, failed for good, or pending until its next retry on the configured schedule. */
-  private finish(row: ClaimedDelivery, result: AttemptResult, forced?: 'cancelled'): Promise<void> {
+  /**
+   * Records an attempt: delivered, failed for good, or pending until its next retry on the configured
+   * schedule. It goes into the next batch of outcomes; a batch that fails on a lost database or a lost
+   * race is written again, until shortly before the lease ends (else a delivered callback would be
+   * sent again after the lease).
+   */
+  private finish(row: ClaimedDelivery, result: AttemptResult, recordBy: number, forced?: 'cancelled'): Promise<void> {
     const delays = this.engage.config.WEBHOOK_RETRY_DELAYS;
     const now = this.engage.clock.now();
     const attempt = row.attempts + 1;
@@ -141,7 +166,7 @@ export class WebhookSender extends WorkerLoop {
       status = 'pending';
       next = new Date(now.getTime() + delays[attempt - 1]);
     } else status = 'failed';
-    return recordDeliveryAttempt(this.engage.pool, {
+    const outcome: DeliveryAttempt = {
       deliveryId: row.id,
       attempt,
       status,
@@ -150,6 +175,7 @@ export class WebhookSender extends WorkerLoop {
       statusCode: result.statusCode ?? null,
       error: result.error ?? null,
       latencyMs: result.latencyMs,
-    });
+    };
+    return retryWithBackoff(() => this.attempts.add(outcome), { until: recordBy, signal: this.signal, retryOn: isTransientError });
   }
 }
