@@ -2,13 +2,20 @@
 // concurrency overall and per receiving host — so a slow or dead receiver cannot starve healthy
 // ones — and stores each attempt; failures are retried on the configured schedule (default 30 s,
 // 5 min, 30 min), durably, so a restart loses no retry.
+//
+// A claim takes, for each host, its free slots and as many more as the host answered since the last
+// claim (up to its share again): those wait here, leased, and go out as the host answers, so a busy
+// receiver is never kept waiting for a claim's round trip, while one that stops answering gets none
+// beyond its share. A delivery waits here at most WAITING_MAX_MS, else it is handed back (it may have
+// been cancelled meanwhile). The next claim comes when half of a host's waiting rows have gone (or
+// new rows were written, or every idle 250 ms for retries), not after every answer.
 import {
   type ClaimedDelivery,
   claimDueDeliveries,
   type DeliveryAttempt,
   type DeliveryStatus,
   recordDeliveryAttempts,
-  releaseDelivery,
+  releaseDeliveries,
 } from '../../projections/webhook-outbox.ts';
 import type { Engage } from '../context.ts';
 import { isTransientError } from '../db/errors.ts';
@@ -22,10 +29,31 @@ import { WorkerLoop } from './loop.ts';
 /** What marks a replayed delivery (its event id stays the original's, so receivers de-duplicate). */
 const replayHeaders = (replayId: string) => ({ 'x-service-replay': replayId, 'x-legacy-replay': replayId });
 
+/** A claimed delivery waiting for a slot of its host, with its lease's deadlines (wall-clock ms). */
+interface Waiting {
+  row: ClaimedDelivery;
+  /** no attempt starts after this: it would not be recorded within the lease */
+  attemptBy: number;
+  leaseEnds: number;
+  /** not started by then, it is handed back: what it was claimed with (its endpoint, its replay) may have changed */
+  waitsUntil: number;
+}
+
+/** The longest a claimed delivery waits here for a slot of its host. */
+const WAITING_MAX_MS = 2_000;
+
 export class WebhookSender extends WorkerLoop {
   private readonly client: DeliveryClient;
   private readonly leaseMs: number;
+  /** per host: attempts in flight */
   private readonly perHost = new Map<string, number>();
+  /** per host: claimed deliveries waiting for a slot, oldest first */
+  private readonly waiting = new Map<string, Waiting[]>();
+  private waitingCount = 0;
+  /** waiting deliveries taken (started or handed back) since the last claim began */
+  private takenSinceClaim = 0;
+  /** per host: attempts it answered since the last claim began (how many more it may have waiting) */
+  private readonly answered = new Map<string, number>();
   private inFlight = 0;
   private readonly running = new Set<Promise<void>>();
   private readonly replaySettled = new Set<() => void>();
@@ -48,59 +76,105 @@ export class WebhookSender extends WorkerLoop {
     this.replaySettled.add(listener);
   }
 
-  /** Stops claiming, then waits for the attempts in flight to be recorded. */
+  /** Stops claiming, hands back what waits unsent, then waits for the attempts in flight to be recorded. */
   async stop(): Promise<void> {
     await super.stop();
+    const unsent = [...this.waiting.values()].flat();
+    this.waiting.clear();
+    this.waitingCount = 0;
+    // due again at once for another process; if this fails, their leases end on their own
+    if (unsent.length) await releaseDeliveries(this.engage.pool, unsent.map((w) => w.row.id)).catch(() => undefined);
     await Promise.allSettled([...this.running]);
     await this.client.close();
   }
 
-  /** Claims as many due deliveries as there are free slots and starts them; returns how many. */
+  /** Claims due deliveries up to each host's free slots and what it answered lately, and starts what its slots allow; returns how many it claimed when that filled the claim (more may be due), else 0. */
   protected async round(): Promise<number> {
     const { config, pool, clock } = this.engage;
-    const free = config.WEBHOOK_CONCURRENCY - this.inFlight;
-    if (free <= 0) return 0;
     const perHost = config.WEBHOOK_PER_HOST_CONCURRENCY;
-    const saturated = [...this.perHost].filter(([, n]) => n >= perHost).map(([h]) => h);
-    const hostRoom = new Map([...this.perHost].filter(([, n]) => n < perHost).map(([h, n]) => [h, perHost - n]));
+    const free = 2 * config.WEBHOOK_CONCURRENCY - this.inFlight - this.waitingCount;
+    if (free <= 0) return 0;
+    // per host: what it holds (in flight and waiting) against its share and what it answered lately
+    const held = new Map<string, number>();
+    for (const [h, n] of this.perHost) held.set(h, n);
+    for (const [h, w] of this.waiting) held.set(h, (held.get(h) ?? 0) + w.length);
+    for (const h of this.answered.keys()) if (!held.has(h)) held.set(h, 0);
+    const capOf = (h: string) => perHost + Math.min(perHost, this.answered.get(h) ?? 0);
+    const saturated = [...held].filter(([h, n]) => n >= capOf(h)).map(([h]) => h);
+    const hostRoom = new Map([...held].filter(([h, n]) => n < capOf(h)).map(([h, n]) => [h, capOf(h) - n]));
     const now = clock.now();
+    const limit = Math.min(free, 500);
     // (deadlines below are wall-clock time, as the waits are)
     const leaseEnds = Date.now() + this.leaseMs;
-    const rows = await claimDueDeliveries(pool, { now, limit: Math.min(free, 500), leaseUntil: new Date(now.getTime() + this.leaseMs), skipHosts: saturated, hostRoom, perHost });
+    this.takenSinceClaim = 0;
+    this.answered.clear();
+    const rows = await claimDueDeliveries(pool, { now, limit, leaseUntil: new Date(now.getTime() + this.leaseMs), skipHosts: saturated, hostRoom, perHost });
     // From here on the rows are ours until the lease ends: a database that goes away now is waited
     // out (within the lease), so the claimed rows are not left locked with no attempt made.
     const attemptBy = leaseEnds - 2 * config.WEBHOOK_TIMEOUT_MS;
-    let started = 0;
+    const waitsUntil = Math.min(attemptBy, Date.now() + WAITING_MAX_MS);
     for (const row of rows) {
-      const hostLoad = this.perHost.get(row.target_host) ?? 0;
-      if (hostLoad >= config.WEBHOOK_PER_HOST_CONCURRENCY) {
-        // over this host's share: hand it back for a later round
-        await whileUnavailable(() => releaseDelivery(pool, row.id), attemptBy, this.signal);
-        continue;
-      }
-      started++;
-      this.perHost.set(row.target_host, hostLoad + 1);
-      this.inFlight++;
-      // the slot is the receiver's: it is free once the receiver has answered (the row stays leased
-      // until the outcome is recorded, so nobody sends it again meanwhile)
-      let slotHeld = true;
-      const freeSlot = () => {
-        if (!slotHeld) return;
-        slotHeld = false;
-        this.inFlight--;
-        const n = (this.perHost.get(row.target_host) ?? 1) - 1;
-        if (n <= 0) this.perHost.delete(row.target_host);
-        else this.perHost.set(row.target_host, n);
-        this.wake();
-      };
-      const p = this.deliver(row, attemptBy, leaseEnds, freeSlot).finally(() => {
-        freeSlot();
-        this.running.delete(p);
-        if (row.replay_id) for (const listener of this.replaySettled) listener();
-      });
-      this.running.add(p);
+      let queue = this.waiting.get(row.target_host);
+      if (!queue) this.waiting.set(row.target_host, (queue = []));
+      queue.push({ row, attemptBy, leaseEnds, waitsUntil });
+      this.waitingCount++;
     }
-    return started;
+    this.startWaiting();
+    // another round at once only when the claim was full: more may be due
+    return rows.length >= limit ? rows.length : 0;
+  }
+
+  /** Starts waiting deliveries while their hosts and the sender have free slots; hands back those that waited too long. */
+  private startWaiting(): void {
+    const { config } = this.engage;
+    const expired: string[] = [];
+    const half = config.WEBHOOK_PER_HOST_CONCURRENCY / 2;
+    let low = false;
+    for (const [host, queue] of this.waiting) {
+      while (queue.length && this.inFlight < config.WEBHOOK_CONCURRENCY && (this.perHost.get(host) ?? 0) < config.WEBHOOK_PER_HOST_CONCURRENCY && !this.stopped) {
+        const next = queue.shift()!;
+        this.waitingCount--;
+        this.takenSinceClaim++;
+        if (Date.now() >= next.waitsUntil) expired.push(next.row.id);
+        else this.startAttempt(next);
+        low ||= queue.length <= half;
+      }
+      if (!queue.length) this.waiting.delete(host);
+    }
+    // the next claim once half of what waited for a host has gone: at most one per half a host's
+    // share of starts, however they are spread (a claim is a walk of the due rows)
+    if (low && this.takenSinceClaim >= half) this.wake();
+    if (expired.length) void whileUnavailable(() => releaseDeliveries(this.engage.pool, expired), Date.now() + this.leaseMs, this.signal).catch(() => undefined);
+  }
+
+  private startAttempt({ row, attemptBy, leaseEnds }: Waiting): void {
+    this.perHost.set(row.target_host, (this.perHost.get(row.target_host) ?? 0) + 1);
+    this.inFlight++;
+    // the slot is the receiver's: it is free once the receiver has answered (the row stays leased
+    // until the outcome is recorded, so nobody sends it again meanwhile)
+    let slotHeld = true;
+    const freeSlot = () => {
+      if (!slotHeld) return;
+      slotHeld = false;
+      this.inFlight--;
+      const host = row.target_host;
+      const answered = (this.answered.get(host) ?? 0) + 1;
+      this.answered.set(host, answered);
+      const n = (this.perHost.get(host) ?? 1) - 1;
+      if (n <= 0) this.perHost.delete(host);
+      else this.perHost.set(host, n);
+      if (this.waitingCount) this.startWaiting();
+      // little or nothing waits for a host that has answered half its share, or has nothing in
+      // flight any more: claim for it (what a full claim would have brought it may be due)
+      const half = this.engage.config.WEBHOOK_PER_HOST_CONCURRENCY / 2;
+      if ((this.waiting.get(host)?.length ?? 0) <= half && (answered >= half || n <= 0)) this.wake();
+    };
+    const p = this.deliver(row, attemptBy, leaseEnds, freeSlot).finally(() => {
+      freeSlot();
+      this.running.delete(p);
+      if (row.replay_id) for (const listener of this.replaySettled) listener();
+    });
+    this.running.add(p);
   }
 
   /** Where and with what to sign, as of the claim: an endpoint may have been deleted, disabled or moved since the row was written. */
