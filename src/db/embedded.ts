@@ -49,6 +49,7 @@ const SERVER_FLAGS = [
   '-c', 'fsync=on',
   '-c', 'synchronous_commit=on',
   '-c', 'shared_buffers=256MB',
+  '-c', 'autovacuum_naptime=5s',
 ];
 
 /** Whether something accepts TCP connections on 127.0.0.1:`port`. */

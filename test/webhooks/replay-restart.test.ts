@@ -11,7 +11,16 @@ import { type Receiver, startReceiver } from '../support/receivers.ts';
 import { eventually, sleep } from '../support/waits.ts';
 
 const PER_HOST = 4;
-const ENV = { RATE_LIMITS_ENABLED: 'false', WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_PER_HOST_CONCURRENCY: String(PER_HOST), WEBHOOK_RETRY_DELAYS: '200ms,400ms' };
+// the attempts in flight at the kill stay leased until the lease ends: a short one (3 × the timeout,
+// well above the receiver's 15 ms) lets the restarted process send them again soon
+const ENV = {
+  RATE_LIMITS_ENABLED: 'false',
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  WEBHOOK_PER_HOST_CONCURRENCY: String(PER_HOST),
+  WEBHOOK_RETRY_DELAYS: '200ms,400ms',
+  WEBHOOK_TIMEOUT_MS: '1000',
+  WEBHOOK_LEASE_MS: '3000',
+};
 const N = 300;
 
 describe('kill -9 of engage serve mid-replay, then a restart on the same data', () => {
