@@ -104,6 +104,10 @@ describe('scheduled messages across a restart', () => {
     const down = ids.slice(0, 5);
     const after = ids.slice(5);
     const dbUrl = servers.first.databaseUrl;
+    // a bulk answers before the read model has its rows (messages.ts BULK_WAITS_FOR): they are there
+    // before this server stops, so the check below, made while no server runs, can see them
+    const first = servers.first;
+    await eventually('the bulk in the messages read model', async () => ((await statuses(first, ids)).size === ids.length ? true : undefined));
     await servers.first.close();
     const firstCalls = servers.first.workers.messaging!.providers.sandbox.calls;
     servers.first = undefined;
