@@ -54,8 +54,8 @@ export class LogTail {
     options: LogTailOptions = {},
   ) {
     this.types = [...new Set(types)];
-    this.capacity = options.capacity ?? 10_000;
-    this.readBatch = Math.min(options.readBatch ?? 2_000, this.capacity);
+    this.capacity = options.capacity ?? 2_000;
+    this.readBatch = Math.min(options.readBatch ?? 1_000, this.capacity);
     this.pollMs = options.pollMs ?? 1_000;
     this.consumedTo = options.consumedTo ?? (() => undefined);
   }
