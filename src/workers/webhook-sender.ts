@@ -7,8 +7,9 @@
 // claim (up to its share again): those wait here, leased, and go out as the host answers, so a busy
 // receiver is never kept waiting for a claim's round trip, while one that stops answering gets none
 // beyond its share. A delivery waits here at most WAITING_MAX_MS, else it is handed back (it may have
-// been cancelled meanwhile). The next claim comes when half of a host's waiting rows have gone (or
-// new rows were written, or every idle 250 ms for retries), not after every answer.
+// been cancelled meanwhile). The next claim comes once a host with little waiting has answered half
+// its share, or has nothing in flight (or new rows were written, or every idle 250 ms for retries),
+// not after every answer.
 import {
   type ClaimedDelivery,
   claimDueDeliveries,
@@ -50,8 +51,6 @@ export class WebhookSender extends WorkerLoop {
   /** per host: claimed deliveries waiting for a slot, oldest first */
   private readonly waiting = new Map<string, Waiting[]>();
   private waitingCount = 0;
-  /** waiting deliveries taken (started or handed back) since the last claim began */
-  private takenSinceClaim = 0;
   /** per host: attempts it answered since the last claim began (how many more it may have waiting) */
   private readonly answered = new Map<string, number>();
   private inFlight = 0;
@@ -106,7 +105,6 @@ export class WebhookSender extends WorkerLoop {
     const limit = Math.min(free, 500);
     // (deadlines below are wall-clock time, as the waits are)
     const leaseEnds = Date.now() + this.leaseMs;
-    this.takenSinceClaim = 0;
     this.answered.clear();
     const rows = await claimDueDeliveries(pool, { now, limit, leaseUntil: new Date(now.getTime() + this.leaseMs), skipHosts: saturated, hostRoom, perHost });
     // From here on the rows are ours until the lease ends: a database that goes away now is waited
@@ -128,22 +126,15 @@ export class WebhookSender extends WorkerLoop {
   private startWaiting(): void {
     const { config } = this.engage;
     const expired: string[] = [];
-    const half = config.WEBHOOK_PER_HOST_CONCURRENCY / 2;
-    let low = false;
     for (const [host, queue] of this.waiting) {
       while (queue.length && this.inFlight < config.WEBHOOK_CONCURRENCY && (this.perHost.get(host) ?? 0) < config.WEBHOOK_PER_HOST_CONCURRENCY && !this.stopped) {
         const next = queue.shift()!;
         this.waitingCount--;
-        this.takenSinceClaim++;
         if (Date.now() >= next.waitsUntil) expired.push(next.row.id);
         else this.startAttempt(next);
-        low ||= queue.length <= half;
       }
       if (!queue.length) this.waiting.delete(host);
     }
-    // the next claim once half of what waited for a host has gone: at most one per half a host's
-    // share of starts, however they are spread (a claim is a walk of the due rows)
-    if (low && this.takenSinceClaim >= half) this.wake();
     if (expired.length) void whileUnavailable(() => releaseDeliveries(this.engage.pool, expired), Date.now() + this.leaseMs, this.signal).catch(() => undefined);
   }
 
@@ -164,8 +155,9 @@ export class WebhookSender extends WorkerLoop {
       if (n <= 0) this.perHost.delete(host);
       else this.perHost.set(host, n);
       if (this.waitingCount) this.startWaiting();
-      // little or nothing waits for a host that has answered half its share, or has nothing in
-      // flight any more: claim for it (what a full claim would have brought it may be due)
+      // the one rule for the next claim (a claim is a walk of the due rows, not made per answer):
+      // little or nothing waits for a host that has answered half its share since the last claim,
+      // or has nothing in flight any more, so claim for it (what a full claim brought it may be due)
       const half = this.engage.config.WEBHOOK_PER_HOST_CONCURRENCY / 2;
       if ((this.waiting.get(host)?.length ?? 0) <= half && (answered >= half || n <= 0)) this.wake();
     };
