@@ -44,6 +44,8 @@ export interface EventTrackedData {
   contact_id: string;
   /** the client's id of the event, or the event's own id when the client gave none */
   event_id: string;
+  /** 'browser': sent with the public tracking key, whose ids are the visitor's own; absent: the server API */
+  source?: 'browser';
   name: string;
   properties: Record<string, unknown>;
   /** when it happened (RFC 3339 UTC), as the client says */
@@ -87,7 +89,7 @@ export type ContactCommand =
   | { type: 'RecordBounce'; accountId: string; email: string; reason: string; messageId?: string; now: Date }
   | { type: 'EraseContact'; accountId: string; erasureId: string; keyIds: string[]; addressHashes: string[]; reason?: string; erasedBy: string; now: Date }
   /** `timestamp`: when the event happened, RFC 3339 (validated at the edge) */
-  | { type: 'TrackEvent'; accountId: string; eventId: string; name: string; properties: Record<string, unknown>; timestamp: string; now: Date };
+  | { type: 'TrackEvent'; accountId: string; eventId: string; name: string; properties: Record<string, unknown>; timestamp: string; now: Date; source?: 'browser' };
 
 /** The addresses among some contact fields (what messages to the contact are sent to). */
 const addressesIn = (f: ContactFields) => [f.email, f.phone].filter((a): a is string => typeof a === 'string' && a.length > 0);
@@ -196,8 +198,8 @@ export const contactDecider: Decider<ContactCommand, ContactState, ContactEvent>
           {
             type: 'EventTracked',
             data: {
-              account_id: command.accountId, contact_id: state.id!, event_id: command.eventId, name: command.name, properties: command.properties,
-              timestamp: new Date(happened).toISOString(), received_at: at,
+              account_id: command.accountId, contact_id: state.id!, event_id: command.eventId, ...(command.source ? { source: command.source } : {}),
+              name: command.name, properties: command.properties, timestamp: new Date(happened).toISOString(), received_at: at,
             },
           },
         ];

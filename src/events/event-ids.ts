@@ -1,7 +1,9 @@
-// Idempotent ingestion on the client's event id, per account (README "Events"): a claim on the client
-// id (src/claims.ts, kind tracked_event), the same mechanism that keeps a contact's email unique
-// across contacts: whichever request takes it first ingests the event, for whichever contact, and
-// every other request, concurrent or years later, finds it taken.
+// Idempotent ingestion on the client's event id, per account and source (README "Events"): a claim on
+// the client id (src/claims.ts), the same mechanism that keeps a contact's email unique across
+// contacts: whichever request takes it first ingests the event, for whichever contact, and every
+// other request, concurrent or years later, finds it taken. The server API's ids (kind tracked_event,
+// as before sources existed) and the browser's (kind browser_event:<contact>: a visitor's own) never
+// meet, so a visitor can neither take nor learn an id of the backend's, nor another visitor's.
 // A claim is `pending:<request>:<contact>` while its request appends, `event:<contact>` once the
 // event is stored. A pending claim left behind by a process that died is judged after
 // STALE_PENDING_MS by the contact's stream (the EventTracked whose event_id is the client's id is
@@ -17,6 +19,18 @@ export const STALE_PENDING_MS = 5 * 60_000;
 const IN_FLIGHT_MS = 30_000;
 /** How long a request waits for another one that stores the same client id to finish. */
 export const IN_FLIGHT_WAIT_MS = 5_000;
+
+/** Who sent the events: each source has its own client ids; the browser's are those of one contact (the visitor). */
+export type EventSource = { source: 'api' } | { source: 'browser'; /** known whenever an event of the request has an id */ contactId?: string };
+export const API_SOURCE: EventSource = { source: 'api' };
+
+function claimKind(s: EventSource): string {
+  if (s.source === 'api') return 'tracked_event';
+  // never an account-wide browser namespace: one visitor could take another's ids
+  return s.contactId === undefined ? 'browser_event:(no ids)' : `browser_event:${s.contactId}`;
+}
+/** The event of this source on the contact's stream: EventTracked without `source` is the server API's. */
+const ofSource = (s: EventSource, data: Record<string, unknown>) => (data.source ?? 'api') === s.source;
 
 /** What a request finds when the client id was claimed before it. */
 export type Prior = { status: 'duplicate'; contactId: string } | { status: 'in_progress' };
@@ -35,8 +49,9 @@ export class EventIdClaims {
     accountId: string,
     /** unique per request: a claim left by an earlier request for the same contact is never taken for ours */
     private readonly requestToken: string,
+    private readonly source: EventSource = API_SOURCE,
   ) {
-    this.scope = { accountId, kind: 'tracked_event' };
+    this.scope = { accountId, kind: claimKind(source) };
   }
 
   private pendingOwner = (contactId: string) => `${PENDING}${this.requestToken}:${contactId}`;
@@ -55,7 +70,7 @@ export class EventIdClaims {
         continue;
       }
       const contactId = holder.owner.slice(holder.owner.lastIndexOf(':') + 1);
-      const stored = (await this.engage.store.readStream(contactStream(contactId))).some((e) => e.type === 'EventTracked' && e.data.event_id === clientId);
+      const stored = (await this.engage.store.readStream(contactStream(contactId))).some((e) => e.type === 'EventTracked' && e.data.event_id === clientId && ofSource(this.source, e.data));
       if (stored) {
         await transferMany(this.engage.pool, this.scope, [{ value: clientId, from: holder.owner, to: `${STORED}${contactId}` }]);
         found.set(clientId, { status: 'duplicate', contactId });

@@ -25,7 +25,7 @@ import { AppError, conflict, type Issue } from '../errors.ts';
 import { type AppendResult, type EventMetadata, type NewEvent, type Position, WrongExpectedVersionError, comparePositions } from '../eventstore/port.ts';
 import { newUlid } from '../ids.ts';
 import { type NewContact, resolveMany, resolveOne } from './contacts.ts';
-import { EventIdClaims, type Prior } from './event-ids.ts';
+import { API_SOURCE, EventIdClaims, type EventSource, type Prior } from './event-ids.ts';
 import type { ValidEvent } from './validation.ts';
 
 export type TrackResult =
@@ -68,15 +68,21 @@ export async function trackEvents(
   accountId: string,
   events: readonly { index: number; event: ValidEvent }[],
   metadata: EventMetadata,
+  /** whose client ids these are (event-ids.ts); the browser's events all name its contact by id */
+  source: EventSource = API_SOURCE,
 ): Promise<{ results: TrackResult[]; position?: Position }> {
+  if (source.source === 'browser' && events.some((e) => e.event.id !== undefined && e.event.contact.id !== source.contactId)) {
+    throw new Error("a browser event's id belongs to its visitor: its contact must be resolved first");
+  }
   const now = engage.clock.now();
-  const claims = new EventIdClaims(engage, accountId, newUlid());
+  const claims = new EventIdClaims(engage, accountId, newUlid(), source);
   let position: Position | undefined;
   const reached = (p: Position | undefined) => {
     if (p && (!position || comparePositions(p, position) > 0)) position = p;
   };
   const track = (job: Job): ContactCommand => ({
     type: 'TrackEvent', accountId, eventId: job.apiId, name: job.event.name, properties: job.event.properties, timestamp: job.timestamp, now,
+    ...(source.source === 'browser' ? { source: 'browser' as const } : {}),
   });
 
   const jobs: Job[] = events.map(({ index, event }) => {

@@ -7,8 +7,9 @@ import { z } from 'zod';
 import { contactFieldShape } from '../contacts/validation.ts';
 import { updateContact } from '../contacts/service.ts';
 import type { Engage } from '../context.ts';
-import { describeIssues } from '../errors.ts';
+import { AppError, describeIssues } from '../errors.ts';
 import { resolveOne } from '../events/contacts.ts';
+import type { EventSource } from '../events/event-ids.ts';
 import { trackEvents, type TrackResult } from '../events/service.ts';
 import { type ContactRef, type Traits, type ValidEvent, validateEvent } from '../events/validation.ts';
 import { type EventMetadata, type Position, comparePositions } from '../eventstore/port.ts';
@@ -85,26 +86,39 @@ export async function ingest(
   };
   let contact = contactRefOf(request.identity);
   const calls = request.events ?? [];
+  const results: PublicResult[] = new Array(calls.length);
+  let source: EventSource = { source: 'browser' };
+  let unresolved: AppError | undefined;
 
-  // identify: the contact found (or created) now, with its traits; the events then name it by id
-  if (request.traits !== undefined || calls.length === 0) {
+  // identify: the contact found (or created) now, with its traits; the events then name it by id.
+  // Calls with ids need it too: a visitor's ids are its contact's own (src/events/event-ids.ts). The
+  // SDK sends no ids, so its events alone are resolved with the batch (no read of the contact's stream).
+  const withIds = calls.some((c) => c !== null && typeof c === 'object' && (c as { id?: unknown }).id !== undefined);
+  if (request.traits !== undefined || calls.length === 0 || withIds) {
     const traits = request.traits as Traits | undefined;
-    const found = await resolveOne(engage, accountId, { contact, traits }, metadata);
-    reached(found.position);
-    if (traits && !found.traitsApplied) reached((await updateContact(engage, accountId, found.contactId, traits, metadata)).position);
-    contact = { id: found.contactId };
+    try {
+      const found = await resolveOne(engage, accountId, { contact, traits }, metadata);
+      reached(found.position);
+      if (traits && !found.traitsApplied) reached((await updateContact(engage, accountId, found.contactId, traits, metadata)).position);
+      contact = { id: found.contactId };
+      source = { source: 'browser', contactId: found.contactId };
+    } catch (err) {
+      // events alone, for a contact that cannot be found: each fails as POST /v1/events fails it
+      if (!(err instanceof AppError) || request.traits !== undefined || calls.length === 0) throw err;
+      unresolved = err;
+    }
   }
 
-  const results: PublicResult[] = new Array(calls.length);
   const valid: { index: number; event: ValidEvent }[] = [];
   calls.forEach((item, index) => {
     const call = Call.safeParse(item);
     const checked = call.success ? validateEvent(eventOf(call.data, contact)) : { ok: false as const, issues: toIssues(call.error) };
-    if (checked.ok) valid.push({ index, event: checked.value });
-    else results[index] = { index, status: 'failed', error: 'validation_error', message: describeIssues(checked.issues), issues: checked.issues };
+    if (!checked.ok) results[index] = { index, status: 'failed', error: 'validation_error', message: describeIssues(checked.issues), issues: checked.issues };
+    else if (unresolved) results[index] = { index, status: 'failed', error: unresolved.code, message: unresolved.message };
+    else valid.push({ index, event: checked.value });
   });
   if (valid.length > 0) {
-    const tracked = await trackEvents(engage, accountId, valid, metadata);
+    const tracked = await trackEvents(engage, accountId, valid, metadata, source);
     reached(tracked.position);
     for (const r of tracked.results) results[r.index] = publicResult(r);
   }
