@@ -1,5 +1,6 @@
 // Read model of browser tracking: one row per account that has a tracking key, with its allowed
-// origins, its sealed identity secret and whether a signed identity is required; and the typed
+// origins, its sealed identity secret, whether a signed identity is required and the custom fields
+// and tags a browser may set; and the typed
 // queries the account routes (by account) and the public ingestion endpoint (by public key) read.
 //
 // Rebuildable on its own: it reads no other read model and holds no personal data.
@@ -16,13 +17,17 @@ export interface TrackingKeyRow {
   /** null only between the key's event and its secret's, which are appended together */
   secret_sealed: string | null;
   require_identity: boolean;
+  /** custom fields a browser may set */
+  browser_custom_fields: string[];
+  /** whether a browser may set tags */
+  browser_tags: boolean;
   created_at: Date;
   updated_at: Date;
 }
 
 export const trackingProjection: Projection = {
   name: 'tracking',
-  version: 1,
+  version: 2,
   tables: ['tracking_keys'],
   types: [...TRACKING_EVENT_TYPES],
   personalData: 'unused',
@@ -33,6 +38,8 @@ export const trackingProjection: Projection = {
       origins text[] NOT NULL DEFAULT '{}',
       secret_sealed text,
       require_identity boolean NOT NULL DEFAULT true,
+      browser_custom_fields text[] NOT NULL DEFAULT '{}',
+      browser_tags boolean NOT NULL DEFAULT false,
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL
     );`,
@@ -54,6 +61,11 @@ export const trackingProjection: Projection = {
           break;
         case 'TrackingIdentityRequirementSet':
           await tx.query(`UPDATE ${table} SET require_identity = $2, updated_at = $3 WHERE account_id = $1`, [e.data.account_id, e.data.require_identity, e.data.at]);
+          break;
+        case 'TrackingBrowserTraitsSet':
+          await tx.query(`UPDATE ${table} SET browser_custom_fields = $2, browser_tags = $3, updated_at = $4 WHERE account_id = $1`, [
+            e.data.account_id, e.data.custom_fields, e.data.tags, e.data.at,
+          ]);
           break;
       }
     }

@@ -1,13 +1,14 @@
 // What the browser SDK sends to POST /v1/track (README "Browser tracking"), once the key, the origin
 // and the identity have been checked: `identify` (traits) updates the contact, creating an unknown
-// one identified by email or phone; `track` and `page` calls become tracked events exactly as
+// one identified by email or phone, with the traits a browser may set (the rest ignored); `track` and `page` calls become tracked events exactly as
 // POST /v1/events stores them (src/events: the same validation, contact resolution and sealing of
 // properties under the contact's key). A bad event fails alone, as there.
 import { z } from 'zod';
 import { contactFieldShape } from '../contacts/validation.ts';
 import { updateContact } from '../contacts/service.ts';
 import type { Engage } from '../context.ts';
-import { AppError, describeIssues } from '../errors.ts';
+import type { BrowserTraitRules } from '../../commands/tracking.ts';
+import { AppError, describeIssues, validationError } from '../errors.ts';
 import { resolveOne } from '../events/contacts.ts';
 import type { EventSource } from '../events/event-ids.ts';
 import { trackEvents, type TrackResult } from '../events/service.ts';
@@ -25,9 +26,46 @@ export const PAGE_EVENT_NAME = 'page_viewed';
 
 // A visitor may describe themselves, not rename themselves: the identifiers the identity was proven
 // for (and which the next identity would be checked against) cannot be changed from a browser.
-const { email: _email, phone: _phone, external_id: _externalId, ...browserTraitShape } = contactFieldShape;
 const notFromBrowser = z.never({ error: 'an identifier cannot be changed from the browser (change it through the API)' }).optional();
-export const BrowserTraits = z.strictObject({ ...browserTraitShape, email: notFromBrowser, phone: notFromBrowser, external_id: notFromBrowser });
+/** Traits as sent: identifiers refused; which of the rest apply is the account's (browserTraits). */
+export const BrowserTraits = z.looseObject({ email: notFromBrowser, phone: notFromBrowser, external_id: notFromBrowser });
+
+/** The profile traits (README "Browser tracking"): what any browser may set about its visitor. */
+export const PROFILE_TRAITS = ['first_name', 'last_name', 'country', 'language', 'timezone'] as const;
+const { first_name, last_name, country, language, timezone, tags, custom_fields } = contactFieldShape;
+const AppliedTraits = z.strictObject({ first_name, last_name, country, language, timezone, tags, custom_fields });
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The traits a browser may set under the account's rules, validated as PATCH /v1/contacts/:id takes
+ * them (400 on a bad value, paths under `traits`), and the names of those ignored: tags and custom
+ * fields the account does not allow, and anything else. Ignored rather than refused: the SDK sends
+ * traits with the visitor's events, which a trait the site should not have sent must not lose.
+ */
+export function browserTraits(input: Record<string, unknown>, rules: BrowserTraitRules): { traits: Traits; ignored: string[] } {
+  const kept: Record<string, unknown> = {};
+  const ignored: string[] = [];
+  for (const [name, value] of Object.entries(input)) {
+    if ((PROFILE_TRAITS as readonly string[]).includes(name)) kept[name] = value;
+    else if (name === 'tags' && rules.tags) kept.tags = value;
+    else if (name === 'custom_fields' && isPlainObject(value)) {
+      const fields: Record<string, unknown> = {};
+      for (const [key, v] of Object.entries(value)) {
+        if (rules.customFields.includes(key)) fields[key] = v;
+        else ignored.push(`custom_fields.${key}`);
+      }
+      if (Object.keys(fields).length > 0) kept.custom_fields = fields;
+    } else if (name === 'custom_fields' && rules.customFields.length > 0) kept.custom_fields = value;
+    else if (value !== undefined) ignored.push(name);
+  }
+  const parsed = AppliedTraits.safeParse(kept);
+  if (!parsed.success) {
+    const issues = toIssues(parsed.error, 'traits');
+    throw validationError(`invalid body: ${describeIssues(issues)}`, issues);
+  }
+  return { traits: parsed.data as Traits, ignored };
+}
 
 const TrackCall = z.strictObject({
   type: z.literal('track'),
@@ -51,6 +89,7 @@ export type TrackRequest = z.output<typeof TrackBody>;
 
 /** The documented body: the calls' fields as the events service takes them. */
 export const TrackBodyDoc = TrackBody.extend({
+  traits: AppliedTraits.optional(),
   events: z
     .array(
       z.discriminatedUnion('type', [
@@ -78,12 +117,15 @@ export async function ingest(
   engage: Engage,
   accountId: string,
   request: TrackRequest,
+  /** what the account lets a browser set besides the profile traits (its tracking settings) */
+  rules: BrowserTraitRules,
   metadata: EventMetadata,
-): Promise<{ results: PublicResult[]; position?: Position }> {
+): Promise<{ results: PublicResult[]; position?: Position; ignoredTraits: string[] }> {
   let position: Position | undefined;
   const reached = (p: Position | undefined) => {
     if (p && (!position || comparePositions(p, position) > 0)) position = p;
   };
+  const allowed = request.traits === undefined ? undefined : browserTraits(request.traits, rules);
   let contact = contactRefOf(request.identity);
   const calls = request.events ?? [];
   const results: PublicResult[] = new Array(calls.length);
@@ -95,7 +137,7 @@ export async function ingest(
   // SDK sends no ids, so its events alone are resolved with the batch (no read of the contact's stream).
   const withIds = calls.some((c) => c !== null && typeof c === 'object' && (c as { id?: unknown }).id !== undefined);
   if (request.traits !== undefined || calls.length === 0 || withIds) {
-    const traits = request.traits as Traits | undefined;
+    const traits = allowed?.traits;
     try {
       const found = await resolveOne(engage, accountId, { contact, traits }, metadata);
       reached(found.position);
@@ -122,5 +164,5 @@ export async function ingest(
     reached(tracked.position);
     for (const r of tracked.results) results[r.index] = publicResult(r);
   }
-  return { results, position };
+  return { results, position, ignoredTraits: allowed?.ignored ?? [] };
 }

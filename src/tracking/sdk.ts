@@ -89,6 +89,8 @@ export const SDK_SOURCE = String.raw`/*
     for (var i = 0; i < results.length; i++) {
       if (results[i].status === 'failed') report('warn', 'an event was refused: ' + results[i].error + ': ' + results[i].message);
     }
+    // traits the account does not let a browser set: left out, the rest applied
+    if (body && body.ignored_traits && body.ignored_traits.length) report('warn', 'traits ignored (not allowed for the browser by the account): ' + body.ignored_traits.join(', '));
   }
 
   function post(body) {

@@ -1,8 +1,8 @@
 // An account's browser tracking settings (README "Browser tracking"): its public key, allowed
-// origins, identity secret and whether a signed identity is required. Every write goes through the
+// origins, identity secret, whether a signed identity is required and the traits a browser may set. Every write goes through the
 // tracking decider on the account's tracking stream; the first one also issues the key and secret.
 import { randomBytes } from 'node:crypto';
-import { type TrackingCommand, type TrackingState, trackingDecider, trackingStream } from '../../commands/tracking.ts';
+import { type BrowserTraitRules, type TrackingCommand, type TrackingState, trackingDecider, trackingStream } from '../../commands/tracking.ts';
 import { type TrackingKeyRow, trackingKeyOfAccount } from '../../projections/tracking.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { Engage } from '../context.ts';
@@ -22,14 +22,25 @@ export interface TrackingSettings {
   origins: string[];
   secretSealed: string;
   requireIdentity: boolean;
+  browserTraits: BrowserTraitRules;
 }
 
 type Distributed<T> = T extends unknown ? Omit<T, 'accountId' | 'fresh' | 'now'> : never;
 /** A tracking command without what every command carries (filled in here). */
 export type TrackingChange = Distributed<TrackingCommand>;
 
-const fromState = (s: TrackingState): TrackingSettings => ({ publicKey: s.publicKey!, origins: s.origins, secretSealed: s.secretSealed!, requireIdentity: s.requireIdentity });
-const fromRow = (r: TrackingKeyRow): TrackingSettings => ({ publicKey: r.public_key, origins: r.origins, secretSealed: r.secret_sealed!, requireIdentity: r.require_identity });
+const fromState = (s: TrackingState): TrackingSettings => ({
+  publicKey: s.publicKey!, origins: s.origins, secretSealed: s.secretSealed!, requireIdentity: s.requireIdentity, browserTraits: s.browserTraits,
+});
+const fromRow = (r: TrackingKeyRow): TrackingSettings => ({
+  publicKey: r.public_key, origins: r.origins, secretSealed: r.secret_sealed!, requireIdentity: r.require_identity,
+  browserTraits: browserTraitRulesOf(r),
+});
+
+/** What a browser may set besides the profile traits, as the read model holds it. */
+export const browserTraitRulesOf = (r: Pick<TrackingKeyRow, 'browser_custom_fields' | 'browser_tags'>): BrowserTraitRules => ({
+  customFields: r.browser_custom_fields, tags: r.browser_tags,
+});
 
 /**
  * Runs a change of the account's tracking settings and answers them as decided. Concurrent first

@@ -10,9 +10,11 @@ import { runCommand } from '../../command-handler.ts';
 import { forbidden, unauthorized, validationError } from '../../errors.ts';
 import { INGEST_PATH, readSdk, SDK_PATH, trackingSnippet } from '../../tracking/browser.ts';
 import { verifyIdentity } from '../../tracking/identity.ts';
-import { ingest, TRACK_BODY_LIMIT, TrackBody, TrackBodyDoc } from '../../tracking/ingest.ts';
+import { ingest, PROFILE_TRAITS, TRACK_BODY_LIMIT, TrackBody, TrackBodyDoc } from '../../tracking/ingest.ts';
 import { originAllowed, OriginsBody } from '../../tracking/origins.ts';
-import { changeTracking, identitySecretOf, rotateIdentitySecret, TRACKING_READ_MODELS, type TrackingSettings, trackingSettings } from '../../tracking/service.ts';
+import {
+  browserTraitRulesOf, changeTracking, identitySecretOf, rotateIdentitySecret, TRACKING_READ_MODELS, type TrackingSettings, trackingSettings,
+} from '../../tracking/service.ts';
 import { unseal } from '../../seal.ts';
 import type { AppDeps } from '../deps.ts';
 import { metadataOf } from '../common.ts';
@@ -31,6 +33,15 @@ const OFF_WARNING =
 const KeyOut = z.object({ key: z.string(), origins: z.array(z.string()), require_identity: z.boolean(), snippet: z.string(), script_url: z.string(), ingest_url: z.string() });
 const IdentityOut = z.object({ secret: z.string(), require_identity: z.boolean() });
 const KeyQuery = z.strictObject({ key: z.string().min(1).max(100).optional() });
+/** The custom fields and tags a browser may set besides the profile traits (keys as custom field keys are: at most 64 characters). */
+const BrowserTraitsBody = z.strictObject({
+  custom_fields: z
+    .array(z.string().trim().min(1).max(64))
+    .max(100, 'at most 100 custom fields')
+    .transform((keys) => [...new Set(keys)]),
+  tags: z.boolean().default(false),
+});
+const BrowserTraitsOut = z.object({ profile: z.array(z.string()), custom_fields: z.array(z.string()), tags: z.boolean() });
 
 /** The service's public base URL: PUBLIC_BASE_URL, else the scheme and host the request came to. */
 function baseUrl(configured: string | undefined, req: FastifyRequest): string {
@@ -45,6 +56,7 @@ export function trackingRoutes({ engage }: AppDeps): AnyRoute[] {
     return { key: s.publicKey, origins: s.origins, require_identity: s.requireIdentity, snippet: trackingSnippet(s.publicKey, script_url, ingest_url), script_url, ingest_url };
   };
   const identityOut = async (s: TrackingSettings) => ({ secret: await identitySecretOf(engage, s), require_identity: s.requireIdentity });
+  const traitsOut = (s: TrackingSettings) => ({ profile: [...PROFILE_TRAITS], custom_fields: s.browserTraits.customFields, tags: s.browserTraits.tags });
   return [
     defineRoute({
       method: 'GET',
@@ -100,6 +112,34 @@ export function trackingRoutes({ engage }: AppDeps): AnyRoute[] {
           changeTracking(engage, auth.accountId, { type: 'SetIdentityRequirement', requireIdentity: body.require_identity }, m),
         );
         return { require_identity: settings.requireIdentity, ...(settings.requireIdentity ? {} : { warning: OFF_WARNING }) };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/account/tracking-traits',
+      auth: 'key_or_login',
+      summary: 'The traits a browser may set on its visitor: the profile traits, and the custom fields and tags the account allows',
+      tags: ['tracking'],
+      responses: { 200: BrowserTraitsOut },
+      async handler({ auth, req }) {
+        const { settings } = await runCommand(engage, metadataOf(req), TRACKING_READ_MODELS, (m) => trackingSettings(engage, auth.accountId, m));
+        return traitsOut(settings);
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      url: '/v1/account/tracking-traits',
+      auth: 'key_or_login',
+      scope: 'settings',
+      summary: 'Allow a browser to set these custom fields (and tags, when true) besides the profile traits; the rest of its traits is ignored',
+      tags: ['tracking'],
+      body: BrowserTraitsBody,
+      responses: { 200: BrowserTraitsOut },
+      async handler({ body, auth, req }) {
+        const { settings } = await runCommand(engage, metadataOf(req), TRACKING_READ_MODELS, (m) =>
+          changeTracking(engage, auth.accountId, { type: 'SetBrowserTraits', rules: { customFields: body.custom_fields, tags: body.tags } }, m),
+        );
+        return traitsOut(settings);
       },
     }),
     defineRoute({
@@ -163,16 +203,21 @@ function publicRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: ['tracking'],
       query: KeyQuery,
       docBody: TrackBodyDoc,
-      responses: { 200: '{accepted, duplicates, failed, results: [{index, status: "accepted"|"duplicate", id} | {index, status: "failed", error, message, issues?}]}' },
+      responses: {
+        200: '{accepted, duplicates, failed, results: [{index, status: "accepted"|"duplicate", id} | {index, status: "failed", error, message, issues?}], ignored_traits?: ["tags", "custom_fields.plan", …]}',
+      },
       async handler({ body, query, req, reply }) {
         const row = await admit(engage, req, reply, publicKeyOf(body, query));
         // from here on every answer, an error too, is readable by the page (the origin is allowed)
         const request = parseWith(TrackBody, body ?? {}, 'body');
         if (row.require_identity) verifyIdentity(await unseal(engage.pool, row.secret_sealed!), request.identity);
         const metadata = { ...metadataOf(req), accountId: row.account_id, actor: `tracking:${row.public_key}` };
-        const { results } = await runCommand(engage, metadata, INGEST_WAITS_FOR, (m) => ingest(engage, row.account_id, request, m));
+        const { results, ignoredTraits } = await runCommand(engage, metadata, INGEST_WAITS_FOR, (m) => ingest(engage, row.account_id, request, browserTraitRulesOf(row), m));
         const count = (status: string) => results.filter((r) => r.status === status).length;
-        return { accepted: count('accepted'), duplicates: count('duplicate'), failed: count('failed'), results };
+        return {
+          accepted: count('accepted'), duplicates: count('duplicate'), failed: count('failed'), results,
+          ...(ignoredTraits.length > 0 ? { ignored_traits: ignoredTraits } : {}),
+        };
       },
     }),
     defineRoute({
