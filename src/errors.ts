@@ -37,5 +37,9 @@ export const notFound = (what = 'resource') => new AppError(404, 'not_found', `$
 export const conflict = (message: string, extra: Record<string, unknown> = {}) => new AppError(409, 'conflict', message, extra);
 export const unauthorized = (message = 'missing or invalid credentials') => new AppError(401, 'unauthorized', message);
 export const forbidden = (message: string) => new AppError(403, 'forbidden', message);
-export const insufficientScope = (scope: string) =>
-  new AppError(403, 'insufficient_scope', `this API key lacks the ${scope} scope`, { required_scope: scope });
+/** A key lacking capabilities: the first missing one (required_scope) and all of them (missing_scopes). */
+export const insufficientScope = (missing: readonly string[], message?: string) =>
+  new AppError(403, 'insufficient_scope', message ?? `this API key lacks the ${missing.join(' and ')} scope${missing.length > 1 ? 's' : ''}`, {
+    required_scope: missing[0],
+    missing_scopes: [...missing],
+  });

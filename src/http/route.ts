@@ -19,8 +19,12 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   url: string;
   auth: AuthMode;
-  /** capability the caller needs; defaults to read for GET and write otherwise */
-  scope?: Scope | null;
+  /**
+   * The capabilities the caller needs, all of them; defaults to read for GET and write otherwise,
+   * null for none. A route that sends the account's data out of the service to a place the caller
+   * chooses needs read as well (README "API conventions"), e.g. `['write', 'read']`.
+   */
+  scope?: Scope | readonly Scope[] | null;
   rateGroup?: RateGroup;
   summary: string;
   tags: string[];
@@ -53,7 +57,8 @@ export const defineRoute = <B, Q, P>(spec: RouteSpec<B, Q, P>): RouteSpec<B, Q, 
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthMode;
-    scope?: Scope | null;
+    /** every capability the route needs (checked by the auth plugin before the body is read) */
+    scopes?: readonly Scope[];
     rateGroup?: RateGroup;
     streamsBody?: boolean;
   }
@@ -69,6 +74,13 @@ export function parseWith<T>(schema: ZodType<T>, value: unknown, where: 'body' |
   throw validationError(`invalid ${where}: ${summary}`, issues);
 }
 
+/** The capabilities a route needs, as a list (README "API conventions"). */
+export function routeScopes(spec: Pick<AnyRoute, 'scope' | 'method'>): readonly Scope[] {
+  if (spec.scope === undefined) return [spec.method === 'GET' ? 'read' : 'write'];
+  if (spec.scope === null) return [];
+  return typeof spec.scope === 'string' ? [spec.scope] : spec.scope;
+}
+
 export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], registered: AnyRoute[]): void {
   for (const spec of routes) {
     registered.push(spec);
@@ -77,7 +89,7 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], registe
       url: spec.url,
       config: {
         auth: spec.auth,
-        scope: spec.scope === undefined ? (spec.method === 'GET' ? 'read' : 'write') : spec.scope,
+        scopes: routeScopes(spec),
         rateGroup: spec.rateGroup ?? (spec.auth === 'none' ? 'public' : 'default'),
         streamsBody: spec.streamsBody ?? false,
       },

@@ -285,7 +285,7 @@ describe('API key scopes', () => {
     for (const [method, path, body] of attempts) {
       const res = await server.call(method, path, { key: ro.key, body });
       expect(res.status, `${method} ${path}`).toBe(403);
-      expect(res.body).toEqual({ error: 'insufficient_scope', message: res.body.message, required_scope: 'write' });
+      expect(res.body).toEqual({ error: 'insufficient_scope', message: res.body.message, required_scope: 'write', missing_scopes: ['write'] });
     }
     const after = await server.call('GET', `/v1/contacts/${c.body.id}`, { key: acct.key });
     expect(after.body.first_name).toBe('Keep');

@@ -262,7 +262,7 @@ describe('scopes', () => {
     expect((await ok('find_contacts', { tag: 'read-scope' }, client)).data).toEqual([contact]);
     expect(await ok('preview_segment', { rules: { match: 'all', rules: [{ field: 'tag', operator: 'has', value: 'read-scope' }] } }, client)).toEqual({ count: 1 });
     const refused = await failed('send_message', { to: '+14155550144', channel: 'sms', message: 'should not leave' }, client);
-    expect(refused).toEqual({ http_status: 403, error: 'insufficient_scope', message: expect.any(String), required_scope: 'write' });
+    expect(refused).toEqual({ http_status: 403, error: 'insufficient_scope', message: expect.any(String), required_scope: 'write', missing_scopes: ['write'] });
     expect((await failed('add_suppression', { email: 'x@example.com' }, client)).error).toBe('insufficient_scope');
     expect((await server.call('GET', '/v1/messages/history?to=%2B14155550144', { key: acct.key })).body.data).toEqual([]);
   });

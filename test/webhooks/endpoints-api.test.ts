@@ -200,7 +200,7 @@ describe('webhook endpoints API', () => {
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ error: 'insufficient_scope', message: expect.any(String), required_scope: 'write' });
+      expect(res.body).toEqual({ error: 'insufficient_scope', message: expect.any(String), required_scope: 'write', missing_scopes: ['write'] });
     }
     // nothing changed, nothing was pinged
     const after = await server.call('GET', '/v1/webhook-endpoints', { key });

@@ -170,7 +170,7 @@ describe('platform events and per-message webhooks', () => {
     const reader = (await server.call('POST', '/v1/account/api-keys', { key, body: { scopes: ['read', 'write'] } })).body.key;
     const denied = await server.call('GET', '/v1/account/webhook-secret', { key: reader });
     expect(denied.status).toBe(403);
-    expect(denied.body).toEqual({ error: 'insufficient_scope', message: expect.any(String), required_scope: 'settings' });
+    expect(denied.body).toEqual({ error: 'insufficient_scope', message: expect.any(String), required_scope: 'settings', missing_scopes: ['settings'] });
     expect((await server.call('POST', '/v1/account/webhook-secret/rotate', { key: reader })).status).toBe(403);
     const settings = (await server.call('POST', '/v1/account/api-keys', { key, body: { scopes: ['settings'] } })).body.key;
 

@@ -169,7 +169,7 @@ describe('what a replay refuses', () => {
     const reader = (await server.call('POST', '/v1/account/api-keys', { key: a.key, body: { scopes: ['read'] } })).body.key;
     const denied = await replay(liveEp.id, { from: windowStart }, reader);
     expect(denied.status).toBe(403);
-    expect(denied.body).toMatchObject({ error: 'insufficient_scope', required_scope: 'write' });
+    expect(denied.body).toMatchObject({ error: 'insufficient_scope', required_scope: 'write', missing_scopes: ['write'] });
     expect((await server.call('GET', `/v1/webhook-endpoints/${liveEp.id}/replays`, { key: reader })).status).toBe(200);
   });
 });

@@ -39,10 +39,21 @@ export function hasCapability(auth: AuthContext, scope: Scope): boolean {
   return ROLE_CAPABILITIES[auth.role ?? 'viewer'].includes(scope);
 }
 
-export function requireCapability(auth: AuthContext, scope: Scope): void {
-  if (hasCapability(auth, scope)) return;
-  if (auth.via === 'key') throw insufficientScope(scope);
-  throw new AppError(403, 'forbidden', `your role does not allow ${scope}`, { required_scope: scope });
+/**
+ * The one refusal for capabilities a caller lacks (README "API conventions"): a key gets 403
+ * insufficient_scope, a session 403 forbidden (its role), both naming the first missing capability
+ * (required_scope) and all of them (missing_scopes).
+ */
+export function capabilityRefusal(auth: AuthContext, missing: readonly Scope[], message?: string): AppError {
+  if (auth.via === 'key') return insufficientScope(missing, message);
+  const fields = { required_scope: missing[0], missing_scopes: [...missing] };
+  return new AppError(403, 'forbidden', message ?? `your role does not allow ${missing.join(' and ')}`, fields);
+}
+
+/** Every capability in `scopes` is needed; the refusal names each one the caller lacks. */
+export function requireCapabilities(auth: AuthContext, scopes: readonly Scope[]): void {
+  const missing = scopes.filter((s) => !hasCapability(auth, s));
+  if (missing.length) throw capabilityRefusal(auth, missing);
 }
 
 type KeyRow = NonNullable<Awaited<ReturnType<typeof apiKeyByHash>>>;
@@ -132,8 +143,7 @@ export function authorizePlugin(app: FastifyInstance): void {
     const mode = req.routeOptions.config?.auth ?? 'none';
     if (mode === 'none') return;
     if (req.authFailure || !req.auth) throw req.authFailure ?? unauthorized('authentication required');
-    const scope = req.routeOptions.config?.scope;
-    if (scope) requireCapability(req.auth, scope);
+    requireCapabilities(req.auth, req.routeOptions.config?.scopes ?? []);
   });
 }
 

@@ -7,10 +7,9 @@ import { issueApiKey, rotateApiKey } from '../../accounts/service.ts';
 import { runCommand } from '../../command-handler.ts';
 import { CountrySchema, EmailSchema, PhoneSchema, TimezoneSchema } from '../../contacts/validation.ts';
 import { ERASURE_READ_MODELS, ErasureBody, eraseAddress } from '../../personal-data/erasure.ts';
-import { AppError } from '../../errors.ts';
 import type { AppDeps } from '../deps.ts';
 import { found, iso, metadataOf } from '../common.ts';
-import { type AuthContext, hasCapability } from '../plugins/auth.ts';
+import { type AuthContext, capabilityRefusal, hasCapability } from '../plugins/auth.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const ScopeList = z.array(z.enum(['read', 'write', 'settings'])).min(1).max(3);
@@ -38,11 +37,8 @@ function requireWithinCaller(auth: AuthContext, scopes: Scope[] | null, action: 
   const missing = (scopes ?? ALL_SCOPES).filter((s) => !hasCapability(auth, s));
   if (missing.length === 0) return;
   const wanted = scopes === null ? 'full access (no scope list)' : `scopes ${scopes.join(', ')}`;
-  const fields = { required_scope: missing[0], missing_scopes: missing };
-  if (auth.via === 'key') {
-    throw new AppError(403, 'insufficient_scope', `this API key cannot ${action} with ${wanted}: it lacks ${missing.join(', ')}`, fields);
-  }
-  throw new AppError(403, 'forbidden', `your role cannot ${action} with ${wanted}: it lacks ${missing.join(', ')}`, fields);
+  const who = auth.via === 'key' ? 'this API key' : 'your role';
+  throw capabilityRefusal(auth, missing, `${who} cannot ${action} with ${wanted}: it lacks ${missing.join(', ')}`);
 }
 
 const keyOut = (k: ApiKeyRow) => ({

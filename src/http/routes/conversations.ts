@@ -173,7 +173,8 @@ export function conversationRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'PUT',
       url: '/v1/account/inbound',
       auth: 'key_or_login',
-      scope: 'settings',
+      // the webhook URL receives every inbound message: read as well (README "API conventions")
+      scope: ['settings', 'read'],
       summary: 'Set the inbound webhook URL (message.received, signed with the account signing secret) and the HELP text; null clears one, a field left out stays',
       tags: ['account'],
       body: InboundBody,

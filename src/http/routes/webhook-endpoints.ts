@@ -17,6 +17,11 @@ import { type AnyRoute, defineRoute } from '../route.ts';
 import { webhookReplayRoutes } from './webhook-replays.ts';
 
 const OUTBOX = ['webhook_outbox'];
+/**
+ * Aiming the account's events at a URL (an endpoint's url, events or status, a retry, a replay)
+ * sends its data out of the service: write to change, and read for the data (README "API conventions").
+ */
+export const SENDS_DATA_OUT = ['write', 'read'] as const;
 const IdParams = z.object({ id: z.string().max(64) });
 const EventList = z.array(z.string()).max(PLATFORM_EVENTS.length * 2);
 
@@ -77,6 +82,7 @@ export function webhookEndpointRoutes(deps: AppDeps): AnyRoute[] {
       url: '/v1/webhook-endpoints',
       auth: 'key_or_login',
       summary: 'Register an endpoint; the whsec_ signing secret is returned once',
+      scope: SENDS_DATA_OUT,
       tags: ['webhooks'],
       body: z.strictObject({ url: z.string().min(1), events: EventList.optional() }),
       async handler({ body, auth, req, reply }) {
@@ -100,6 +106,7 @@ export function webhookEndpointRoutes(deps: AppDeps): AnyRoute[] {
       url: '/v1/webhook-endpoints/:id',
       auth: 'key_or_login',
       summary: 'Change url, events or status (active | disabled)',
+      scope: SENDS_DATA_OUT,
       tags: ['webhooks'],
       params: IdParams,
       body: z.strictObject({ url: z.string().min(1).optional(), events: EventList.optional(), status: z.enum(['active', 'disabled']).optional() }),
@@ -169,6 +176,7 @@ export function webhookEndpointRoutes(deps: AppDeps): AnyRoute[] {
       url: '/v1/webhook-endpoints/:id/deliveries/:deliveryId/retry',
       auth: 'key_or_login',
       summary: 'Deliver again now (a failed delivery, or one waiting for its next retry)',
+      scope: SENDS_DATA_OUT,
       tags: ['webhooks'],
       params: z.object({ id: z.string().max(64), deliveryId: z.string().max(64) }),
       body: z.strictObject({}).optional(),

@@ -17,6 +17,8 @@ export function webhookReplayRoutes({ engage }: AppDeps): AnyRoute[] {
       url: '/v1/webhook-endpoints/:id/replay',
       auth: 'key_or_login',
       summary: "Re-deliver the account's platform events from a window of the log (RFC 3339 times or log positions) to this endpoint",
+      // re-sends the account's data: read as well as write (README "API conventions")
+      scope: ['write', 'read'],
       tags: ['webhooks'],
       params: EndpointParams,
       body: z.strictObject({ from: Bound, until: Bound.optional(), types: z.array(z.string().max(64)).max(64).optional() }),
