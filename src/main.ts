@@ -337,10 +337,10 @@ erasures
 
 const senders = program.command('senders').description('review sender registrations (README: Senders and sender rules)');
 const reviewed = (opts: { json?: boolean }, r: SenderWrite) =>
-  out(!!opts.json, r.sender, () => `sender ${r.sender.id} (${r.sender.sender}, ${r.sender.channel}, ${r.sender.country}) is ${r.sender.status}`);
+  out(!!opts.json, r.sender, () => `sender ${r.sender.id} (${r.sender.sender}, ${r.sender.channel}, ${r.sender.country}) is ${r.sender.status}; verification: ${r.sender.verification.status}`);
 senders
   .command('approve <id>')
-  .description('approve a pending sender')
+  .description('approve a pending sender (for a whatsapp number, after the platform review: this is also its proof of ownership)')
   .option('--json', 'machine-readable output')
   .action(async (id: string, opts: { json?: boolean }) => {
     await withEngage(async (engage) => reviewed(opts, await reviewSender(engage, id, { approve: true }, { actor: 'cli' })));

@@ -52,6 +52,12 @@ export class SandboxProvider implements ChannelProvider {
   readonly calls = new Map<string, number>();
   /** the list headers an email would have carried (List-Unsubscribe…), per message id: what SMTP would write */
   readonly emailHeaders = new Map<string, Record<string, string>>();
+  /**
+   * What each phone number's handset shows: the last texts (or call scripts) it was sent, oldest
+   * first, for the most recent 10,000 numbers. A test reads a verification code here as the number's
+   * owner would (README "Senders and sender rules").
+   */
+  readonly handsets = new Map<string, string[]>();
   private pending: { due: number; report: DeliveryReport }[] = [];
   private timer?: NodeJS.Timeout;
 
@@ -71,6 +77,12 @@ export class SandboxProvider implements ChannelProvider {
     const rule = ruleFor(message);
     if (rule?.at === 'send') {
       return rule.outcome === 'transient' ? { kind: 'transient', error: rule.reason } : { kind: 'rejected', reason: rule.reason };
+    }
+    if (message.channel !== 'email' && message.channel !== 'push') {
+      const texts = this.handsets.get(message.to) ?? [];
+      this.handsets.delete(message.to);
+      this.handsets.set(message.to, [...texts.slice(-19), message.message]);
+      if (this.handsets.size > 10_000) this.handsets.delete(this.handsets.keys().next().value!);
     }
     const report = sandboxReport(message);
     this.pending.push({ due: Date.now() + this.delayMs, report });

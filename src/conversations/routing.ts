@@ -1,10 +1,11 @@
-// Which account an inbound sms or whatsapp message belongs to (DECISIONS.md "Inbound messages"):
-// the one that registered the number written to as an approved sender; else the one whose latest
-// message to the writer went out from that number. Email is routed by its recipient: the account's
-// reply address.
+// Which account an inbound sms or whatsapp message belongs to (README "Inbound messages and
+// conversations"): the one holding the number written to as a verified sender of the message's
+// channel (proven by a code, or a whatsapp number approved after review; one account per number);
+// else the one whose latest message to the writer went out from that number. Email is routed by its
+// recipient: the account's reply address.
 import { accountOfReply, type ReplyFamily } from '../../projections/reply-routes.ts';
 import { findAccount } from '../../projections/auth.ts';
-import { accountOfApprovedSender } from '../../projections/senders.ts';
+import { accountOfVerifiedSender } from '../../projections/senders.ts';
 import { normalisePhone } from '../contacts/validation.ts';
 import type { Engage } from '../context.ts';
 import { isId } from '../ids.ts';
@@ -12,7 +13,9 @@ import { addressHasher } from '../personal-data/address-hash.ts';
 
 /** `from`: the writer's number with its +; `to`: every form the provider gives of the number written to (E.164, bare digits, a phone number id). */
 export async function accountOfInboundPhone(engage: Engage, family: ReplyFamily, from: string, to: readonly string[]): Promise<string | undefined> {
-  const registered = await accountOfApprovedSender(engage.pool, to, family === 'whatsapp' ? ['whatsapp'] : ['sms', 'voice']);
+  // the carrier's inbound callback with a Body is a text: only sms senders route it (a number proven
+  // as a voice caller ID says nothing about who reads its texts)
+  const registered = await accountOfVerifiedSender(engage.pool, to, family === 'whatsapp' ? 'whatsapp' : 'sms');
   if (registered) return registered;
   const phone = normalisePhone(from);
   if (!phone) return undefined;

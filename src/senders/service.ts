@@ -1,6 +1,7 @@
 // Sender registration: checks a sender against its country's rules, keeps one live registration
 // per sender+channel+country in an account (a claim, src/claims.ts), and appends the sender's
-// events; and the operator's review that approves or rejects a pending sender.
+// events; and the operator's review that approves or rejects a pending sender. (Proof of a number:
+// ./verification.ts.)
 import { senderDecider, senderStream, type RegisteredSenderChannel, type RegisteredSenderType, type SenderCommand, type SenderIdentity, type SenderState } from '../../commands/sender.ts';
 import type { SenderRow } from '../../projections/senders.ts';
 import { claim, claimIsFresh, release } from '../claims.ts';
@@ -13,10 +14,36 @@ import { isId, newId } from '../ids.ts';
 import { checkSender, rulesFor } from './classify.ts';
 import { KNOWN_COUNTRIES } from './rules-data.ts';
 
-/** A sender as the API shows it. */
-export type SenderView = Omit<SenderRow, 'account_id' | 'created_at' | 'updated_at'> & { created_at: string; updated_at: string };
+/** How far a sender is proven the account's (README "Proving a number"). */
+export interface VerificationView {
+  /** not_applicable | unverified | sending | code_sent | expired | undelivered | locked | verified | lost */
+  status: string;
+  method: string | null;
+  expires_at: string | null;
+  attempts_left: number | null;
+  verified_at: string | null;
+}
 
-export const senderOut = (r: SenderRow): SenderView => ({
+/** A sender as the API shows it. */
+export type SenderView = Pick<SenderRow, 'id' | 'sender' | 'channel' | 'country' | 'type' | 'status' | 'registration_required' | 'rejection_reason'> & {
+  verification: VerificationView;
+  created_at: string;
+  updated_at: string;
+};
+
+/** A code past its expiry reads `expired` (the stored state cannot change by itself with time). */
+const verificationOut = (v: { status: string; method: string | null; expiresAt: Date | null; attemptsLeft: number | null; verifiedAt: Date | null }, now: Date): VerificationView => {
+  const expired = v.status === 'code_sent' && v.expiresAt !== null && v.expiresAt.getTime() <= now.getTime();
+  return {
+    status: expired ? 'expired' : v.status,
+    method: v.method,
+    expires_at: v.status === 'code_sent' && v.expiresAt ? v.expiresAt.toISOString() : null,
+    attempts_left: v.status === 'code_sent' || v.status === 'locked' ? v.attemptsLeft : null,
+    verified_at: v.verifiedAt?.toISOString() ?? null,
+  };
+};
+
+export const senderOut = (r: SenderRow, now: Date): SenderView => ({
   id: r.id,
   sender: r.sender,
   channel: r.channel,
@@ -25,11 +52,16 @@ export const senderOut = (r: SenderRow): SenderView => ({
   status: r.status,
   registration_required: r.registration_required,
   rejection_reason: r.rejection_reason,
+  verification: verificationOut(
+    { status: r.verification, method: r.verification_method, expiresAt: r.verification_expires_at, attemptsLeft: r.verification_attempts_left, verifiedAt: r.verified_at },
+    now,
+  ),
   created_at: r.created_at.toISOString(),
   updated_at: r.updated_at.toISOString(),
 });
 
-export const senderView = (s: SenderState): SenderView => ({
+/** A sender from its own stream (before the read model has it). It cannot know of a later proof by another account (`lost`). */
+export const senderView = (s: SenderState, now = new Date()): SenderView => ({
   id: s.id!,
   sender: s.identity!.sender,
   channel: s.identity!.channel,
@@ -38,6 +70,16 @@ export const senderView = (s: SenderState): SenderView => ({
   status: s.status!,
   registration_required: s.registrationRequired!,
   rejection_reason: s.rejectionReason ?? null,
+  verification: verificationOut(
+    {
+      status: s.verification?.status ?? 'unverified',
+      method: s.verification?.method ?? null,
+      expiresAt: s.verification?.expiresAt ? new Date(s.verification.expiresAt) : null,
+      attemptsLeft: s.verification?.attemptsLeft ?? null,
+      verifiedAt: s.verification?.verifiedAt ? new Date(s.verification.verifiedAt) : null,
+    },
+    now,
+  ),
   created_at: s.createdAt!,
   updated_at: s.updatedAt!,
 });
@@ -86,7 +128,7 @@ export async function registerSender(
   try {
     const command: SenderCommand = { type: 'Register', id, accountId, identity, registrationRequired: verdict.registration_required, now: engage.clock.now() };
     const result = await handleCommand(engage.store, senderDecider, senderStream(id), command, metadata);
-    return { sender: senderView(result.state), position: result.position };
+    return { sender: senderView(result.state, engage.clock.now()), position: result.position };
   } catch (err) {
     await release(engage.pool, scope, value, id);
     throw err;
@@ -112,5 +154,5 @@ export async function reviewSender(engage: Engage, id: string, decision: { appro
   const now = engage.clock.now();
   const command: SenderCommand = decision.approve ? { type: 'Approve', now } : { type: 'Reject', reason: decision.reason, now };
   const result = await handleCommand(engage.store, senderDecider, senderStream(id), command, metadata);
-  return { sender: senderView(result.state), position: result.position };
+  return { sender: senderView(result.state, engage.clock.now()), position: result.position };
 }

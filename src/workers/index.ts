@@ -5,6 +5,7 @@ import { ImportWorker } from './imports.ts';
 import { type Messaging, startMessaging } from './messaging.ts';
 import { WebhookSender } from './webhook-sender.ts';
 import { WebhookReplayer } from './webhook-replayer.ts';
+import { SenderVerificationCourier } from './sender-verification-courier.ts';
 import { type InboundSmtp, startInboundSmtp } from '../conversations/smtp-listener.ts';
 
 export interface Workers {
@@ -13,6 +14,8 @@ export interface Workers {
   replays?: WebhookReplayer;
   campaigns?: CampaignSender;
   imports?: ImportWorker;
+  /** sends the codes that prove senders' numbers, through the service's own providers */
+  senderCodes?: SenderVerificationCourier;
   /** the inbound SMTP listener, when INBOUND_SMTP_PORT is set */
   inboundSmtp?: InboundSmtp;
   stop(): Promise<void>;
@@ -31,6 +34,8 @@ export async function startWorkers(engage: Engage): Promise<Workers> {
   campaigns.start();
   const imports = new ImportWorker(engage);
   imports.start();
+  const senderCodes = new SenderVerificationCourier(engage, messaging.providers);
+  senderCodes.start();
   const port = engage.config.INBOUND_SMTP_PORT;
   const inboundSmtp = port === undefined ? undefined : await startInboundSmtp(engage, port, engage.config.INBOUND_SMTP_HOST);
   return {
@@ -39,10 +44,11 @@ export async function startWorkers(engage: Engage): Promise<Workers> {
     replays,
     campaigns,
     imports,
+    senderCodes,
     inboundSmtp,
     async stop() {
       await inboundSmtp?.close();
-      await Promise.all([messaging.stop(), webhooks.stop(), replays.stop(), campaigns.stop(), imports.stop()]);
+      await Promise.all([messaging.stop(), webhooks.stop(), replays.stop(), campaigns.stop(), imports.stop(), senderCodes.stop()]);
     },
   };
 }

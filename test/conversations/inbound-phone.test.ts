@@ -1,5 +1,5 @@
-// Inbound sms and whatsapp (issue 13): a contact's reply reaches the account that last wrote to it
-// from that number, is threaded into one conversation per contact and channel (the contact created
+// Inbound sms and whatsapp (issue 13): a contact's reply reaches the account holding the number as a
+// proven sender, else the one that last wrote to it from that number, is threaded into one conversation per contact and channel (the contact created
 // when unknown), emits message.received to endpoints and the account's inbound webhook URL, and
 // STOP / START / HELP do what DECISIONS.md says.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,9 +7,9 @@ import { PERSONAL_DATA_RULES } from '../../src/personal-data/rules.ts';
 import { PersonalDataStore } from '../../src/personal-data/store.ts';
 import { acceptedData, newMessageStream } from '../../src/messages/service.ts';
 import { validateSend } from '../../src/messages/validation.ts';
-import { reviewSender } from '../../src/senders/service.ts';
 import type { TestAccount } from '../support/accounts.ts';
 import { testServerForSuite } from '../support/harness.ts';
+import { registerVerifiedSender } from '../support/senders.ts';
 import { independentServiceSignature, type Receiver, startReceiver } from '../support/receivers.ts';
 import { eventually, until } from '../support/waits.ts';
 import { metaSignature, postCarrier, SECRETS } from '../webhooks-inbound/helpers.ts';
@@ -192,15 +192,13 @@ describe('reply routing of messages accepted before MessageAccepted kept its add
   });
 });
 
-describe('a number an account registered as its sender', () => {
+describe('a number an account registered as its sender and proved its own', () => {
   it("routes replies to that account first, even when another account wrote to the contact last", async () => {
     const registeredNumber = '+447400123707';
     const customer = '+447400123808';
-    const reg = await server.call('POST', '/v1/senders', { key: b.key, body: { sender: registeredNumber, channel: 'sms', country: 'GB' } });
-    expect(reg.status, JSON.stringify(reg.body)).toBe(201);
-    if (reg.body.status !== 'approved') await reviewSender(server.engage, reg.body.id, { approve: true }, { actor: 'test-operator' });
-    // account a is the last to write to the customer from that number, but b registered it
+    // account a is the last to write to the customer from that number (before b proved it), but b holds it
     await sendSms(a, customer, { sender: registeredNumber });
+    await registerVerifiedSender(server, b.key, { sender: registeredNumber, channel: 'sms', country: 'GB' });
     await server.caughtUp(['reply_routes', 'senders']);
     const res = await postCarrier(server, { MessageSid: 'SM_registered_000000000000000000001', From: customer, To: registeredNumber, Body: 'Who registered you?' });
     expect(res.status).toBe(200);

@@ -101,7 +101,9 @@ describe('registering senders', () => {
     const s = await register(key, { sender: '+14155550123', channel: 'sms', country: 'US' });
     expect(s).toEqual({
       id: expect.stringMatching(SENDER_ID_RE), sender: '+14155550123', channel: 'sms', country: 'US', type: 'long_code', status: 'pending',
-      registration_required: true, rejection_reason: null, created_at: expect.any(String), updated_at: s.created_at,
+      registration_required: true, rejection_reason: null,
+      verification: { status: 'unverified', method: null, expires_at: null, attempts_left: null, verified_at: null },
+      created_at: expect.any(String), updated_at: s.created_at,
     });
     expect(await listed(key)).toEqual([s]);
     const review = await approve(s.id);
@@ -113,7 +115,7 @@ describe('registering senders', () => {
   it('a sender needing no registration is approved at once', async () => {
     const { key } = await readyAccount(server);
     const s = await register(key, { sender: 'ACME', channel: 'sms', country: 'gb' });
-    expect(s).toMatchObject({ country: 'GB', type: 'alphanumeric', status: 'approved', registration_required: false });
+    expect(s).toMatchObject({ country: 'GB', type: 'alphanumeric', status: 'approved', registration_required: false, verification: { status: 'not_applicable' } });
     const wa = await register(key, { sender: '+447700900123', channel: 'whatsapp', country: 'GB' });
     expect(wa).toMatchObject({ status: 'pending', registration_required: true });
   });

@@ -34,6 +34,14 @@ describe('engage senders approve | reject', () => {
     await eventually('the review to show in the read model', async () => ((await statusOf(a))?.status === 'approved' && (await statusOf(b))?.status === 'rejected' ? true : undefined));
     expect(await statusOf(b)).toMatchObject({ rejection_reason: 'brand not verified' });
 
+    // an operator's approval of a whatsapp number (after the platform's review) is its proof: it routes and sends
+    const wa = await server.call('POST', '/v1/senders', { key, body: { sender: '+6591234999', channel: 'whatsapp', country: 'SG' } });
+    expect(wa.body.verification.status).toBe('unverified');
+    const waApproved = await runEngage(['senders', 'approve', wa.body.id], server.databaseUrl);
+    expect(waApproved.code, waApproved.stderr).toBe(0);
+    expect(waApproved.stdout).toMatch(/is approved; verification: verified/);
+    await eventually('the whatsapp sender proven', async () => ((await statusOf(wa.body.id))?.verification.status === 'verified' ? true : undefined));
+
     const late = await runEngage(['senders', 'approve', b], server.databaseUrl);
     expect(late.code).toBe(1);
     expect(late.stderr).toMatch(/rejected sender cannot be approved/);

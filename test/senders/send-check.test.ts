@@ -1,12 +1,13 @@
 // A message's sender checked at send (README "Senders at send time"): on sms, by the recipient's
 // country rules, a sender that must be registered there (or is not delivered there at all) must be
-// one of the account's approved sms senders for that country; voice and whatsapp senders must be
-// approved for their channel; another account's approval never counts; bulk items are refused one
-// by one.
+// one of the account's approved sms senders for that country, and a number among them proven the
+// account's; voice senders must be proven (a code entered back) and whatsapp ones approved after
+// review; another account's approval or proof never counts; bulk items are refused one by one.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reviewSender } from '../../src/senders/service.ts';
 import type { TestAccount } from '../support/accounts.ts';
 import { testServerForSuite } from '../support/harness.ts';
+import { requestCode } from '../support/senders.ts';
 
 const server = testServerForSuite();
 let a: TestAccount;
@@ -37,8 +38,12 @@ describe('sms', () => {
     refusedOnSender(await send(a, body));
     await reviewSender(server.engage, id, { approve: true }, { actor: 'test-operator' });
     await server.caughtUp(['senders']);
+    // approved, but a number: it must also be proven the account's
+    expect(refusedOnSender(await send(a, body))).toMatch(/not a verified sms sender of this account for US.*prove the number/);
+    const code = await requestCode(server, a.key, id, '+14155559001');
+    expect((await server.call('POST', `/v1/senders/${id}/verify`, { key: a.key, body: { code } })).status).toBe(200);
     expect((await send(a, body)).status).toBe(202);
-    // the approval is a's alone
+    // the approval and the proof are a's alone
     refusedOnSender(await send(b, body));
   });
 
@@ -77,12 +82,24 @@ describe('sms', () => {
 });
 
 describe('voice and whatsapp', () => {
-  it('a sender must be approved for the channel', async () => {
+  it('a whatsapp sender must be approved after review (its proof)', async () => {
     refusedOnSender(await send(a, { channel: 'whatsapp', to: '+14155550116', sender: '+14155559003' }));
     await register(a, { sender: '+14155559003', channel: 'whatsapp', country: 'US' });
     expect((await send(a, { channel: 'whatsapp', to: '+14155550116', sender: '+14155559003' })).status).toBe(202);
     // an approval for whatsapp is not one for voice
-    expect(refusedOnSender(await send(a, { channel: 'voice', to: '+14155550116', sender: '+14155559003' }))).toMatch(/not an approved voice sender/);
+    expect(refusedOnSender(await send(a, { channel: 'voice', to: '+14155550116', sender: '+14155559003' }))).toMatch(/not a verified voice sender/);
+  });
+
+  it('a voice sender (caller ID) is approved at once, yet refused until the number is proven with the code sent to it', async () => {
+    const number = '+14155559005';
+    const id = await register(a, { sender: number, channel: 'voice', country: 'US' });
+    const body = { channel: 'voice', to: '+14155550117', sender: number };
+    expect(refusedOnSender(await send(a, body))).toMatch(/not a verified voice sender of this account.*POST \/v1\/senders\/:id\/verification/);
+    const code = await requestCode(server, a.key, id, number, 'voice');
+    expect((await server.call('POST', `/v1/senders/${id}/verify`, { key: a.key, body: { code } })).status).toBe(200);
+    await server.caughtUp(['senders']);
+    expect((await send(a, body)).status).toBe(202);
+    refusedOnSender(await send(b, body));
   });
 });
 
@@ -92,7 +109,7 @@ describe('campaigns', () => {
     expect(list.status).toBe(201);
     const body = { name: 'Launch', audience: { list_id: list.body.id }, channel: 'whatsapp', message: 'We are live', sender: '+14155559004' };
     const refused = await server.call('POST', '/v1/campaigns', { key: b.key, body });
-    expect(refusedOnSender(refused)).toMatch(/not an approved whatsapp sender/);
+    expect(refusedOnSender(refused)).toMatch(/not a verified whatsapp sender/);
     await register(b, { sender: '+14155559004', channel: 'whatsapp', country: 'US' });
     expect((await server.call('POST', '/v1/campaigns', { key: b.key, body })).status).toBe(201);
   });

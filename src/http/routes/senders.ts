@@ -1,5 +1,6 @@
 // Sender rules (/v1/sender/rules, /v1/sender/validate: API key only) from the dataset in
-// src/senders/rules-data.ts, and registered senders (/v1/senders: key or login).
+// src/senders/rules-data.ts, and registered senders (/v1/senders: key or login), with the proof of a
+// number by a code sent to it (README "Proving a number").
 import { z } from 'zod';
 import { findSender, listSenders } from '../../../projections/senders.ts';
 import { runCommand } from '../../command-handler.ts';
@@ -7,6 +8,7 @@ import { AppError, invalidField } from '../../errors.ts';
 import { SENDER_CHANNELS, checkSender, rulesFor } from '../../senders/classify.ts';
 import { KNOWN_COUNTRIES } from '../../senders/rules-data.ts';
 import { registerSender, removeSender, senderOut, unknownCountry } from '../../senders/service.ts';
+import { requestVerification, verifySender } from '../../senders/verification.ts';
 import type { AppDeps } from '../deps.ts';
 import { metadataOf, pageById, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
@@ -22,6 +24,8 @@ const ValidateBody = z.strictObject({ sender: Sender, channel: z.enum(SENDER_CHA
 const RegisterBody = z.strictObject({ sender: z.string().min(1).max(32), channel: z.enum(['sms', 'voice', 'whatsapp']), country: Country });
 const SendersQuery = z.strictObject({ ...pageQuery, status: z.enum(['pending', 'approved', 'rejected']).optional() });
 const IdParams = z.object({ id: z.string().max(64) });
+const VerificationBody = z.strictObject({ method: z.enum(['sms', 'voice']).default('sms') });
+const VerifyBody = z.strictObject({ code: z.string().regex(/^\d{6}$/, 'the 6-digit code sent to the number') });
 
 export function senderRoutes({ engage }: AppDeps): AnyRoute[] {
   return [
@@ -66,7 +70,7 @@ export function senderRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: ['senders'],
       query: SendersQuery,
       async handler({ query, auth }) {
-        return pageById(query, (range) => listSenders(engage.pool, auth.accountId, range, query.status), senderOut);
+        return pageById(query, (range) => listSenders(engage.pool, auth.accountId, range, query.status), (r) => senderOut(r, engage.clock.now()));
       },
     }),
     defineRoute({
@@ -80,7 +84,36 @@ export function senderRoutes({ engage }: AppDeps): AnyRoute[] {
         const write = await runCommand(engage, metadataOf(req), SENDERS, (metadata) => registerSender(engage, auth.accountId, body, metadata));
         const row = await findSender(engage.pool, auth.accountId, write.sender.id);
         reply.code(201);
-        return row ? senderOut(row) : write.sender;
+        return row ? senderOut(row, engage.clock.now()) : write.sender;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v1/senders/:id/verification',
+      auth: 'key_or_login',
+      summary: "Send a 6-digit code to the sender's number (by text or call) from the service's own number; enter it at /verify to prove the number is the account's",
+      tags: ['senders'],
+      params: IdParams,
+      body: VerificationBody,
+      async handler({ params, body, auth, req, reply }) {
+        const write = await runCommand(engage, metadataOf(req), SENDERS, (metadata) => requestVerification(engage, auth.accountId, params.id, body.method, metadata));
+        const row = await findSender(engage.pool, auth.accountId, params.id);
+        reply.code(202);
+        return row ? senderOut(row, engage.clock.now()) : write.sender;
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v1/senders/:id/verify',
+      auth: 'key_or_login',
+      summary: 'Enter the code sent to the number: proves it (wrong: 400 with attempts_left; expired, spent or none pending: 409)',
+      tags: ['senders'],
+      params: IdParams,
+      body: VerifyBody,
+      async handler({ params, body, auth, req }) {
+        const write = await runCommand(engage, metadataOf(req), SENDERS, (metadata) => verifySender(engage, auth.accountId, params.id, body.code, metadata));
+        const row = await findSender(engage.pool, auth.accountId, params.id);
+        return row ? senderOut(row, engage.clock.now()) : write.sender;
       },
     }),
     defineRoute({
