@@ -174,6 +174,11 @@ const ConfigSchema = z.object({
   /** the number whatsapp messages without a sender go out from */
   DEFAULT_WHATSAPP_SENDER: z.string().min(1).max(255).optional(),
   // email and link domains (README "Email domains" and "Link domains and click tracking")
+  /**
+   * days an account's tracked links show an interstitial page (naming the destination, no redirect)
+   * on the shared click host, rather than redirecting; its verified link domain always redirects. 0: never
+   */
+  CLICK_INTERSTITIAL_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   /** DNS servers domain checks ask, "host:port" or "host", comma-separated; unset: the system resolver */
   DNS_SERVERS: z
     .string()
