@@ -101,6 +101,12 @@ export async function verifiedLinkDomains(db: Db, accountIds: readonly string[])
   return byAccount;
 }
 
+/** Whether `domain` is one of the account's verified link domains (its click links may come through it). */
+export async function isVerifiedLinkDomainOf(db: Db, accountId: string, domain: string): Promise<boolean> {
+  const { rows } = await db.query(`SELECT 1 FROM link_domains WHERE account_id = $1 AND domain = $2 AND status = 'verified' LIMIT 1`, [accountId, domain]);
+  return rows.length > 0;
+}
+
 /** Whether an account other than `accountId` has this domain verified (its click links already go through it). */
 export async function verifiedByAnotherAccount(db: Db, accountId: string, domain: string): Promise<boolean> {
   const { rows } = await db.query(`SELECT 1 FROM link_domains WHERE domain = $1 AND account_id <> $2 AND status = 'verified' LIMIT 1`, [domain, accountId]);

@@ -1,7 +1,8 @@
 // Click tracking of HTML email end to end: at dispatch, the links of what a provider receives are
 // rewritten to /c/<token> on the account's verified link domain (or the service's own host); a click
-// is recorded on the message's stream (whatever its status, so it may overtake `sent`) and as the
-// recipient contact's `email.clicked` event, and answers with the link's own URL.
+// on a link of a message handed to its provider (and not cancelled) is recorded on the message's
+// stream (so it may overtake `sent`) and as the recipient contact's `email.clicked` event, and
+// answers with the link's own URL.
 import { type MessageAcceptedData, messageDecider, messageStream } from '../../commands/message.ts';
 import { contactIdsWithEmail } from '../../projections/contacts.ts';
 import { type LinkDomainRow, verifiedLinkDomains } from '../../projections/link-domains.ts';
@@ -71,22 +72,38 @@ export class ClickTracking {
 }
 
 /**
- * Follows a click: the message and URL its token names, the click appended to the message's stream
- * and tracked on the recipient contact (unless `record` is false), and the URL to redirect to. A
- * token that is not genuine, or names a message that does not exist, is a 404: nothing is ever
- * redirected to a URL we did not sign.
+ * Whether the message's links went out: a token is made only as the message is handed to a provider
+ * (MessageDispatching comes first), so a message never dispatched, or cancelled (a dispatch given
+ * back first), has no link anyone was sent, whatever a token says.
  */
-export async function followClick(engage: Engage, token: string, metadata: EventMetadata, { record = true } = {}): Promise<{ url: string; messageId: string }> {
+function linksWentOut(events: readonly { type: string }[]): boolean {
+  const handedOver = events.some((e) => e.type === 'MessageDispatching' || e.type === 'MessageSent');
+  return handedOver && !events.some((e) => e.type === 'MessageCancelled');
+}
+
+/**
+ * Follows a click: the message and URL its token names, the click appended to the message's stream
+ * and tracked on the recipient contact (unless `record` is false), and the URL to lead to. A token
+ * that is not genuine, or names a message that does not exist or whose links never went out
+ * (README "Link domains and click tracking"), is a 404: nothing ever leads to a URL we did not sign
+ * into a message we sent.
+ */
+export async function followClick(
+  engage: Engage,
+  token: string,
+  metadata: EventMetadata,
+  { record = true } = {},
+): Promise<{ url: string; messageId: string; accountId: string }> {
   const claims = readClickToken(await clickTrackingKey(engage.pool), token);
   if (!claims || !isId('message', claims.messageId) || !/^https?:\/\//i.test(claims.url)) throw notFound('link');
   const { messageId, url } = claims;
   // the message's own stream decides, never the read model: a click may come before `sent` is projected
   const events = await engage.store.readStream(messageStream(messageId));
   const accepted = events.find((e) => e.type === 'MessageAccepted');
-  if (!accepted) throw notFound('link');
-  if (!record) return { url, messageId };
+  if (!accepted || !linksWentOut(events)) throw notFound('link');
   const message = accepted.data as MessageAcceptedData & { address_hash?: string };
   const accountId = message.account_id;
+  if (!record) return { url, messageId, accountId };
   const meta: EventMetadata = { ...metadata, accountId, actor: 'recipient' };
   const addressHash = message.address_hash ?? (await addressHasher(engage.pool))(message.to);
   const now = engage.clock.now();
@@ -97,7 +114,7 @@ export async function followClick(engage: Engage, token: string, metadata: Event
     // the click is on the message already; the recipient still gets where the link leads
     engage.log.warn({ err, message_id: messageId }, 'recording a click on the contact failed');
   }
-  return { url, messageId };
+  return { url, messageId, accountId };
 }
 
 /** The click as the `email.clicked` event of the contact with the recipient's address, when there is one. */

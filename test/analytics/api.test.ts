@@ -31,7 +31,8 @@ let linked: string;
 
 beforeAll(async () => {
   clock.set(noonOf(EARLIER));
-  server = await startClockedServer(clock, { WEBHOOK_SECRET_SANDBOX: SANDBOX_SECRET });
+  // the account is two days old: its link would show the interstitial page rather than redirect (off here)
+  server = await startClockedServer(clock, { WEBHOOK_SECRET_SANDBOX: SANDBOX_SECRET, CLICK_INTERSTITIAL_DAYS: '0' });
   [a, b] = await Promise.all([server.newAccount('Acme'), server.newAccount('Other')]);
   // two days ago: sms delivered and failed by the carrier's report; email delivered and rejected at
   // send (failed, never sent); push failed by a report; voice delivered

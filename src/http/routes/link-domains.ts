@@ -1,5 +1,6 @@
 // Link domains (/v1/account/link-domains: key or login): add, list, remove and the live CNAME check;
-// and the public click redirect they serve (GET /c/<token>), which records the click and answers 302.
+// and the public click redirect they serve (GET /c/<token>), which records the click and answers 302,
+// or the interstitial page on the shared host while the account is new.
 import { z } from 'zod';
 import { type LinkDomainRow, findLinkDomain, listLinkDomains } from '../../../projections/link-domains.ts';
 import { runCommand } from '../../command-handler.ts';
@@ -8,6 +9,7 @@ import { LINK_DOMAINS, addLinkDomain, linkDomainView, removeLinkDomain, verifyLi
 import { notFound } from '../../errors.ts';
 import { isId } from '../../ids.ts';
 import { followClick } from '../../tracking/clicks.ts';
+import { INTERSTITIAL_CSP, interstitialPage, showsInterstitial } from '../../tracking/interstitial.ts';
 import type { AppDeps } from '../deps.ts';
 import { metadataOf, pageById, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
@@ -83,15 +85,25 @@ export function linkDomainRoutes({ engage }: AppDeps): AnyRoute[] {
       url: '/c/*',
       auth: 'none',
       rateGroup: 'public',
-      summary: "A tracked link of an email: records the click on the message and its contact, and redirects (302) to the link's URL",
+      summary:
+        "A tracked link of an email: records the click on the message and its contact, and redirects (302) to the link's URL " +
+        '(on the shared click host, a new account\'s link shows an interstitial page instead)',
       tags: ['link domains'],
       params: ClickParams,
-      responses: { 302: 'to the URL the link had in the message', 404: 'a token that is not genuine, or names no message' },
+      responses: {
+        200: 'the interstitial page (text/html): a new account\'s link on the shared click host',
+        302: 'to the URL the link had in the message',
+        404: 'a token that is not genuine, or names no message, or one whose links never went out (never sent, or cancelled)',
+      },
       async handler({ params, req, reply }) {
         // a HEAD (fastify answers it with this route) is a link checker or a mail scanner, not a reader: not a click
-        const { url } = await followClick(engage, params['*'], metadataOf(req), { record: req.method !== 'HEAD' });
+        const { url, accountId } = await followClick(engage, params['*'], metadataOf(req), { record: req.method !== 'HEAD' });
         // every click must reach us (no cache), and the destination learns nothing of the token
         reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+        if (await showsInterstitial(engage, accountId, req.hostname)) {
+          reply.type('text/html; charset=utf-8').header('content-security-policy', INTERSTITIAL_CSP);
+          return interstitialPage(url);
+        }
         return reply.redirect(url, 302);
       },
     }),
