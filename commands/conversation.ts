@@ -35,7 +35,17 @@ export interface InboundMessage {
   provider: string;
   provider_message_id?: string;
   keyword?: Keyword;
+  /** email only: who really sent it, as checked when it arrived */
+  authentication?: EmailAuthentication;
   received_at: string;
+}
+
+/** An inbound email's SPF, DKIM and DMARC results (RFC 8601 result names: pass, fail, none, temperror, …) and the DMARC policy applied (null: no DMARC record). */
+export interface EmailAuthentication {
+  spf: string;
+  dkim: string;
+  dmarc: string;
+  dmarc_policy: string | null;
 }
 
 export type ConversationEvent =

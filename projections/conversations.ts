@@ -2,11 +2,12 @@
 // activity, and the thread's entries — inbound messages with their text, and the messages sent in it
 // (their content and status are the messages read model's, joined when read). Inbound text is the
 // contact's personal data: an erasure of its key blanks it here.
-import { CONVERSATION_EVENT_TYPES, type ConversationEvent } from '../commands/conversation.ts';
+import { CONVERSATION_EVENT_TYPES, type ConversationEvent, type EmailAuthentication } from '../commands/conversation.ts';
 import type { InboundSettings, InboundSettingsEvent } from '../commands/inbound-settings.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import { ERASED, type OpenedPersonalData } from '../src/personal-data/codec.ts';
 import type { Projection } from '../src/read-models/projection.ts';
+import { storableText } from '../src/storable-text.ts';
 import { ERASURE_EVENTS, erasedKeys, isErasure } from './erasures.ts';
 import { type Db, Filters } from './queries.ts';
 
@@ -39,6 +40,8 @@ export interface ThreadEntryRow {
   email_message_id: string | null;
   in_reply_to: string | null;
   provider: string | null;
+  /** inbound email: SPF, DKIM and DMARC as checked on arrival */
+  authentication: EmailAuthentication | null;
   keyword: string | null;
   automatic: string | null;
   /** outbound: the message's status */
@@ -48,7 +51,7 @@ export interface ThreadEntryRow {
 
 export const conversationsProjection: Projection = {
   name: 'conversations',
-  version: 1,
+  version: 2,
   tables: ['conversations', 'conversation_entries', 'inbound_settings'],
   types: [...CONVERSATION_EVENT_TYPES, 'InboundSettingsChanged', ...ERASURE_EVENTS],
   schema: (t) => `
@@ -82,6 +85,7 @@ export const conversationsProjection: Projection = {
       in_reply_to text,
       provider text,
       keyword text,
+      authentication jsonb,
       automatic text,
       personal_key text,
       created_at timestamptz NOT NULL
@@ -127,13 +131,16 @@ async function applyEvent(tx: Db, e: ConversationEvent, t: (b: string) => string
     case 'InboundMessageReceived': {
       const d = e.data;
       const personal = (d as { personal_data?: OpenedPersonalData }).personal_data;
+      // written before inbound text was cleaned where it comes in, an event may still hold a NUL:
+      // cleaned here too, so it can neither stop this read model nor a rebuild of it
+      const text = (v: string | undefined) => (v === undefined ? null : storableText(v));
       const inserted = await tx.query(
         `INSERT INTO ${t('conversation_entries')} (id, conversation_id, account_id, direction, from_address, to_address, body, subject, html, email_message_id,
-           in_reply_to, provider, keyword, personal_key, created_at)
-         VALUES ($1,$2,$3,'inbound',$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14) ON CONFLICT (id) DO NOTHING`,
+           in_reply_to, provider, keyword, personal_key, created_at, authentication)
+         VALUES ($1,$2,$3,'inbound',$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15) ON CONFLICT (id) DO NOTHING`,
         [
-          d.message_id, d.id, d.account_id, d.from, d.to, d.body, d.subject ?? null, personal?.erased ? null : (d.html ?? null), d.email_message_id ?? null,
-          d.in_reply_to ?? null, d.provider, d.keyword ?? null, personal?.key ?? null, d.received_at,
+          d.message_id, d.id, d.account_id, text(d.from), text(d.to), text(d.body), text(d.subject), personal?.erased ? null : text(d.html), text(d.email_message_id),
+          text(d.in_reply_to), text(d.provider), d.keyword ?? null, personal?.key ?? null, d.received_at, d.authentication ? JSON.stringify(d.authentication) : null,
         ],
       );
       if (inserted.rowCount === 0) return;
@@ -217,7 +224,7 @@ export async function threadEntries(db: Db, accountId: string, conversationId: s
     cursor = `AND (e.created_at, e.id) > ($4::timestamptz, $5)`;
   }
   const { rows } = await db.query<ThreadEntryRow>(
-    `SELECT e.id, e.conversation_id, e.direction, e.created_at, e.email_message_id, e.in_reply_to, e.provider, e.keyword, e.automatic,
+    `SELECT e.id, e.conversation_id, e.direction, e.created_at, e.email_message_id, e.in_reply_to, e.provider, e.keyword, e.automatic, e.authentication,
        CASE WHEN e.direction = 'inbound' THEN e.from_address ELSE m.sender END AS from_address,
        CASE WHEN e.direction = 'inbound' THEN e.to_address ELSE m.to_address END AS to_address,
        CASE WHEN e.direction = 'inbound' THEN e.body ELSE m.message END AS body,

@@ -5,7 +5,7 @@
 // A write that also sends a message (a reply, the answer to HELP) appends the message's new stream
 // and the conversation's events in one appendMany, so the thread never shows a reply that was not
 // sent, nor misses one that was.
-import { conversationDecider, conversationIdOf, conversationStream, type ConversationCommand, type ConversationEvent, type ConversationState, type InboundChannel, type InboundMessage, type Keyword } from '../../commands/conversation.ts';
+import { conversationDecider, conversationIdOf, conversationStream, type ConversationCommand, type ConversationEvent, type ConversationState, type EmailAuthentication, type InboundChannel, type InboundMessage, type Keyword } from '../../commands/conversation.ts';
 import { inboundSettingsDecider, inboundSettingsStream } from '../../commands/inbound-settings.ts';
 import { KEYWORD_REPLY_CATEGORY, type MessageAcceptedData } from '../../commands/message.ts';
 import { findAccount } from '../../projections/auth.ts';
@@ -38,6 +38,8 @@ export interface Inbound {
   references?: string[];
   provider: string;
   providerMessageId?: string;
+  /** email: SPF, DKIM and DMARC as checked on arrival */
+  authentication?: EmailAuthentication;
   receivedAt: Date;
 }
 
@@ -96,6 +98,7 @@ export async function receiveInbound(engage: Engage, accountId: string, inbound:
     provider: inbound.provider,
     ...(inbound.providerMessageId !== undefined ? { provider_message_id: inbound.providerMessageId } : {}),
     ...(keyword ? { keyword } : {}),
+    ...(inbound.authentication ? { authentication: inbound.authentication } : {}),
     received_at: at.toISOString(),
   };
   const receive: ConversationCommand = { type: 'Receive', id: conversationId, accountId, contactId, channel: inbound.channel, message, now: engage.clock.now() };

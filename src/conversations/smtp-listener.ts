@@ -1,12 +1,15 @@
 // The inbound SMTP listener (smtp-server): the MX of INBOUND_EMAIL_DOMAIN. It takes mail for the
-// accounts' reply addresses only (any other recipient is refused at RCPT TO), parses each message
-// (mailparser) and threads it into the sender's email conversation. The 250 after DATA is given
-// once every recipient's copy is stored; anything else is a 451, so the sending server tries again
-// and nothing it handed over is lost.
+// accounts' reply addresses only (any other recipient is refused at RCPT TO), keeps at most
+// INBOUND_SMTP_MAX_BYTES of a message (more is discarded as it streams in and answered 552), checks
+// who sent it (SPF, DKIM, DMARC), parses it (mailparser) and threads it into the sender's email
+// conversation. The 250 after DATA is given once every recipient's copy is stored; a failure of ours
+// is a 451, so the sending server tries again and nothing it handed over is lost.
 import type { AddressInfo } from 'node:net';
-import { type AddressObject, simpleParser } from 'mailparser';
-import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import { type AddressObject, type ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { Engage } from '../context.ts';
+import { storableText } from '../storable-text.ts';
+import { emailAuthenticationCheck } from './email-authentication.ts';
 import { accountOfReplyAddress } from './routing.ts';
 import { receiveInbound } from './service.ts';
 
@@ -17,26 +20,129 @@ export interface InboundSmtp {
 
 const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
 
-/** A Message-ID without its angle brackets. */
-const bare = (id: string) => id.trim().replace(/^<(.*)>$/, '$1');
+/** A Message-ID without its angle brackets, storable (README "Security notes"). */
+const bare = (id: string) => storableText(id).trim().replace(/^<(.*)>$/, '$1');
 const idsOf = (v: string | string[] | undefined) => (v === undefined ? [] : (Array.isArray(v) ? v : v.split(/\s+/)).map(bare).filter((id) => id.length > 0 && id.length <= 998));
 const firstAddress = (a: AddressObject | AddressObject[] | undefined) => (Array.isArray(a) ? a[0] : a)?.value.find((v) => v.address)?.address;
 
+/**
+ * What is kept of a parsed email, every field cleaned of what Postgres cannot store (NUL dropped, a
+ * lone surrogate U+FFFD): a mail server that is refused retries for days and then bounces the
+ * customer's reply, so a stray byte must not cost the message.
+ */
+function inboundFieldsOf(mail: ParsedMail) {
+  const from = firstAddress(mail.from);
+  const messageId = mail.messageId ? bare(mail.messageId) : '';
+  const inReplyTo = mail.inReplyTo ? bare(mail.inReplyTo) : '';
+  return {
+    from: from === undefined ? undefined : storableText(from),
+    // (mailparser converts an HTML-only message's body to text itself)
+    body: storableText(mail.text ?? '').trim(),
+    subject: storableText(mail.subject ?? ''),
+    html: typeof mail.html === 'string' ? storableText(mail.html) : undefined,
+    messageId: messageId || undefined,
+    inReplyTo: inReplyTo || undefined,
+    references: idsOf(mail.references),
+  };
+}
+
+/** An IPv4 client seen through an IPv6 socket (::ffff:a.b.c.d) is that IPv4 address. */
+const clientAddress = (session: SMTPServerSession) => session.remoteAddress.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+
+/**
+ * The message as streamed in, at most INBOUND_SMTP_MAX_BYTES of it (the server's `size`): once the stream says the limit is passed,
+ * what was kept is let go and the rest is read and discarded (the sender is still sending; stopping
+ * to read would leave it hanging). Resolves with the bytes, or undefined when the message was too big.
+ */
+function readAtMost(stream: SMTPServerDataStream): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    let chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => {
+      if (stream.sizeExceeded) chunks = [];
+      else chunks.push(chunk);
+    });
+    stream.once('end', () => resolve(stream.sizeExceeded ? undefined : Buffer.concat(chunks)));
+    stream.once('error', reject);
+  });
+}
+
 export async function startInboundSmtp(engage: Engage, port: number, host: string): Promise<InboundSmtp> {
   const log = engage.log.child({ component: 'inbound-smtp' });
+  const config = engage.config;
+  const authentication = emailAuthenticationCheck(config.DNS_SERVERS, config.INBOUND_EMAIL_DOMAIN);
   // the account each accepted recipient of a connection's session names (found at RCPT TO)
   const accountsOfRecipients = new WeakMap<SMTPServerSession, Map<string, string>>();
+  // open connections per client address, and the address each counted connection holds a place of
+  const connectionsOf = new Map<string, number>();
+  const counted = new Map<string, string>();
+
+  async function store(raw: Buffer, session: SMTPServerSession): Promise<void> {
+    const ip = clientAddress(session);
+    const sender = session.envelope.mailFrom ? session.envelope.mailFrom.address : undefined;
+    const verdict = await authentication.check(raw, { ip, helo: session.hostNameAppearsAs, sender });
+    if (verdict.refused) {
+      // a spoof of a domain that asks for exactly this; refused in the session (RFC 7489 section 6.7)
+      // rather than accepted and dropped, so a genuine sender whose set-up is broken hears of it
+      log.warn({ ip, fromDomain: verdict.fromDomain, authentication: verdict.authentication }, 'inbound email refused: it fails DMARC and its domain asks for reject or quarantine');
+      throw smtpError(550, `5.7.1 refused by the DMARC policy of ${storableText(verdict.fromDomain ?? 'the sender domain')}`);
+    }
+    const mail = await simpleParser(raw);
+    const fields = inboundFieldsOf(mail);
+    const from = fields.from ?? (sender ? storableText(sender) : undefined);
+    if (!from) throw smtpError(550, '5.1.7 the message has no sender address');
+    const messageId = fields.messageId;
+    const accounts = new Set<string>();
+    for (const rcpt of session.envelope.rcptTo.map((r) => r.address)) {
+      const accountId = accountsOfRecipients.get(session)?.get(rcpt);
+      if (!accountId || accounts.has(accountId)) continue;
+      accounts.add(accountId);
+      const metadata = { actor: 'provider:smtp-inbound', requestId: messageId ?? 'smtp', correlationId: messageId ?? 'smtp', causationId: messageId ?? 'smtp', accountId };
+      await receiveInbound(engage, accountId, {
+        channel: 'email',
+        from,
+        to: rcpt.toLowerCase(),
+        body: fields.body,
+        subject: fields.subject,
+        ...(fields.html !== undefined ? { html: fields.html } : {}),
+        ...(messageId ? { emailMessageId: messageId } : {}),
+        ...(fields.inReplyTo ? { inReplyTo: fields.inReplyTo } : {}),
+        references: fields.references,
+        provider: 'smtp-inbound',
+        ...(messageId ? { providerMessageId: messageId } : {}),
+        authentication: verdict.authentication,
+        receivedAt: engage.clock.now(),
+      }, metadata);
+    }
+  }
+
   const server = new SMTPServer({
-    name: engage.config.INBOUND_EMAIL_DOMAIN,
+    name: config.INBOUND_EMAIL_DOMAIN,
     banner: 'engage inbound mail',
     // an MX takes mail from anyone without authentication; TLS needs a certificate, configured in front
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
     disableReverseLookup: true,
-    size: engage.config.INBOUND_SMTP_MAX_BYTES,
+    // advertised (EHLO SIZE), and a larger SIZE= declared at MAIL FROM is refused there (552)
+    size: config.INBOUND_SMTP_MAX_BYTES,
     // an MX open to the internet: bounded connections, so a flood cannot take the process down
-    maxClients: 200,
+    maxClients: config.INBOUND_SMTP_MAX_CONNECTIONS,
     logger: false,
+    onConnect(session, cb) {
+      const ip = clientAddress(session);
+      const open = connectionsOf.get(ip) ?? 0;
+      if (open >= config.INBOUND_SMTP_MAX_CONNECTIONS_PER_IP) return cb(smtpError(421, '4.7.0 too many connections from your address, try again later'));
+      connectionsOf.set(ip, open + 1);
+      counted.set(session.id, ip);
+      cb();
+    },
+    onClose(session) {
+      const ip = counted.get(session.id);
+      if (ip === undefined) return;
+      counted.delete(session.id);
+      const open = (connectionsOf.get(ip) ?? 1) - 1;
+      if (open > 0) connectionsOf.set(ip, open);
+      else connectionsOf.delete(ip);
+    },
     onRcptTo(address, session, cb) {
       accountOfReplyAddress(engage, address.address).then(
         (accountId) => {
@@ -53,36 +159,10 @@ export async function startInboundSmtp(engage: Engage, port: number, host: strin
       );
     },
     onData(stream, session, cb) {
-      const rcpts = session.envelope.rcptTo.map((r) => r.address);
-      simpleParser(stream)
-        .then(async (mail) => {
-          if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded) throw smtpError(552, '5.3.4 message too big');
-          const from = firstAddress(mail.from) ?? (session.envelope.mailFrom ? session.envelope.mailFrom.address : undefined);
-          if (!from) throw smtpError(550, '5.1.7 the message has no sender address');
-          const html = typeof mail.html === 'string' ? mail.html : undefined;
-          const messageId = mail.messageId ? bare(mail.messageId) : undefined;
-          const accounts = new Set<string>();
-          for (const rcpt of rcpts) {
-            const accountId = accountsOfRecipients.get(session)?.get(rcpt);
-            if (!accountId || accounts.has(accountId)) continue;
-            accounts.add(accountId);
-            const metadata = { actor: 'provider:smtp-inbound', requestId: messageId ?? 'smtp', correlationId: messageId ?? 'smtp', causationId: messageId ?? 'smtp', accountId };
-            await receiveInbound(engage, accountId, {
-              channel: 'email',
-              from,
-              to: rcpt.toLowerCase(),
-              // (mailparser converts an HTML-only message's body to text itself)
-              body: mail.text?.trim() ?? '',
-              subject: mail.subject ?? '',
-              ...(html !== undefined ? { html } : {}),
-              ...(messageId ? { emailMessageId: messageId } : {}),
-              ...(mail.inReplyTo ? { inReplyTo: bare(mail.inReplyTo) } : {}),
-              references: idsOf(mail.references),
-              provider: 'smtp-inbound',
-              ...(messageId ? { providerMessageId: messageId } : {}),
-              receivedAt: engage.clock.now(),
-            }, metadata);
-          }
+      readAtMost(stream)
+        .then(async (raw) => {
+          if (!raw) throw smtpError(552, `5.3.4 message too big: at most ${config.INBOUND_SMTP_MAX_BYTES} bytes`);
+          await store(raw, session);
           cb(null, 'stored');
         })
         .catch((err: unknown) => {
@@ -98,6 +178,6 @@ export async function startInboundSmtp(engage: Engage, port: number, host: strin
     server.listen(port, host, () => resolve());
   });
   const bound = (server.server.address() as AddressInfo).port;
-  log.info({ port: bound }, 'inbound SMTP listener ready');
+  log.info({ port: bound, host }, 'inbound SMTP listener ready');
   return { port: bound, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

@@ -6,6 +6,7 @@ import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationsProjection } from '../../projections/conversations.ts';
 import type { TestAccount } from '../support/accounts.ts';
+import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
 import { rebuildAndWait } from '../support/rebuild.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
@@ -15,6 +16,7 @@ const DOMAIN = 'inbound.acme.test';
 let server: TestServer;
 /** the relay our outbound email goes through: what the customer's mailbox provider gets */
 let relay: SmtpReceiver;
+let dns: TestDnsServer;
 let a: TestAccount;
 let b: TestAccount;
 
@@ -30,13 +32,17 @@ const threadOf = async (account: TestAccount, id: string) => (await server.call(
 
 beforeAll(async () => {
   relay = await startSmtpReceiver();
-  server = await startTestServer({ INBOUND_SMTP_PORT: '0', INBOUND_SMTP_HOST: '127.0.0.1', INBOUND_EMAIL_DOMAIN: DOMAIN, SMTP_URL: relay.url, EMAIL_FROM: 'support@acme.test' });
+  // the senders' DNS: empty, so no domain here has SPF, DKIM or DMARC records (dmarc: none) — with the
+  // system's resolver the real example.com, which asks for p=reject, would refuse these test mails
+  dns = await startDnsServer();
+  server = await startTestServer({ INBOUND_SMTP_PORT: '0', INBOUND_SMTP_HOST: '127.0.0.1', INBOUND_EMAIL_DOMAIN: DOMAIN, SMTP_URL: relay.url, EMAIL_FROM: 'support@acme.test', DNS_SERVERS: dns.address });
   [a, b] = await Promise.all([server.newAccount('Acme'), server.newAccount('Other')]);
 });
 
 afterAll(async () => {
   await server?.close();
   await relay?.close();
+  await dns?.close();
 });
 
 describe('inbound email', () => {
@@ -76,6 +82,7 @@ describe('inbound email', () => {
     expect(entry).toMatchObject({
       direction: 'inbound', from: 'jane.roe@example.com', to: replyAddress(a), subject: 'Question about my order', body: 'Where is my order 1234?',
       html: '<p>Where is my order <b>1234</b>?</p>', email_message_id: 'q1.abc@mail.example.com', provider: 'smtp-inbound',
+      authentication: { spf: 'none', dkim: 'none', dmarc: 'none', dmarc_policy: null },
     });
   });
 

@@ -79,6 +79,7 @@ const entryOut = (e: ThreadEntryRow) => ({
   ...(e.keyword !== null ? { keyword: e.keyword } : {}),
   ...(e.automatic !== null ? { automatic: e.automatic } : {}),
   ...(e.direction === 'outbound' ? { status: e.status } : { provider: e.provider }),
+  ...(e.authentication !== null ? { authentication: e.authentication } : {}),
   created_at: iso(e.created_at),
 });
 
@@ -180,7 +181,7 @@ export function conversationRoutes({ engage }: AppDeps): AnyRoute[] {
       body: InboundBody,
       async handler({ body, auth, req }) {
         if (body.webhook_url) {
-          const problem = checkWebhookUrl(body.webhook_url, engage.config.WEBHOOK_ALLOW_PRIVATE);
+          const problem = checkWebhookUrl(body.webhook_url, engage.config.OUTBOUND_ALLOW_PRIVATE);
           if (problem) throw invalidField('webhook_url', problem);
         }
         await runCommand(engage, metadataOf(req), INBOX, {

@@ -4,6 +4,7 @@ import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 import type { DeliveryReport } from '../../../channels/port.ts';
 import { unauthorized, validationError } from '../../../errors.ts';
+import { storableText } from '../../../storable-text.ts';
 import { compact, header, parse, rawBody, received, receiveFromProvider, record, requireMediaType, ROUTE_CONFIG, safeEqual, type ProviderRoutes } from './common.ts';
 
 /**
@@ -78,6 +79,8 @@ export const carrierRoutes: ProviderRoutes = (child, { engage, secrets }) => {
     const matches = candidates.map((url) => safeEqual(given, carrierSignature(secrets.carrier, url, params)));
     if (!matches.includes(true)) throw unauthorized('X-Carrier-Signature does not match this request');
 
+    // signed as sent; from here on what Postgres can store (README "Security notes")
+    for (const [name, values] of params) params.set(name, values.map(storableText));
     const repeated = CARRIER_FIELDS.filter((name) => (params.get(name)?.length ?? 0) > 1);
     if (repeated.length) throw validationError(`repeated parameter ${repeated.join(', ')}`, repeated.map((path) => ({ path, message: 'given more than once' })));
     const p = parse(CarrierParams, Object.fromEntries([...params].map(([name, values]) => [name, values[0]])));

@@ -1,5 +1,6 @@
 // What every provider callback route shares: the secrets, constant-time comparison, raw-body
-// reading, JSON and zod parsing into 400s, and handing reports to recordReports.
+// reading, JSON and zod parsing into 400s (the document made storable first: README "Security
+// notes"), and handing reports to recordReports.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z, type ZodType } from 'zod';
@@ -14,6 +15,7 @@ import type { ReplyFamily } from '../../../../projections/reply-routes.ts';
 import { accountOfInboundPhone } from '../../../conversations/routing.ts';
 import { receiveInbound } from '../../../conversations/service.ts';
 import { serviceSecret } from '../../../service-secrets.ts';
+import { makeStorable } from '../../../storable-text.ts';
 import { toIssues } from '../../../validation.ts';
 
 /** Provider callbacks are small; a WhatsApp batch of statuses stays far below this. */
@@ -80,14 +82,19 @@ export function requireMediaType(req: FastifyRequest, expected: string): void {
   });
 }
 
+/** The body as JSON, every string in it storable (NUL dropped, a lone surrogate U+FFFD). */
 export function parseJson(raw: Buffer): unknown {
   const text = raw.toString('utf8');
   if (text.trim() === '') throw validationError('request body is empty; send a JSON document', [{ path: '(body)', message: 'empty body' }]);
+  let document: unknown;
   try {
-    return JSON.parse(text);
+    document = JSON.parse(text);
   } catch {
     throw validationError('request body is not valid JSON', [{ path: '(body)', message: 'not valid JSON' }]);
   }
+  // a provider retries what it is refused: a NUL or a lone surrogate is dropped or replaced here, in
+  // every field, instead of failing the write (or a read model) later
+  return makeStorable(document);
 }
 
 export function parse<T>(schema: ZodType<T>, value: unknown, what: 'body' | 'query' = 'body'): T {
