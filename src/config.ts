@@ -166,9 +166,13 @@ const ConfigSchema = z.object({
     .default('inbound.engage.local'),
   /** the inbound SMTP listener's port (25 behind the MX); unset: no listener */
   INBOUND_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  INBOUND_SMTP_HOST: z.string().default('0.0.0.0'),
-  /** the largest inbound email accepted, in bytes */
+  /** loopback unless an operator exposes the MX (0.0.0.0 or an address): README "Security notes" */
+  INBOUND_SMTP_HOST: z.string().default('127.0.0.1'),
+  /** the largest inbound email accepted, in bytes: advertised (SIZE), and what goes over it is not kept */
   INBOUND_SMTP_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  /** connections the inbound SMTP listener holds at once, overall and from one client address (more: 421) */
+  INBOUND_SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100_000).default(200),
+  INBOUND_SMTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).max(100_000).default(10),
   /** the number sms, rcs and voice messages without a sender go out from (replies to it are routed by it) */
   DEFAULT_SMS_SENDER: z.string().min(1).max(255).optional(),
   /** the number whatsapp messages without a sender go out from */
