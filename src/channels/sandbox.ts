@@ -53,7 +53,7 @@ export class SandboxProvider implements ChannelProvider {
   /** the list headers an email would have carried (List-Unsubscribe…), per message id: what SMTP would write */
   readonly emailHeaders = new Map<string, Record<string, string>>();
   /**
-   * What each phone number's handset shows: the last texts (or call scripts) it was sent, oldest
+   * What each phone number's handset shows: the last 5 texts (or call scripts) it was sent, oldest
    * first, for the most recent 10,000 numbers. A test reads a verification code here as the number's
    * owner would (README "Senders and sender rules").
    */
@@ -81,7 +81,7 @@ export class SandboxProvider implements ChannelProvider {
     if (message.channel !== 'email' && message.channel !== 'push') {
       const texts = this.handsets.get(message.to) ?? [];
       this.handsets.delete(message.to);
-      this.handsets.set(message.to, [...texts.slice(-19), message.message]);
+      this.handsets.set(message.to, [...texts.slice(-4), message.message]);
       if (this.handsets.size > 10_000) this.handsets.delete(this.handsets.keys().next().value!);
     }
     const report = sandboxReport(message);

@@ -9,6 +9,7 @@ import { sendersProjection } from '../../projections/senders.ts';
 import { reviewSender } from '../../src/senders/service.ts';
 import type { TestAccount } from '../support/accounts.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
+import { type ProviderApis, startProviderApis } from '../support/provider-apis.ts';
 import { rebuildAndWait } from '../support/rebuild.ts';
 import { type Receiver, startReceiver } from '../support/receivers.ts';
 import { codeIn, handset, nextCodeAt, registerVerifiedSender, requestCode } from '../support/senders.ts';
@@ -23,10 +24,13 @@ let server: TestServer;
 let a: TestAccount;
 let b: TestAccount;
 let bHook: Receiver;
+let apis: ProviderApis;
 let sid = 0;
+const TWILIO = { sid: `AC${'0b'.repeat(16)}`, token: 'e'.repeat(32) };
 
 beforeAll(async () => {
-  server = await startTestServer({ ...SECRETS, WEBHOOK_ALLOW_PRIVATE: 'true', DEFAULT_SMS_SENDER: SERVICE_NUMBER }, undefined, clock);
+  apis = await startProviderApis({ twilio: TWILIO, sendgridKey: 'SG.unused', whatsappToken: 'unused' });
+  server = await startTestServer({ ...SECRETS, WEBHOOK_ALLOW_PRIVATE: 'true', DEFAULT_SMS_SENDER: SERVICE_NUMBER, TWILIO_API_BASE: apis.url }, undefined, clock);
   [a, b] = await Promise.all([server.newAccount('Acme'), server.newAccount('Mallory')]);
   const help = await server.call('PUT', '/v1/account/inbound', { key: a.key, body: { help_text: 'Acme support: call 555-0100.' } });
   expect(help.status).toBe(200);
@@ -37,6 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await bHook?.close();
   await server?.close();
+  await apis?.close();
 });
 
 const inboundSms = (from: string, to: string, body: string) =>
@@ -163,6 +168,24 @@ describe('proving a number', () => {
     // the code went from the service's own number, never through the account's pipeline
     const messages = await server.engage.pool.query(`SELECT 1 FROM messages WHERE account_id = $1`, [b.accountId]);
     expect(messages.rows).toEqual([]);
+  });
+
+  it("the code goes through the service's own provider, never the account's integration (which would show it to the account)", async () => {
+    const integration = await server.call('POST', '/v1/integrations', {
+      key: b.key,
+      body: { provider: 'twilio', name: 'own numbers', credentials: { account_sid: TWILIO.sid, auth_token: TWILIO.token, from: '+14155550100' } },
+    });
+    expect(integration.status, JSON.stringify(integration.body)).toBe(201);
+    await server.caughtUp(['integrations']);
+    // b's own sms go through its Twilio account
+    expect((await send(b, { channel: 'sms', to: '+447400555010', transactional: true })).status).toBe(202);
+    await eventually("b's message at its Twilio account", async () => apis.taken.find((t) => t.form?.get('To') === '+447400555010'));
+    const number = '+447700900999';
+    const id = (await register(b, { sender: number, channel: 'sms', country: 'GB' })).id;
+    const code = await requestCode(server, b.key, id, number, 'sms');
+    expect(apis.taken.filter((t) => t.form?.get('To') === number)).toEqual([]);
+    expect(JSON.stringify(apis.taken.map((t) => t.form?.toString()))).not.toContain(code);
+    await server.call('DELETE', `/v1/integrations/${integration.body.id}`, { key: b.key });
   });
 
   it('bad input is a 400 naming the field; another account’s sender is 404; what cannot receive a code is 409', async () => {
