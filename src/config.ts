@@ -110,7 +110,13 @@ const ConfigSchema = z.object({
   TRUST_PROXY: trustProxy,
   /** the waits before each retry of a failed webhook delivery; after the last, it has failed */
   WEBHOOK_RETRY_DELAYS: retryDelays.prefault('30s,5m,30m'),
-  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  /**
+   * Every connection an account aims (webhook receivers, per-message and inbound webhook URLs, BIMI
+   * logos, its own SMTP server) may reach private addresses: local development and tests only.
+   * WEBHOOK_ALLOW_PRIVATE is its older name and still works; loadConfig gives both fields its value.
+   */
+  OUTBOUND_ALLOW_PRIVATE: bool.optional(),
+  WEBHOOK_ALLOW_PRIVATE: bool.optional(),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(256),
   WEBHOOK_PER_HOST_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(32),
@@ -241,7 +247,11 @@ const ConfigSchema = z.object({
   SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
 });
 
-export type Config = z.infer<typeof ConfigSchema>;
+export type Config = Omit<z.infer<typeof ConfigSchema>, 'OUTBOUND_ALLOW_PRIVATE' | 'WEBHOOK_ALLOW_PRIVATE'> & {
+  OUTBOUND_ALLOW_PRIVATE: boolean;
+  /** the same value as OUTBOUND_ALLOW_PRIVATE (its older name) */
+  WEBHOOK_ALLOW_PRIVATE: boolean;
+};
 
 /**
  * An empty variable (`PORT=`, `WEBHOOK_ALLOW_PRIVATE=`, also one of only spaces) is unset, as shells,
@@ -259,5 +269,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new Error(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
-  return parsed.data;
+  const { OUTBOUND_ALLOW_PRIVATE: outbound, WEBHOOK_ALLOW_PRIVATE: webhook, ...rest } = parsed.data;
+  if (outbound !== undefined && webhook !== undefined && outbound !== webhook) {
+    throw new Error('invalid configuration:\n  OUTBOUND_ALLOW_PRIVATE and WEBHOOK_ALLOW_PRIVATE (its older name) disagree: set one');
+  }
+  const allowPrivate = outbound ?? webhook ?? false;
+  return { ...rest, OUTBOUND_ALLOW_PRIVATE: allowPrivate, WEBHOOK_ALLOW_PRIVATE: allowPrivate };
 }
