@@ -32,6 +32,13 @@ describe('loadConfig', () => {
     expect(config.LOG_LEVEL).toBe('info');
   });
 
+  it('one setting lets every account-aimed connection reach private addresses: OUTBOUND_ALLOW_PRIVATE, or its older name WEBHOOK_ALLOW_PRIVATE', () => {
+    expect(loadConfig({})).toMatchObject({ OUTBOUND_ALLOW_PRIVATE: false, WEBHOOK_ALLOW_PRIVATE: false });
+    expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'true' })).toMatchObject({ OUTBOUND_ALLOW_PRIVATE: true, WEBHOOK_ALLOW_PRIVATE: true });
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'true' })).toMatchObject({ OUTBOUND_ALLOW_PRIVATE: true, WEBHOOK_ALLOW_PRIVATE: true });
+    expect(() => loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'true', WEBHOOK_ALLOW_PRIVATE: 'false' })).toThrow(/OUTBOUND_ALLOW_PRIVATE and WEBHOOK_ALLOW_PRIVATE/);
+  });
+
   it('refuses a non-empty bad value, naming the variable', () => {
     expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'maybe' })).toThrow(/invalid configuration:[\s\S]*WEBHOOK_ALLOW_PRIVATE/);
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT/);

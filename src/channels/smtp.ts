@@ -33,6 +33,7 @@ import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { type DkimKey, parseDkimKeys } from '../dkim-keys.ts';
 import { type ChannelProvider, listUnsubscribeHeaders, type OutboundMessage, RESERVED_HEADERS, type SendOutcome } from './port.ts';
+import { REFUSED_TARGET, connectChecked } from '../webhooks/ssrf.ts';
 
 /**
  * Finds the signing key of the sending account's own verified domain (lower case); undefined: none.
@@ -62,7 +63,17 @@ export interface SmtpProviderOptions {
   accountKeyFor?: AccountDkimKeyLookup;
   maxConnections?: number;
   timeoutMs?: number;
+  /**
+   * Set for a server an account aimed (its SMTP integration), never for the operator's SMTP_URL:
+   * every connection is checked and pinned like a webhook's (README "Integrations"); a refusal
+   * fails the message with our words. allowPrivate: OUTBOUND_ALLOW_PRIVATE.
+   */
+  accountAimed?: { allowPrivate: boolean };
 }
+
+/** The reason a message fails with when its account's SMTP server is refused (no server's reply, no address). */
+export const REFUSED_SMTP_SERVER =
+  "smtp_server_refused: the integration's SMTP server is not a public address on an SMTP port (25, 465, 587, 2525); change the integration";
 
 export function smtpOptionsFromConfig(config: Pick<Config, 'SMTP_URL' | 'EMAIL_FROM' | 'DKIM_KEYS' | 'SMTP_MAX_CONNECTIONS' | 'SMTP_TIMEOUT_MS'>): SmtpProviderOptions {
   if (!config.SMTP_URL) throw new Error('SMTP_URL is not set');
@@ -151,6 +162,19 @@ export function outcomeOfError(err: unknown): SendOutcome {
   return { kind: 'transient', error: e.code && !what.includes(e.code) ? `${e.code}: ${what}` : what };
 }
 
+/**
+ * nodemailer's getSocket hook: each new pooled connection is opened by connectChecked (resolved,
+ * checked, pinned) and handed over connected; TLS (smtps, STARTTLS) still verifies the URL's host name.
+ */
+function guardedSocket(url: string, allowPrivate: boolean, timeoutMs: number) {
+  return (_options: unknown, callback: (err: Error | null, socketOptions?: { connection: import('node:net').Socket }) => void) => {
+    connectChecked(url, allowPrivate, timeoutMs).then(
+      (connection) => callback(null, { connection }),
+      (err: Error) => callback(err),
+    );
+  };
+}
+
 export class SmtpProvider implements ChannelProvider {
   readonly name = 'smtp';
   private readonly transport: Transporter<SMTPPoolSentMessageInfo>;
@@ -185,6 +209,7 @@ export class SmtpProvider implements ChannelProvider {
       // no nodemailer logging: its debug output would carry the SMTP conversation
       logger: false,
       debug: false,
+      ...(options.accountAimed ? { getSocket: guardedSocket(options.url, options.accountAimed.allowPrivate, timeout) } : {}),
     });
     // the pool reports failures per message; an 'error' event must never take the process down
     this.transport.on('error', () => undefined);
@@ -234,6 +259,7 @@ export class SmtpProvider implements ChannelProvider {
     try {
       info = await this.transport.sendMail(mail);
     } catch (err) {
+      if ((err as { code?: string }).code === REFUSED_TARGET) return { kind: 'rejected', reason: REFUSED_SMTP_SERVER };
       return outcomeOfError(err);
     }
     if (info.accepted.length === 0 && info.rejected.length > 0) {

@@ -15,7 +15,7 @@ import { unseal } from '../seal.ts';
 
 export const INTEGRATIONS_TTL_MS = 5_000;
 
-export type IntegrationConfig = Pick<Config, 'EMAIL_FROM' | 'TWILIO_API_BASE' | 'SENDGRID_API_BASE' | 'WHATSAPP_API_BASE' | 'DISPATCH_PROVIDER_TIMEOUT_MS' | 'PUBLIC_BASE_URL' | 'SMTP_TIMEOUT_MS'>;
+export type IntegrationConfig = Pick<Config, 'EMAIL_FROM' | 'TWILIO_API_BASE' | 'SENDGRID_API_BASE' | 'WHATSAPP_API_BASE' | 'DISPATCH_PROVIDER_TIMEOUT_MS' | 'PUBLIC_BASE_URL' | 'SMTP_TIMEOUT_MS' | 'OUTBOUND_ALLOW_PRIVATE'>;
 
 export class IntegrationProviders {
   private readonly byAccount = new Map<string, { at: number; rows: Promise<IntegrationRow[]> }>();
@@ -70,7 +70,15 @@ export class IntegrationProviders {
     return ((): ChannelProvider => {
       switch (row.provider) {
         case 'smtp':
-          return new SmtpProvider({ url: credentials.url, defaultFrom: credentials.from ?? this.config.EMAIL_FROM, maxConnections: 2, timeoutMs: this.config.SMTP_TIMEOUT_MS, ...(this.accountKeyFor ? { accountKeyFor: this.accountKeyFor } : {}) });
+          // the account's own server: checked and pinned at every connection (README "Integrations")
+          return new SmtpProvider({
+            url: credentials.url,
+            defaultFrom: credentials.from ?? this.config.EMAIL_FROM,
+            maxConnections: 2,
+            timeoutMs: this.config.SMTP_TIMEOUT_MS,
+            accountAimed: { allowPrivate: this.config.OUTBOUND_ALLOW_PRIVATE },
+            ...(this.accountKeyFor ? { accountKeyFor: this.accountKeyFor } : {}),
+          });
         case 'sendgrid':
           return new SendgridProvider({ api_key: credentials.api_key }, { apiBase: this.config.SENDGRID_API_BASE, timeoutMs, defaultFrom: this.config.EMAIL_FROM });
         case 'twilio':

@@ -5,10 +5,12 @@ import { type IntegrationProvider, integrationDecider, integrationStream } from 
 import type { IntegrationRow } from '../../projections/integrations.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { Engage } from '../context.ts';
-import { notFound } from '../errors.ts';
+import { invalid, invalidField, notFound } from '../errors.ts';
 import type { EventMetadata } from '../eventstore/port.ts';
 import { isId, newId } from '../ids.ts';
 import { seal } from '../seal.ts';
+import { toIssues } from '../validation.ts';
+import { checkSmtpUrl } from '../webhooks/ssrf.ts';
 
 const secret = (min = 8) => z.string().min(min).max(4096);
 const E164 = z.string().regex(/^\+[1-9]\d{6,14}$/, 'an E.164 number such as +14155550123');
@@ -20,6 +22,22 @@ export const PROVIDERS = {
   twilio: { channel: 'sms', credentials: z.strictObject({ account_sid: z.string().regex(/^AC[0-9a-f]{32}$/, 'a Twilio Account SID (AC + 32 hex digits)'), auth_token: z.string().regex(/^[0-9a-f]{32}$/, 'a Twilio auth token (32 hex digits)'), from: E164.optional() }) },
   whatsapp_cloud: { channel: 'whatsapp', credentials: z.strictObject({ phone_number_id: z.string().regex(/^\d{5,20}$/, 'the numeric phone number id'), access_token: secret(20) }) },
 } as const satisfies Record<IntegrationProvider, { channel: string; credentials: z.ZodType }>;
+
+/**
+ * The credentials of an integration, checked by the provider's shape and, for an account's own SMTP
+ * server, by where they aim (public host, SMTP port: README "Integrations"); a 400 naming
+ * credentials.<field> otherwise.
+ */
+export function checkedCredentials(provider: IntegrationProvider, credentials: unknown, allowPrivate: boolean): Record<string, string> {
+  const parsed = PROVIDERS[provider].credentials.safeParse(credentials);
+  if (!parsed.success) throw invalid(toIssues(parsed.error, 'credentials'));
+  const checked = parsed.data as Record<string, string>;
+  if (provider === 'smtp') {
+    const problem = checkSmtpUrl(new URL(checked.url), allowPrivate);
+    if (problem) throw invalidField('credentials.url', problem);
+  }
+  return checked;
+}
 
 const tail = (s: string) => `…${s.slice(-4)}`;
 

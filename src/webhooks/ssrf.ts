@@ -1,8 +1,10 @@
-// Receivers live outside our network: URLs whose host is, or resolves to, a loopback, private,
-// CGNAT, link-local, unique-local, unspecified, reserved or cloud platform address (also spelled
-// as an IPv4 address inside IPv6), or that name a privileged port, are refused — when the endpoint
-// is saved and again at connection time (DNS rebinding, URLs stored before a rule existed).
+// Every outbound connection an account aims (webhook receivers, BIMI logos, its own SMTP server)
+// goes outside our network: hosts that are, or resolve to, a loopback, private, CGNAT, link-local,
+// unique-local, unspecified, reserved or cloud platform address (also spelled as an IPv4 address
+// inside IPv6), or ports outside the protocol's own, are refused — when the target is saved and
+// again at connection time (DNS rebinding, targets stored before a rule existed).
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
@@ -126,8 +128,13 @@ export function checkTargetHost(url: URL, allowPrivate: boolean): string | null 
     const port = Number(url.port);
     if (port < 1024 && port !== 80 && port !== 443) return 'must not use a port below 1024 other than 80 and 443';
   }
+  return checkHostName(url.hostname, allowPrivate);
+}
+
+/** The host part of the rules: platform hosts always, local names and non-public IP literals unless allowed. */
+function checkHostName(hostname: string, allowPrivate: boolean): string | null {
   // `localhost.` and `localhost` are the same host: compare without the root dot
-  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase();
+  const host = hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase();
   if (PLATFORM_HOSTS.has(host) || isPlatformIp(host)) return 'must not point at a cloud platform or metadata address';
   if (allowPrivate) return null;
   if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal')) {
@@ -135,6 +142,52 @@ export function checkTargetHost(url: URL, allowPrivate: boolean): string | null 
   }
   if (ipaddr.isValid(host) && !isPublicAddress(host)) return 'must not point at a private, loopback, link-local or reserved address';
   return null;
+}
+
+/** The ports mail is relayed on: SMTP (25), submission with STARTTLS (587) or TLS (465), and the common alternative 2525. */
+export const SMTP_PORTS: readonly number[] = [25, 465, 587, 2525];
+
+const smtpPortOf = (url: URL) => (url.port === '' ? (url.protocol === 'smtps:' ? 465 : 587) : Number(url.port));
+
+/**
+ * Checks an account's own SMTP server (smtp:// or smtps:// URL) when it is saved: an SMTP port (with
+ * the private-address setting also any port from 1024 up, where local test servers listen) and, for
+ * an IP literal, a public address. A name is checked when the connection is made (connectChecked).
+ */
+export function checkSmtpUrl(url: URL, allowPrivate: boolean): string | null {
+  const port = smtpPortOf(url);
+  if (!SMTP_PORTS.includes(port) && !(allowPrivate && port >= 1024)) return `must use an SMTP port (${SMTP_PORTS.join(', ')})`;
+  return checkHostName(url.hostname, allowPrivate);
+}
+
+/** Why a guarded connection was not made (the code of the error connectChecked rejects with). */
+export const REFUSED_TARGET = 'EPRIVATEADDRESS';
+
+/**
+ * Opens a TCP connection to an account-aimed SMTP server, checked as the webhook sender checks its
+ * receivers: the port and an IP literal first, a name through guardedLookup, which refuses the
+ * whole answer if any address is not public — and the socket connects to the addresses that lookup
+ * checked, so a second resolution cannot swap them (DNS rebinding). Rejects with code REFUSED_TARGET.
+ */
+export function connectChecked(raw: string, allowPrivate: boolean, timeoutMs: number): Promise<net.Socket> {
+  const url = new URL(raw);
+  const problem = checkSmtpUrl(url, allowPrivate);
+  if (problem) return Promise.reject(Object.assign(new Error(`refusing to connect: the SMTP server ${problem}`), { code: REFUSED_TARGET }));
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host, port: smtpPortOf(url), lookup: guardedLookup(allowPrivate), timeout: timeoutMs });
+    const fail = (err: Error) => {
+      socket.destroy();
+      reject(err);
+    };
+    socket.once('error', fail);
+    socket.once('timeout', () => fail(Object.assign(new Error('connection timeout'), { code: 'ETIMEDOUT' })));
+    socket.once('connect', () => {
+      socket.removeListener('error', fail);
+      socket.setTimeout(0);
+      resolve(socket);
+    });
+  });
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -148,7 +201,7 @@ export function guardedLookup(allowPrivate: boolean) {
       const bad = list.find((a) => isPlatformIp(a.address) || (!allowPrivate && !isPublicAddress(a.address)));
       if (bad) {
         const e = new Error(`refusing to connect to ${hostname}: resolves to non-public address ${bad.address}`) as NodeJS.ErrnoException;
-        e.code = 'EPRIVATEADDRESS';
+        e.code = REFUSED_TARGET;
         return callback(e, []);
       }
       if ((options as { all?: boolean }).all) return callback(null, list);

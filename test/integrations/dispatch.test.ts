@@ -30,6 +30,8 @@ beforeAll(async () => {
     DISPATCH_RETRY_BASE_MS: '50',
     DISPATCH_MAX_ATTEMPTS: '2',
     EMAIL_FROM: 'Platform <no-reply@platform.test>',
+    // the account's own SMTP server is the local receiver, on loopback (README "Integrations")
+    OUTBOUND_ALLOW_PRIVATE: 'true',
   });
   [a, b] = await Promise.all([server.newAccount('Acme'), server.newAccount('Beta')]);
 });

@@ -181,7 +181,7 @@ export function conversationRoutes({ engage }: AppDeps): AnyRoute[] {
       body: InboundBody,
       async handler({ body, auth, req }) {
         if (body.webhook_url) {
-          const problem = checkWebhookUrl(body.webhook_url, engage.config.WEBHOOK_ALLOW_PRIVATE);
+          const problem = checkWebhookUrl(body.webhook_url, engage.config.OUTBOUND_ALLOW_PRIVATE);
           if (problem) throw invalidField('webhook_url', problem);
         }
         await runCommand(engage, metadataOf(req), INBOX, {

@@ -1,12 +1,10 @@
 // Integrations (/v1/integrations): POST per SPEC.md (key or login; the API key is tried first, then
-// the session token), with listing and removal.
+// the session token), with listing (read) and removal; adding and removing need settings.
 import { z } from 'zod';
 import { INTEGRATION_PROVIDERS } from '../../../commands/integration.ts';
 import { listIntegrations } from '../../../projections/integrations.ts';
 import { runCommand } from '../../command-handler.ts';
-import { invalid } from '../../errors.ts';
-import { PROVIDERS, createIntegration, integrationOut, removeIntegration } from '../../integrations/service.ts';
-import { toIssues } from '../../validation.ts';
+import { checkedCredentials, createIntegration, integrationOut, removeIntegration } from '../../integrations/service.ts';
 import type { AppDeps } from '../deps.ts';
 import { metadataOf, pageById, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
@@ -24,13 +22,13 @@ export function integrationRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'POST',
       url: '/v1/integrations',
       auth: 'key_then_login',
+      // it reroutes the channel's messages (one-time codes included): settings (README "Integrations")
+      scope: 'settings',
       summary: "Create an integration with a provider; its credentials are checked by the provider's shape, sealed, and never shown again",
       tags: ['integrations'],
       body: CreateBody,
       async handler({ body, auth, req, reply }) {
-        const parsed = PROVIDERS[body.provider].credentials.safeParse(body.credentials);
-        if (!parsed.success) throw invalid(toIssues(parsed.error, 'credentials'));
-        const credentials = parsed.data as Record<string, string>;
+        const credentials = checkedCredentials(body.provider, body.credentials, engage.config.OUTBOUND_ALLOW_PRIVATE);
         const { integration } = await runCommand(engage, metadataOf(req), INTEGRATIONS, (metadata) => createIntegration(engage, auth.accountId, { ...body, credentials }, metadata));
         reply.code(201);
         return integration;
@@ -51,6 +49,7 @@ export function integrationRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'DELETE',
       url: '/v1/integrations/:id',
       auth: 'key_then_login',
+      scope: 'settings',
       summary: 'Remove an integration and its credentials',
       tags: ['integrations'],
       params: z.object({ id: z.string().max(64) }),

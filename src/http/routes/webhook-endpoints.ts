@@ -52,7 +52,7 @@ function checkEvents(events: string[] | undefined): PlatformEvent[] | undefined 
 
 export function webhookEndpointRoutes(deps: AppDeps): AnyRoute[] {
   const { engage } = deps;
-  const allowPrivate = engage.config.WEBHOOK_ALLOW_PRIVATE;
+  const allowPrivate = engage.config.OUTBOUND_ALLOW_PRIVATE;
   const checkUrl = (url: string | undefined) => {
     if (url === undefined) return;
     if (url.length > 2048) throw invalidField('url', 'must be at most 2048 characters');
