@@ -48,18 +48,36 @@ export type MessageEvent =
       type: 'MessageHeld';
       data: { id: string; account_id: string; at: string; until: string; reason: 'quiet_hours' | 'marketing_cap' | 'warmup_cap'; detail?: string };
     }
+  /** `error`: the provider's words (an SMTP reply may name the recipient): sealed under the recipient address's key */
   | { type: 'MessageDispatchDeferred'; data: { id: string; account_id: string; at: string; attempt: number; error: string; retry_at: string } }
   | { type: 'MessageSent'; data: { id: string; account_id: string; at: string; provider: string; provider_message_id: string } }
+  /** `provider_data`: what the provider said (it may name the recipient): sealed under the recipient address's key (src/personal-data/rules.ts) */
   | { type: 'MessageDelivered'; data: { id: string; account_id: string; at: string; provider?: string; provider_data?: Record<string, unknown> } }
-  | {
-      type: 'MessageFailed';
-      data: { id: string; account_id: string; at: string; reason: string; stage: 'policy' | 'provider' | 'report'; provider?: string; provider_data?: Record<string, unknown> };
-    }
+  | { type: 'MessageFailed'; data: MessageFailedData }
   /**
    * A recipient followed a tracked link of the message (src/tracking/clicks.ts). Not a status: the
    * url is sealed under the recipient address's key, named by address_hash (src/personal-data/rules.ts).
    */
   | { type: 'MessageLinkClicked'; data: { id: string; account_id: string; at: string; url: string; address_hash: string } };
+
+/**
+ * A failure as recorded. `reason` is its category (`bounced`, `undelivered`, `suppressed`,
+ * `provider_unavailable`…: failureCode), readable for reports and billing; the provider's own words
+ * (a bounce diagnostic, an SMTP reply, a carrier's error message) often name the recipient, so they
+ * are `reason_text` (the whole reason, when it says more than the category) and, with
+ * `provider_data`, sealed under the recipient address's key. Events written before the split carry
+ * the whole reason in `reason` and no `reason_text`: failureReasonOf and failureCode read both.
+ */
+export interface MessageFailedData {
+  id: string;
+  account_id: string;
+  at: string;
+  reason: string;
+  reason_text?: string;
+  stage: 'policy' | 'provider' | 'report';
+  provider?: string;
+  provider_data?: Record<string, unknown>;
+}
 
 export interface MessageState {
   exists: boolean;
@@ -116,6 +134,26 @@ function sentFromReport(base: { id: string; account_id: string }, command: { now
   };
   // provider_message_id is absent when the report did not name it (the read model keeps null)
   return { type: 'MessageSent', data: data as Extract<MessageEvent, { type: 'MessageSent' }>['data'] };
+}
+
+/**
+ * The category of a failure reason: its leading word (`bounced:550 …` → `bounced`, `provider_unavailable:
+ * greylisted` → `provider_unavailable`, `no-answer` → `no-answer`), which carriers and our own rules put
+ * first; a reason that starts with none (an SMTP reply such as `550 5.1.1 <…>`) is `provider_error`.
+ * The same for the whole reason and for its category, so old and new events agree.
+ */
+export function failureCode(reason: string): string {
+  const word = /^([a-z][a-z0-9_-]*)(?=$|[:\s])/.exec(reason.trim().toLowerCase());
+  return word ? word[1] : 'provider_error';
+}
+
+/**
+ * The reason to show for a failure: the provider's words while they can be read, else the category
+ * (the recipient was erased, or the event was read sealed). Either shape of MessageFailed.
+ */
+export function failureReasonOf(data: Pick<MessageFailedData, 'reason' | 'reason_text'> & { personal_data?: unknown }): string {
+  const erased = (data.personal_data as { erased?: boolean } | undefined)?.erased === true;
+  return typeof data.reason_text === 'string' && !erased ? data.reason_text : data.reason;
 }
 
 export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent> = {
@@ -201,9 +239,13 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
       }
       case 'RecordFailed': {
         if (TERMINAL.includes(state.status!) || state.status === 'scheduled') return [];
+        const reason = failureCode(command.reason);
         const failed: MessageEvent = {
           type: 'MessageFailed',
-          data: { ...base, at: command.now.toISOString(), reason: command.reason, stage: command.stage, ...(command.provider ? { provider: command.provider } : {}), ...(command.providerData ? { provider_data: command.providerData } : {}) },
+          data: {
+            ...base, at: command.now.toISOString(), reason, ...(command.reason !== reason ? { reason_text: command.reason } : {}), stage: command.stage,
+            ...(command.provider ? { provider: command.provider } : {}), ...(command.providerData ? { provider_data: command.providerData } : {}),
+          },
         };
         // a failure report (undelivered, bounced…) for a message not yet recorded as sent: it was sent
         return command.stage === 'report' && state.status === 'queued' ? [sentFromReport(base, command), failed] : [failed];

@@ -1,7 +1,7 @@
 // Read model of messages: history, lookups, and the work queues the scheduler and dispatcher poll,
 // each a typed query below (the workers write only by appending to the message streams).
 import type { MessageContent, MessageEvent } from '../commands/message.ts';
-import { MESSAGE_EVENT_TYPES, isMarketing, type Channel, type MessageStatus } from '../commands/message.ts';
+import { MESSAGE_EVENT_TYPES, failureCode, failureReasonOf, isMarketing, type Channel, type MessageStatus } from '../commands/message.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import type { Projection } from '../src/read-models/projection.ts';
 import { ERASED, type OpenedPersonalData } from '../src/personal-data/codec.ts';
@@ -30,7 +30,10 @@ export interface MessageRow {
   attempts: number;
   provider: string | null;
   provider_message_id: string | null;
+  /** why the message is where it is, as a category (a failure's, a hold's, `retrying`): readable, reports group by it */
   reason: string | null;
+  /** the provider's own words behind `reason` (they may name the recipient): null when none, and once the recipient is erased */
+  reason_text: string | null;
   resend_of: string | null;
   bulk_id: string | null;
   campaign_id: string | null;
@@ -53,7 +56,7 @@ export interface MessageRow {
 export const MESSAGE_COLUMNS = [
   'id', 'account_id', 'channel', 'to_address', 'status', 'message', 'htmlmessage', 'subject', 'reply_to', 'from_name', 'headers',
   'sender', 'transactional', 'category', 'marketing', 'webhook_url', 'scheduled_at', 'not_before', 'claimed_until', 'attempts',
-  'provider', 'provider_message_id', 'reason', 'resend_of', 'bulk_id', 'campaign_id', 'revision', 'created_at', 'updated_at', 'queued_at',
+  'provider', 'provider_message_id', 'reason', 'reason_text', 'resend_of', 'bulk_id', 'campaign_id', 'revision', 'created_at', 'updated_at', 'queued_at',
   'sent_at', 'delivered_at', 'failed_at', 'cancelled_at', 'personal_key',
 ] as const satisfies readonly (keyof MessageRow)[];
 
@@ -86,7 +89,8 @@ export const messagesProjection: Projection = {
   name: 'messages',
   // 3: the dispatcher's and the scheduler's queues are read in their own order (their indexes)
   // 4: campaign_id, and the index that counts a campaign's messages by status
-  version: 4,
+  // 5: reason is the category and reason_text the provider's words, blanked by an erasure
+  version: 5,
   tables: ['messages'],
   types: [...MESSAGE_EVENT_TYPES, ...ERASURE_EVENTS],
   schema: (t) => `
@@ -114,6 +118,7 @@ export const messagesProjection: Projection = {
       provider text,
       provider_message_id text,
       reason text,
+      reason_text text,
       resend_of text,
       bulk_id text,
       campaign_id text,
@@ -145,7 +150,7 @@ export const messagesProjection: Projection = {
           `UPDATE ${t('messages')} SET to_address = $3, message = $3,
              htmlmessage = CASE WHEN htmlmessage IS NULL THEN NULL ELSE $3 END, subject = CASE WHEN subject IS NULL THEN NULL ELSE $3 END,
              reply_to = CASE WHEN reply_to IS NULL THEN NULL ELSE $3 END, from_name = CASE WHEN from_name IS NULL THEN NULL ELSE $3 END,
-             headers = CASE WHEN headers IS NULL THEN NULL ELSE '{}'::jsonb END
+             headers = CASE WHEN headers IS NULL THEN NULL ELSE '{}'::jsonb END, reason_text = NULL
            WHERE account_id = $1 AND personal_key = ANY($2::text[])`,
           [(e.data as { account_id: string }).account_id, erasedKeys(e), ERASED],
         ),
@@ -182,6 +187,7 @@ function evolveRow(row: Row | undefined, recorded: RecordedEvent): Row | undefin
       provider: null,
       provider_message_id: null,
       reason: null,
+      reason_text: null,
       resend_of: d.resend_of ?? null,
       bulk_id: d.bulk_id ?? null,
       campaign_id: d.campaign_id ?? null,
@@ -209,18 +215,30 @@ function evolveRow(row: Row | undefined, recorded: RecordedEvent): Row | undefin
       return { ...next, claimed_until: e.data.lease_until, attempts: e.data.attempt };
     case 'MessageHeld':
       // a hold is not an attempt (as in the decider): the claim that led to it is given back
-      return { ...next, claimed_until: null, not_before: e.data.until, reason: e.data.reason, attempts: Math.max(0, Number(row.attempts) - 1) };
+      return { ...next, claimed_until: null, not_before: e.data.until, reason: e.data.reason, reason_text: null, attempts: Math.max(0, Number(row.attempts) - 1) };
     case 'MessageDispatchDeferred':
-      return { ...next, claimed_until: null, not_before: e.data.retry_at, reason: e.data.error };
+      return { ...next, claimed_until: null, not_before: e.data.retry_at, reason: 'retrying', reason_text: readableText(e.data.error, e.data) };
     case 'MessageSent':
-      return { ...next, status: 'sent', claimed_until: null, not_before: null, reason: null, provider: e.data.provider, provider_message_id: e.data.provider_message_id, sent_at: e.data.at };
+      return { ...next, status: 'sent', claimed_until: null, not_before: null, reason: null, reason_text: null, provider: e.data.provider, provider_message_id: e.data.provider_message_id, sent_at: e.data.at };
     case 'MessageDelivered':
       return { ...next, status: 'delivered', delivered_at: e.data.at };
     case 'MessageFailed':
-      return { ...next, status: 'failed', claimed_until: null, not_before: null, reason: e.data.reason, failed_at: e.data.at, provider: e.data.provider ?? row.provider };
+      return {
+        ...next, status: 'failed', claimed_until: null, not_before: null, reason: failureCode(e.data.reason), reason_text: readableText(failureReasonOf(e.data), e.data),
+        failed_at: e.data.at, provider: e.data.provider ?? row.provider,
+      };
   }
   return next;
 }
+
+/** The provider's words, unless they are only the category or can no longer be read (erased, or read sealed). */
+function readableText(text: string | undefined, data: object): string | null {
+  if (text === undefined || text === failureCode(text) || (data as { personal_data?: OpenedPersonalData }).personal_data?.erased) return null;
+  return text;
+}
+
+/** The reason a message shows: the provider's words while they can be read, else the category. */
+export const reasonOf = (r: Pick<MessageRow, 'reason' | 'reason_text'>) => r.reason_text ?? r.reason;
 
 const TIMESTAMP_COLUMNS = ['scheduled_at', 'not_before', 'claimed_until', 'created_at', 'updated_at', 'queued_at', 'sent_at', 'delivered_at', 'failed_at', 'cancelled_at'] as const;
 

@@ -154,16 +154,21 @@ async function openWhereListened(
   events: RecordedEvent[],
   endpoints: ReadonlyMap<string, EndpointSubscription>,
   inboundHooks: ReadonlyMap<string, string>,
+  hooks: ReadonlyMap<string, StoredHook>,
 ): Promise<{ events: RecordedEvent[]; listened: ReadonlySet<string> }> {
   const listened = new Set([...endpoints.values()].map((ep) => ep.account_id));
   for (const account of inboundHooks.keys()) listened.add(account);
+  // messages with a webhook_url of their own: their failure's reason goes to it in full
+  const ownHook = new Set([...hooks.values()].filter((h) => h.webhook_url).map((h) => h.message_id));
   for (const e of events) {
-    const d = e.data as { account_id: string; webhook_url?: string | null };
+    const d = e.data as { id?: string; account_id: string; webhook_url?: string | null };
     if (e.type === 'WebhookEndpointCreated' || (e.type === 'InboundSettingsChanged' && d.webhook_url)) listened.add(d.account_id);
+    if (e.type === 'MessageAccepted' && d.webhook_url && d.id) ownHook.add(d.id);
   }
   const wanted = events.filter((e) => {
-    const d = e.data as { account_id?: string; webhook_url?: string | null };
-    return sealedKeyOf(d) !== undefined && ((d.account_id !== undefined && listened.has(d.account_id)) || (e.type === 'MessageAccepted' && !!d.webhook_url));
+    const d = e.data as { id?: string; account_id?: string; webhook_url?: string | null };
+    return sealedKeyOf(d) !== undefined && ((d.account_id !== undefined && listened.has(d.account_id)) || (e.type === 'MessageAccepted' && !!d.webhook_url)
+      || (e.type === 'MessageFailed' && d.id !== undefined && ownHook.has(d.id)));
   });
   if (wanted.length === 0) return { events, listened };
   const opened = new Map<RecordedEvent, RecordedEvent>();
@@ -192,7 +197,7 @@ const deliverableHook = (hook: StoredHook | undefined): MessageHook | undefined 
 
 async function applyRun(tx: Db, sealed: RecordedEvent[], t: TableNamer): Promise<void> {
   const { endpoints, hooks, inboundHooks } = await loadReceivers(tx, sealed, t);
-  const { events, listened } = await openWhereListened(tx, sealed, endpoints, inboundHooks);
+  const { events, listened } = await openWhereListened(tx, sealed, endpoints, inboundHooks, hooks);
   await openListenedHooks(tx, events, hooks, listened);
   const newHooks: StoredHook[] = [];
   const deliveries: DeliveryDraft[] = [];

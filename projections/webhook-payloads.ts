@@ -4,7 +4,7 @@
 import type { CampaignEvent } from '../commands/campaign.ts';
 import type { ContactEvent } from '../commands/contact.ts';
 import type { ConversationEvent } from '../commands/conversation.ts';
-import type { MessageEvent } from '../commands/message.ts';
+import { failureCode, failureReasonOf, type MessageEvent } from '../commands/message.ts';
 import type { SuppressionEvent } from '../commands/suppression.ts';
 import type { PlatformEvent } from '../commands/webhook-endpoint.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
@@ -94,7 +94,7 @@ export function deliveriesFor(recorded: RecordedEvent, receivers: Receivers): De
     case 'MessageFailed': {
       const { hook } = receivers;
       if (!hook) return [];
-      const extra: Record<string, unknown> = e.type === 'MessageFailed' ? { reason: e.data.reason } : {};
+      const extra: Record<string, unknown> = e.type === 'MessageFailed' ? { reason: failureReasonOf(e.data) } : {};
       const deliveries = messageDeliveries(recorded, hook, PER_MESSAGE_STATUS[e.type]!, extra);
       const toMessageEndpoints = (type: 'message.delivered' | 'message.failed', status: string) =>
         endpointDeliveries(recorded, receivers.endpoints, hook.account_id, type, messageData(hook, status, extra), hook.personal_key);
@@ -195,7 +195,7 @@ const CONTACT_FIELDS = ['email', 'phone', 'first_name', 'last_name', 'external_i
 const PERSONAL_IN_BODY: Record<string, { text: string[][]; objects: string[][] }> = {
   'contact.created': { text: CONTACT_FIELDS.map((f) => ['data', f]), objects: [['data', 'custom_fields']] },
   'contact.updated': { text: CONTACT_FIELDS.map((f) => ['data', 'changes', f]), objects: [['data', 'custom_fields']] },
-  'contact.bounced': { text: [['data', 'email']], objects: [] },
+  'contact.bounced': { text: [['data', 'email'], ['data', 'reason']], objects: [] },
   'contact.unsubscribed': { text: [['data', 'address']], objects: [] },
   'message.received': { text: [['data', 'from'], ['data', 'body'], ['data', 'subject']], objects: [] },
 };
@@ -213,5 +213,7 @@ export function erasePersonalData(eventType: string, body: string): string {
   };
   for (const path of where.text) set(path, ERASED);
   for (const path of where.objects) set(path, {});
+  // a failure keeps its category; the provider's words went with the recipient
+  if (eventType === 'message.failed' && typeof doc.data?.reason === 'string') doc.data.reason = failureCode(doc.data.reason);
   return JSON.stringify(doc);
 }

@@ -2,7 +2,7 @@
 // and reading a message's timeline from its stream.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { messageDecider, messageStream, type MessageAcceptedData, type MessageContent, type MessageEvent } from '../../commands/message.ts';
+import { failureReasonOf, messageDecider, messageStream, type MessageAcceptedData, type MessageContent, type MessageEvent } from '../../commands/message.ts';
 import { findMessage, messageRowOf, type MessageRow } from '../../projections/messages.ts';
 import type { Engage } from '../context.ts';
 import { handleCommand } from '../command-handler.ts';
@@ -205,7 +205,7 @@ export async function timelineOf(engage: Engage, accountId: string, id: string) 
       const d = e.data as Record<string, unknown>;
       const status = e.type === 'MessageAccepted' ? e.data.status : (STATUS_AFTER[e.type] ?? null);
       const reason =
-        e.type === 'MessageFailed' ? e.data.reason
+        e.type === 'MessageFailed' ? failureReasonOf(e.data)
         : e.type === 'MessageHeld' ? e.data.reason
         : e.type === 'MessageDispatchDeferred' ? e.data.error
         : e.type === 'MessageQueued' ? e.data.reason

@@ -93,9 +93,33 @@ export class PersonalDataStore implements EventStore {
     return this.inner.close();
   }
 
+  /**
+   * The key id that sealed the first event of each stream this store wrote (a message's
+   * MessageAccepted), for the events sealed like it (rule subject 'stream'): a report about a message
+   * usually comes to the process that sent it, soon after. Key ids only, never keys; bounded.
+   */
+  private readonly firstKeys = new Map<string, string>();
+  private static readonly FIRST_KEYS_KEPT = 20_000;
+
+  private rememberFirstKey(streamId: string, keyId: string): void {
+    if (this.firstKeys.size >= PersonalDataStore.FIRST_KEYS_KEPT) this.firstKeys.delete(this.firstKeys.keys().next().value!);
+    this.firstKeys.set(streamId, keyId);
+  }
+
+  /** The key id its stream's first event is sealed under (undefined: none, as for a stream written before sealing). */
+  private async firstKeyOf(streamId: string): Promise<string | undefined> {
+    const known = this.firstKeys.get(streamId);
+    if (known !== undefined) return known;
+    const [first] = await this.inner.readStream(streamId, { maxCount: 1 });
+    const keyId = first ? sealedKeyOf(first.data) : undefined;
+    if (keyId !== undefined) this.rememberFirstKey(streamId, keyId);
+    return keyId;
+  }
+
   /** The batch with every personal field sealed under its subject's key (keys made as needed). */
   async seal(batch: readonly AppendRequest[]): Promise<AppendRequest[]> {
-    const pending: { event: NewEvent; rule: PersonalDataRule; accountId: string }[] = [];
+    type Pending = { request: AppendRequest; event: NewEvent; rule: PersonalDataRule; accountId: string };
+    const pending: Pending[] = [];
     for (const b of batch) {
       for (const event of b.events) {
         const rule = this.rules[event.type];
@@ -103,28 +127,46 @@ export class PersonalDataStore implements EventStore {
         if (!rule || sealedKeyOf(data) || typeof data?.account_id !== 'string') continue;
         // nothing personal in it (a contact with tags only): no key needed
         if (!rule.paths.some((path) => valueAt(data, path) != null)) continue;
-        pending.push({ event, rule, accountId: data.account_id });
+        pending.push({ request: b, event, rule, accountId: data.account_id });
       }
     }
     if (pending.length === 0) return [...batch];
-    const hash = await addressHasher(this.pool);
-    const subjects = pending.map((p) => p.rule.subject(p.event.data as Data, hash));
-    const byAccount = new Map<string, string[]>();
-    pending.forEach((p, i) => {
-      const wanted = byAccount.get(p.accountId);
-      if (wanted) wanted.push(subjects[i]);
-      else byAccount.set(p.accountId, [subjects[i]]);
-    });
-    const keys = new Map<string, Map<string, DataKey>>();
-    for (const [accountId, wanted] of byAccount) keys.set(accountId, await keysForSubjects(this.pool, accountId, wanted));
     const sealed = new Map<NewEvent, NewEvent>();
-    pending.forEach((p, i) => {
-      const key = keys.get(p.accountId)!.get(subjects[i])!;
-      let data = p.event.data as Data;
-      const hashed = p.rule.clearHashOf;
-      if (hashed !== undefined && data.address_hash === undefined && typeof data[hashed] === 'string') data = { ...data, address_hash: hash(data[hashed] as string) };
-      sealed.set(p.event, { ...p.event, data: sealPersonalData(data, p.rule.paths, key.id, key.key) });
-    });
+    const ofSubject = pending.filter((p) => p.rule.subject !== 'stream');
+    if (ofSubject.length > 0) {
+      const hash = await addressHasher(this.pool);
+      const subjects = ofSubject.map((p) => (p.rule.subject as Exclude<PersonalDataRule['subject'], 'stream'>)(p.event.data as Data, hash));
+      const byAccount = new Map<string, string[]>();
+      ofSubject.forEach((p, i) => {
+        const wanted = byAccount.get(p.accountId);
+        if (wanted) wanted.push(subjects[i]);
+        else byAccount.set(p.accountId, [subjects[i]]);
+      });
+      const keys = new Map<string, Map<string, DataKey>>();
+      for (const [accountId, wanted] of byAccount) keys.set(accountId, await keysForSubjects(this.pool, accountId, wanted));
+      ofSubject.forEach((p, i) => {
+        const key = keys.get(p.accountId)!.get(subjects[i])!;
+        let data = p.event.data as Data;
+        const hashed = p.rule.clearHashOf;
+        if (hashed !== undefined && data.address_hash === undefined && typeof data[hashed] === 'string') data = { ...data, address_hash: hash(data[hashed] as string) };
+        sealed.set(p.event, { ...p.event, data: sealPersonalData(data, p.rule.paths, key.id, key.key) });
+        // the stream's first event: what its later events are sealed like
+        if (p.request.expected === 'no_stream' && p.request.events[0] === p.event) this.rememberFirstKey(p.request.streamId, key.id);
+      });
+    }
+    const ofStream = pending.filter((p) => p.rule.subject === 'stream');
+    if (ofStream.length > 0) {
+      const streams = [...new Set(ofStream.map((p) => p.request.streamId))];
+      const firstKeys = new Map(await Promise.all(streams.map(async (s) => [s, await this.firstKeyOf(s)] as const)));
+      const keys = await keysById(this.pool, [...firstKeys.values()].filter((id): id is string => id !== undefined));
+      for (const p of ofStream) {
+        const keyId = firstKeys.get(p.request.streamId);
+        // a stream written before sealing has no key: its later events stay as they were written then
+        if (keyId === undefined) continue;
+        // a key that is gone (the recipient was erased) keeps what is written now already erased
+        sealed.set(p.event, { ...p.event, data: sealPersonalData(p.event.data as Data, p.rule.paths, keyId, keys.get(keyId) ?? null) });
+      }
+    }
     return batch.map((b) => ({ ...b, events: b.events.map((e) => sealed.get(e) ?? e) }));
   }
 

@@ -1,7 +1,7 @@
 // The message decider's rules (commands/message.ts): accepted → (scheduled →) queued → dispatching →
 // sent → delivered | failed, or cancelled before dispatch; holds, deferrals, leases, late reports.
-import { describe, it } from 'vitest';
-import { messageDecider, type MessageAcceptedData, type MessageEvent } from '../../commands/message.ts';
+import { describe, expect, it } from 'vitest';
+import { failureCode, failureReasonOf, messageDecider, type MessageAcceptedData, type MessageEvent } from '../../commands/message.ts';
 import { AppError } from '../../src/errors.ts';
 import { DeciderSpecification, domainError } from '../support/decider-spec.ts';
 
@@ -222,8 +222,30 @@ describe('recording the outcome of dispatch', () => {
 
   it('a provider rejection fails the message, with the stage, provider and provider data', () => {
     given([accepted, claimed(1)])
-      .when({ type: 'RecordFailed', now: at(2), reason: 'invalid number', stage: 'provider', provider: 'sandbox', providerData: { code: '21211' } })
-      .then([{ type: 'MessageFailed', data: { ...base, at: iso(2), reason: 'invalid number', stage: 'provider', provider: 'sandbox', provider_data: { code: '21211' } } }]);
+      .when({ type: 'RecordFailed', now: at(2), reason: 'invalid_number', stage: 'provider', provider: 'sandbox', providerData: { code: '21211' } })
+      .then([{ type: 'MessageFailed', data: { ...base, at: iso(2), reason: 'invalid_number', stage: 'provider', provider: 'sandbox', provider_data: { code: '21211' } } }]);
+  });
+
+  it("a reason in the provider's words keeps its category readable and the words apart (reason_text: sealed with the recipient's data)", () => {
+    given([accepted, claimed(1), sent(2, 'smtp', 'prov_1')])
+      .when({ type: 'RecordFailed', now: at(3), reason: 'bounced:550 mailbox ada@example.com unknown', stage: 'report', provider: 'smtp' })
+      .then([{ type: 'MessageFailed', data: { ...base, at: iso(3), reason: 'bounced', reason_text: 'bounced:550 mailbox ada@example.com unknown', stage: 'report', provider: 'smtp' } }]);
+    // an SMTP reply starts with no category of its own
+    given([accepted, claimed(1)])
+      .when({ type: 'RecordFailed', now: at(2), reason: '550 5.1.1 <ada@example.com>: Recipient address rejected', stage: 'provider', provider: 'smtp' })
+      .then([{ type: 'MessageFailed', data: { ...base, at: iso(2), reason: 'provider_error', reason_text: '550 5.1.1 <ada@example.com>: Recipient address rejected', stage: 'provider', provider: 'smtp' } }]);
+  });
+
+  it('failureCode and failureReasonOf read both shapes of MessageFailed: the whole reason (before the split) and category + reason_text', () => {
+    for (const [reason, code] of [
+      ['provider_unavailable: greylisted', 'provider_unavailable'], ['undelivered:30003 Unreachable', 'undelivered'], ['no-answer', 'no-answer'],
+      ['Failed:131026 Message undeliverable', 'failed'], ['suppressed', 'suppressed'], ['  550 <a@b.c> no', 'provider_error'],
+    ]) expect(failureCode(reason), reason).toBe(code);
+    expect(failureReasonOf({ reason: 'bounced:550 x' })).toBe('bounced:550 x');
+    expect(failureReasonOf({ reason: 'bounced', reason_text: 'bounced:550 x', personal_data: { key: 'k', erased: false } })).toBe('bounced:550 x');
+    expect(failureReasonOf({ reason: 'bounced', reason_text: '[erased]', personal_data: { key: 'k', erased: true } })).toBe('bounced');
+    // read sealed: the words are not there at all
+    expect(failureReasonOf({ reason: 'bounced' })).toBe('bounced');
   });
 
   it('a policy failure (a suppressed recipient) fails the message without naming a provider', () => {

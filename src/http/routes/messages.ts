@@ -2,9 +2,10 @@
 import { z } from 'zod';
 import { CHANNELS } from '../../../commands/message.ts';
 import { AppError, describeIssues, invalid, notFound, validationError } from '../../errors.ts';
+import { requireCapabilities } from '../plugins/auth.ts';
 import { newId } from '../../ids.ts';
 import { contactsWithTag } from '../../../projections/contacts.ts';
-import { emailFieldsOf, listMessages, type MessageRow } from '../../../projections/messages.ts';
+import { emailFieldsOf, listMessages, type MessageRow, reasonOf } from '../../../projections/messages.ts';
 import { runCommand } from '../../command-handler.ts';
 import { SenderCheck } from '../../senders/send-check.ts';
 import { acceptMessages, acceptedRecord, cancelMessage, contentOf, findMessageById, timelineOf } from '../../messages/service.ts';
@@ -54,7 +55,7 @@ export const messageOut = (r: MessageRow) => ({
   category: r.category,
   webhook_url: r.webhook_url,
   scheduled_at: iso(r.scheduled_at),
-  reason: r.reason,
+  reason: reasonOf(r),
   provider: r.provider,
   provider_message_id: r.provider_message_id,
   attempts: r.attempts,
@@ -149,6 +150,9 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: ['messages'],
       body: SendByTagBody,
       async handler({ body, auth, req, reply }) {
+        // the recipients are the account's contacts, whose addresses every status webhook carries:
+        // a webhook_url of the caller's choosing needs read as well (README "API conventions")
+        if (body.webhook_url !== undefined) requireCapabilities(auth, ['read']);
         const { tag, ...template } = body;
         const checked = validateTemplate(template, engage.clock.now(), sendOptions);
         if (!checked.ok) throw invalid(checked.issues);
