@@ -89,6 +89,31 @@ describe('a write-only key', () => {
   });
 });
 
+describe('sends to contacts the service picks, with a webhook_url (their addresses in every status webhook)', () => {
+  it('send-by-tag with a webhook_url needs read: 403 for a write-only key, and no message is accepted', async () => {
+    expect((await server.call('POST', '/v1/contacts', { key: owner.key, body: { phone: '+14155550177', tags: ['vip'] } })).status).toBe(201);
+    const body = { tag: 'vip', channel: 'sms', message: 'Hello', transactional: true, webhook_url: `${receiver.url}?by-tag` };
+    refusedForRead(await server.call('POST', '/v1/messages/send-by-tag', { key: writeOnly, body }));
+    expect((await server.call('GET', '/v1/messages/history', { key: owner.key })).body.data).toEqual([]);
+    const { webhook_url: _, ...withoutHook } = body;
+    expect((await server.call('POST', '/v1/messages/send-by-tag', { key: writeOnly, body: withoutHook })).status).toBe(202);
+  });
+
+  it('a campaign with a webhook_url needs read: 403 for a write-only key, and no campaign exists', async () => {
+    const list = await server.call('POST', '/v1/lists', { key: owner.key, body: { name: 'Everyone' } });
+    expect(list.status).toBe(201);
+    const body = { name: 'Sale', audience: { list_id: list.body.id }, channel: 'sms', message: 'Sale today', webhook_url: `${receiver.url}?campaign` };
+    refusedForRead(await server.call('POST', '/v1/campaigns', { key: writeOnly, body }));
+    expect((await server.call('GET', '/v1/campaigns', { key: owner.key })).body.data).toEqual([]);
+    expect((await server.call('POST', '/v1/campaigns', { key: readWrite, body })).status).toBe(201);
+  });
+
+  it('a single send may name its own webhook_url with write alone (its webhooks carry only what the caller sent)', async () => {
+    const res = await server.call('POST', '/v1/messages/send', { key: writeOnly, body: { to: '+14155550178', channel: 'sms', message: 'Hi', transactional: true, webhook_url: `${receiver.url}?own` } });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+  });
+});
+
 describe('the inbound webhook URL (every message.received)', () => {
   it('needs read besides settings: a settings-only key gets 403 with missing_scopes ["read"] and the URL stays unset', async () => {
     refusedForRead(await server.call('PUT', '/v1/account/inbound', { key: settingsOnly, body: { webhook_url: `${receiver.url}?inbound` } }));

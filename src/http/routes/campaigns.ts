@@ -8,6 +8,7 @@ import { campaignOut, campaignView, campaignWithCounts, cancelCampaign, createCa
 import { runCommand } from '../../command-handler.ts';
 import type { Engage } from '../../context.ts';
 import { type Issue, invalid } from '../../errors.ts';
+import { requireCapabilities } from '../plugins/auth.ts';
 import { MAX_SCHEDULE_AHEAD_MS, contactAddressField, validateTemplate } from '../../messages/validation.ts';
 import { toIssues } from '../../validation.ts';
 import type { AppDeps } from '../deps.ts';
@@ -71,6 +72,9 @@ export function campaignRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: ['campaigns'],
       responses: { 201: 'the campaign (status sending, or scheduled)' },
       async handler({ body, auth, req, reply }) {
+        // its messages go to the account's contacts, whose addresses every status webhook carries:
+        // a webhook_url of the caller's choosing needs read as well (README "API conventions")
+        if ((body as { webhook_url?: unknown } | null)?.webhook_url != null) requireCapabilities(auth, ['read']);
         const input = parseCampaign(body, engage.clock.now(), allowPrivateWebhooks);
         const senderIssues = await new SenderCheck(engage, auth.accountId).templateIssues(input.template);
         if (senderIssues.length > 0) throw invalid(senderIssues);
