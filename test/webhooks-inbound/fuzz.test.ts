@@ -45,7 +45,7 @@ const postJson = (path: string, raw: string, headers: Record<string, string>) =>
 
 describe('POST /v1/webhooks/sandbox and /v1/webhooks/smtp', () => {
   it('a bad value in any field, or a bad key, is a 2xx or a 4xx', async () => {
-    const routes = [
+    const routes: { path: string; headers: Record<string, string>; base: Record<string, unknown> }[] = [
       { path: '/v1/webhooks/sandbox', headers: { 'x-sandbox-secret': SECRETS.WEBHOOK_SECRET_SANDBOX }, base: { message_id: known.id, provider_message_id: known.providerMessageId, status: 'failed', reason: 'because' } },
       {
         path: '/v1/webhooks/smtp', headers: { 'x-smtp-feedback-secret': SECRETS.WEBHOOK_SECRET_SMTP },
