@@ -40,21 +40,30 @@ export function checkedCredentials(provider: IntegrationProvider, credentials: u
 }
 
 const tail = (s: string) => `…${s.slice(-4)}`;
+/** A credential that is also a name (an SMTP user name, which is Postmark's server token; a Twilio account SID): its first and last 2 characters. */
+const masked = (s: string) => (s.includes('…') ? s : s.length < 8 ? '…' : `${s.slice(0, 2)}…${s.slice(-2)}`);
 
-/** What identifies the credentials without giving them away. */
+/** What identifies the credentials without giving any of them away (README "Integrations"). */
 function hintOf(provider: IntegrationProvider, c: Record<string, string>): string {
   switch (provider) {
     case 'smtp': {
       const u = new URL(c.url);
-      return `${u.protocol}//${u.username ? `${decodeURIComponent(u.username)}@` : ''}${u.host}`;
+      return `${u.protocol}//${u.username ? `${masked(decodeURIComponent(u.username))}@` : ''}${u.host}`;
     }
     case 'sendgrid':
       return `api key ${tail(c.api_key)}`;
     case 'twilio':
-      return `account ${c.account_sid}`;
+      return `account ${masked(c.account_sid)}`;
     case 'whatsapp_cloud':
       return `phone number id ${c.phone_number_id}`;
   }
+}
+
+/** A hint stored before hints were masked (the log keeps it whole) is masked when shown. */
+function shownHint(provider: string, hint: string): string {
+  if (provider === 'smtp') return hint.replace(/^(smtps?:\/\/)([^@]+)@/, (_, scheme: string, user: string) => `${scheme}${masked(user)}@`);
+  if (provider === 'twilio') return hint.replace(/^account (\S+)$/, (_, sid: string) => `account ${masked(sid)}`);
+  return hint;
 }
 
 export const integrationOut = (r: Pick<IntegrationRow, 'id' | 'provider' | 'channel' | 'name' | 'hint'> & { created_at: Date | string }) => ({
@@ -62,7 +71,7 @@ export const integrationOut = (r: Pick<IntegrationRow, 'id' | 'provider' | 'chan
   provider: r.provider,
   channel: r.channel,
   name: r.name,
-  credentials: { hint: r.hint },
+  credentials: { hint: shownHint(r.provider, r.hint) },
   created_at: new Date(r.created_at).toISOString(),
 });
 

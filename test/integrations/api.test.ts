@@ -22,7 +22,7 @@ describe('creating an integration', () => {
   it('stores the credentials sealed and answers with a hint only', async () => {
     const res = await server.call('POST', '/v1/integrations', { key: a.key, body: twilio });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.stringMatching(/^int_/), provider: 'twilio', channel: 'sms', name: 'US numbers', credentials: { hint: `account AC${'0a'.repeat(16)}` }, created_at: expect.any(String) });
+    expect(res.body).toEqual({ id: expect.stringMatching(/^int_/), provider: 'twilio', channel: 'sms', name: 'US numbers', credentials: { hint: 'account AC…0a' }, created_at: expect.any(String) });
     const { rows } = await server.engage.pool.query<{ data: string }>('SELECT data::text FROM es_events WHERE stream_id = $1', [`integration-${res.body.id}`]);
     expect(rows).toHaveLength(1);
     expect(rows[0].data).not.toContain('f'.repeat(32));
@@ -42,7 +42,20 @@ describe('creating an integration', () => {
     expect((await server.call('POST', '/v1/integrations', { key: a.key, body: { provider: 'carrier-pigeon', credentials: {} } })).status).toBe(400);
     const smtp = await server.call('POST', '/v1/integrations', { key: a.key, body: { provider: 'smtp', credentials: { url: 'smtps://mailer:s3cret@smtp.acme.test:465' } } });
     expect(smtp.status).toBe(201);
-    expect(smtp.body).toMatchObject({ channel: 'email', credentials: { hint: 'smtps://mailer@smtp.acme.test:465' } });
+    expect(smtp.body).toMatchObject({ channel: 'email', credentials: { hint: 'smtps://…@smtp.acme.test:465' } });
+  });
+
+  it('a hint never shows a credential whole: an SMTP user name (Postmark: the server token) or an account SID shows its first and last 2 characters (a short one, none)', async () => {
+    const token = '7b1a3c2e-4f5d-4e6a-9b8c-1d2e3f4a5b6c';
+    const postmark = await server.call('POST', '/v1/integrations', { key: a.key, body: { provider: 'smtp', credentials: { url: `smtp://${token}:${token}@smtp.postmarkapp.com:587` } } });
+    expect(postmark.status).toBe(201);
+    expect(postmark.body.credentials).toEqual({ hint: 'smtp://7b…6c@smtp.postmarkapp.com:587' });
+    const sendgrid = await server.call('POST', '/v1/integrations', { key: a.key, body: { provider: 'sendgrid', credentials: { api_key: `SG.${'a'.repeat(22)}.${'b'.repeat(39)}wxyz` } } });
+    expect(sendgrid.body.credentials).toEqual({ hint: 'api key …wxyz' });
+    const listed = JSON.stringify((await server.call('GET', '/v1/integrations', { key: a.key })).body);
+    expect(listed).not.toContain(token.slice(2, -2));
+    expect(listed).not.toContain('0a'.repeat(16));
+    expect(listed).not.toContain('mailer');
   });
 
   it('DELETE removes it; another account gets a 404', async () => {
