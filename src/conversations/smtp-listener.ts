@@ -84,7 +84,9 @@ export async function startInboundSmtp(engage: Engage, port: number, host: strin
       // a spoof of a domain that asks for exactly this; refused in the session (RFC 7489 section 6.7)
       // rather than accepted and dropped, so a genuine sender whose set-up is broken hears of it
       log.warn({ ip, fromDomain: verdict.fromDomain, authentication: verdict.authentication }, 'inbound email refused: it fails DMARC and its domain asks for reject or quarantine');
-      throw smtpError(550, `5.7.1 refused by the DMARC policy of ${storableText(verdict.fromDomain ?? 'the sender domain')}`);
+      // (the domain comes from the message: only the characters of a domain name go into the reply)
+      const domain = verdict.fromDomain?.replace(/[^a-z0-9.-]/gi, '') || 'the sender domain';
+      throw smtpError(550, `5.7.1 refused by the DMARC policy of ${domain}`);
     }
     const mail = await simpleParser(raw);
     const fields = inboundFieldsOf(mail);
