@@ -212,6 +212,64 @@ describe('erasing a contact', () => {
   });
 });
 
+/** Every read model rebuilt one by one, as an operator does it: `engage projections rebuild <name>`. */
+async function rebuildEachWithTheCli(): Promise<void> {
+  for (const p of ALL_PROJECTIONS.filter((x) => x.rebuildable !== false)) {
+    const rebuilt = await runEngage(['projections', 'rebuild', p.name], server.databaseUrl);
+    expect(rebuilt.code, `engage projections rebuild ${p.name}: ${rebuilt.stderr}`).toBe(0);
+  }
+}
+
+describe('the reported sequence (issue 25, finding 4): contacts, messages, a tracked event, an erasure, every read model rebuilt with the CLI', () => {
+  // "send it an sms and an email, track an event by its email, erase it": "it" read as the contact
+  // erased, as the second contact (the first erased), and as the second contact throughout
+  const readings = [
+    { name: 'messages and event to the erased contact', messagesTo: 'erased', erase: 'first' },
+    { name: 'messages and event to the second contact, the first erased', messagesTo: 'second', erase: 'first' },
+    { name: 'messages and event to the second contact, which is erased', messagesTo: 'second', erase: 'second' },
+  ] as const;
+
+  it('leaves no erased value in any table of any generation, unique_claims included', async () => {
+    const erasedValues: { reading: string; values: string[] }[] = [];
+    for (const reading of readings) {
+      const acct = await readyAccount(server);
+      const call = (method: string, path: string, body?: unknown) => server.call(method, path, { key: acct.key, body });
+      const first = person();
+      const second = person();
+      const made = [];
+      for (const x of [first, second]) {
+        const created = await call('POST', '/v1/contacts', { email: x.email, phone: x.phone, first_name: x.firstName, last_name: x.lastName });
+        expect(created.status, JSON.stringify(created.body)).toBe(201);
+        made.push(created.body.id as string);
+      }
+      const target = reading.messagesTo === 'erased' ? first : second;
+      const ids: string[] = [];
+      for (const [to, channel] of [[target.phone, 'sms'], [target.email, 'email']] as const) {
+        const sent = await call('POST', '/v1/messages/send', { to, channel, message: target.body, ...(channel === 'email' ? { subject: target.subject } : {}), transactional: true });
+        expect(sent.status, JSON.stringify(sent.body)).toBe(202);
+        ids.push(sent.body.id);
+      }
+      await eventually('the messages delivered', async () => {
+        const rows = await Promise.all(ids.map((id) => call('GET', `/v1/messages/${id}`)));
+        return rows.every((r) => r.body.status === 'delivered') ? true : undefined;
+      });
+      const tracked = await call('POST', '/v1/events', { contact: { email: target.email }, name: 'Order Completed', properties: { plan: target.plan } });
+      expect(tracked.status, JSON.stringify(tracked.body)).toBe(200);
+      expect(tracked.body.results[0]).toMatchObject({ status: 'accepted' });
+      const [erasedId, erasedPerson] = reading.erase === 'first' ? [made[0], first] : [made[1], second];
+      const erased = await call('POST', `/v1/contacts/${erasedId}/erase`, {});
+      expect(erased.status, JSON.stringify(erased.body)).toBe(200);
+      const { email, phone, firstName, lastName, plan } = erasedPerson;
+      erasedValues.push({ reading: reading.name, values: [email, phone, firstName, lastName, ...(erasedPerson === target ? [plan, target.body, target.subject] : [])] });
+    }
+    await rebuildEachWithTheCli();
+    const outputs = await everyTableAsText();
+    expect([...outputs.keys()].some((t) => /contacts_g\d+/.test(t)), 'a rebuilt generation of contacts').toBe(true);
+    expect(outputs.has('public.unique_claims')).toBe(true);
+    expect(erasedValues.flatMap(({ reading, values }) => foundIn(outputs, values).map((f) => `${reading}: ${f}`))).toEqual([]);
+  }, 600_000);
+});
+
 describe('erasing an address', () => {
   it('erases messages to an address of no contact, and the contacts that have it; refuses a body without exactly one address', async () => {
     const acct = await readyAccount(server);
