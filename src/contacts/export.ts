@@ -20,16 +20,26 @@ export const STANDARD_EXPORT_COLUMNS = [
 ] as const;
 
 /**
- * A cell a spreadsheet app would run as a formula (it starts with `=`, `+`, `-`, `@`, a tab or a
- * carriage return) gets a leading `'` (OWASP "CSV Injection"). Phone numbers (`+33…`) included.
+ * Neutralises what a spreadsheet app would run as a formula (OWASP "CSV Injection"): a cell that
+ * starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` (phone numbers
+ * `+33…` included), and so does every piece after a `,` or `;` inside the cell that starts so
+ * (after any spaces): an app whose list separator is `;` splits a cell there (`ok;=2+2`), and the
+ * `'` goes right after the separator. Every field is also quoted (contactsCsv).
  */
 export function escapeFormula(cell: string): string {
-  return /^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell;
+  const inner = cell.replace(/([,;])(?=[ ]*[=+\-@\t\r])/g, "$1'");
+  return /^[=+\-@\t\r]/.test(inner) ? `'${inner}` : inner;
 }
 
-/** A custom value as text: dates ISO, booleans true/false, numbers as JSON writes them. */
-function customCell(type: FieldType | undefined, value: unknown): string {
+/** A number as JSON writes it (`-5`, `4.2e-7`): a spreadsheet reads it as a number, never a formula. */
+class NumberCell {
+  constructor(readonly text: string) {}
+}
+
+/** A custom value as text: dates ISO, booleans true/false, numbers as JSON writes them (left unescaped). */
+function customCell(type: FieldType | undefined, value: unknown): string | NumberCell {
   if (value === undefined || value === null) return '';
+  if (typeof value === 'number' && Number.isFinite(value)) return new NumberCell(String(value));
   if (typeof value === 'string') {
     if (type === 'date' && value.includes('T')) {
       const d = new Date(value);
@@ -49,7 +59,7 @@ function record(c: ContactRow, fields: readonly CustomFieldRow[]): string[] {
     c.id, text(c.email), text(c.phone), text(c.first_name), text(c.last_name), text(c.country), text(c.language), text(c.timezone),
     text(c.external_id), (c.tags ?? []).join(TAG_SEPARATOR), c.created_at.toISOString(), c.updated_at.toISOString(),
     ...fields.map((f) => customCell(f.type, custom[f.key])),
-  ].map(escapeFormula);
+  ].map((cell) => (cell instanceof NumberCell ? cell.text : escapeFormula(cell)));
 }
 
 export interface ExportScope {
@@ -87,6 +97,8 @@ export function contactsCsv(db: Db, scope: ExportScope, pageSize = EXPORT_PAGE_S
     header: true,
     columns: [...STANDARD_EXPORT_COLUMNS, ...scope.fields.map((f) => f.key)],
     record_delimiter: 'windows',
+    // every field in quotes: an app splitting at its own list separator (`;`) keeps a cell whole
+    quoted: true,
     // our own escapeFormula covers every cell the same way
     escape_formulas: false,
   });

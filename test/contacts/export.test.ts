@@ -78,7 +78,8 @@ describe('the export of one account', () => {
     expect(headers.get('content-disposition')).toMatch(/^attachment; filename="contacts-\d{4}-\d{2}-\d{2}\.csv"$/);
     expect(bytes.subarray(0, 3).equals(BOM)).toBe(true);
     const firstLine = bytes.subarray(3).toString('utf8').split('\r\n')[0];
-    expect(firstLine).toBe([...STANDARD_EXPORT_COLUMNS, ...FIELDS.map((f) => f.key)].join(','));
+    // every field quoted, the header too (README "Contacts export")
+    expect(firstLine).toBe([...STANDARD_EXPORT_COLUMNS, ...FIELDS.map((f) => f.key)].map((c) => `"${c}"`).join(','));
     // the accent is UTF-8 (two bytes), not mangled
     expect(bytes.includes(Buffer.from('Zoë', 'utf8'))).toBe(true);
   });
@@ -128,6 +129,32 @@ describe('the export of one account', () => {
     // and no cell anywhere starts with a formula character
     for (const r of records) for (const cell of Object.values(r)) expect(String(cell)).not.toMatch(/^[=+\-@\t\r]/);
     await ok(acct.key, 'DELETE', `/v1/contacts/${tricky.id}`);
+  });
+
+  it('neutralises a formula after a , or ; inside a cell (a spreadsheet in a ; locale splits there) and quotes every field', async () => {
+    const c = await ok(acct.key, 'POST', '/v1/contacts', {
+      external_id: 'separators',
+      first_name: 'Ann, =1+1',
+      tags: ['ok', '=2+2', '@x', '-y'],
+      custom_fields: { note: 'ok;=2+2;+3,-4;@A1;\tT;\rR, fine; also fine', plan: 'pro', score: -5 },
+    }, 201);
+    const { bytes } = await exportRaw(acct.key);
+    const line = bytes.toString('utf8').split('\r\n').find((l) => l.startsWith(`"${c.id}"`))!;
+    // no field leaves unquoted: a ; locale never splits inside one
+    expect(line).toMatch(/^"[^"]*"(,("([^"]|"")*")?)*$/);
+    const { records } = await exportRows(acct.key);
+    const row = records.find((r) => r.id === c.id)!;
+    expect(row).toMatchObject({
+      first_name: "Ann,' =1+1",
+      tags: "ok;'=2+2;'@x;'-y",
+      note: "ok;'=2+2;'+3,'-4;'@A1;'\tT;'\rR, fine; also fine",
+      plan: 'pro',
+      // a number field's value is a number, which no spreadsheet runs: it stays as it is
+      score: '-5',
+    });
+    // no piece of any text cell, split at , or ;, starts with a formula character
+    for (const r of records) for (const [column, cell] of Object.entries(r)) if (column !== 'score') for (const piece of String(cell).split(/[,;]/)) expect(piece.trimStart()).not.toMatch(/^[=+\-@\t\r]/);
+    await ok(acct.key, 'DELETE', `/v1/contacts/${c.id}`);
   });
 
   it('escapes a tab or carriage return at the start of a custom text value (not trimmed)', async () => {
