@@ -1,6 +1,7 @@
 // Environment → validated configuration. Every tunable of the service lives here.
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseDkimKeys } from './dkim-keys.ts';
 
@@ -245,6 +246,10 @@ const ConfigSchema = z.object({
   SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100).default(5),
   /** connect, greeting and socket-inactivity timeout of an SMTP connection; below DISPATCH_LEASE_MS */
   SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** threads for CPU-heavy request work (README "Security notes"): all cores but the request loop's */
+  CPU_WORK_THREADS: z.coerce.number().int().min(1).max(64).default(Math.max(1, availableParallelism() - 1)),
+  /** one such task's time limit; past it the input is refused with a 400 */
+  CPU_WORK_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
 });
 
 export type Config = Omit<z.infer<typeof ConfigSchema>, 'OUTBOUND_ALLOW_PRIVATE' | 'WEBHOOK_ALLOW_PRIVATE'> & {

@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { ALL_PROJECTIONS } from '../projections/index.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type Config, loadConfig } from './config.ts';
+import { CpuWork } from './cpu-work/pool.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
 import { migrate } from './schema.ts';
 import { createPool } from './db/pool.ts';
@@ -21,6 +22,8 @@ export interface Engage {
   runner: ProjectionRunner;
   log: Logger;
   clock: Clock;
+  /** CPU-heavy request work on worker threads (started on first use) */
+  cpu: CpuWork;
   connectionString: string;
   close(): Promise<void>;
 }
@@ -70,6 +73,7 @@ export async function openEngage(options: OpenOptions = {}): Promise<Engage> {
     if (listening) await listening.call(store);
     await runner.start({ announceCheckpoints: options.announceCheckpoints });
   }
+  const cpu = new CpuWork({ threads: config.CPU_WORK_THREADS, timeoutMs: config.CPU_WORK_TIMEOUT_MS });
   return {
     config,
     pool,
@@ -77,8 +81,10 @@ export async function openEngage(options: OpenOptions = {}): Promise<Engage> {
     runner,
     log,
     clock: options.clock ?? systemClock,
+    cpu,
     connectionString: url,
     async close() {
+      await cpu.close();
       await runner.stop();
       await store.close();
       await pool.end();

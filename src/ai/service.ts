@@ -10,9 +10,9 @@ import { notFound } from '../errors.ts';
 import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { isId } from '../ids.ts';
 import { chatSettingsOf, completeChat } from './chat-completions.ts';
-import { draftOfProviderJson, type EmailDraft, fallbackDraft } from './draft.ts';
+import { draftOfProviderJson, type EmailDraft } from './draft.ts';
 import { assistPrompt, type AssistInput, jsonOfReply, plainTextOfReply, subjectsOfReply, systemPrompt, type WriteInput, writePrompt } from './prompts.ts';
-import { fixText, friendlyText, generateFromBrief, lengthenText, professionalText, rewriteText, shortenText, suggestSubjects } from './text-fallbacks.ts';
+import type { AssistResult } from './assist-fallback.ts';
 
 /** How a helper's answer was made: by the provider (and which model), or by the fallback (and why). */
 export type Provenance = { degraded: false; model: string } | { degraded: true; degraded_reason: string };
@@ -30,16 +30,16 @@ export async function withProvider<T>(
   engage: Engage,
   prompt: { system: string; user: string; temperature: number },
   read: (content: string) => Reading<T>,
-  fallback: () => T,
+  fallback: () => T | Promise<T>,
 ): Promise<T & Provenance> {
   const settings = chatSettingsOf(engage.config);
-  if (!settings) return { ...fallback(), degraded: true, degraded_reason: 'not_configured' };
+  if (!settings) return { ...(await fallback()), degraded: true, degraded_reason: 'not_configured' };
   const answer = await completeChat(settings, prompt, engage.log);
-  if (!answer.ok) return { ...fallback(), degraded: true, degraded_reason: `provider_error: ${answer.reason}` };
+  if (!answer.ok) return { ...(await fallback()), degraded: true, degraded_reason: `provider_error: ${answer.reason}` };
   const reading = read(answer.content);
   if (!reading.ok) {
     engage.log.warn({ reason: reading.reason }, 'AI provider answered with output that is not what was asked for');
-    return { ...fallback(), degraded: true, degraded_reason: `provider_error: ${reading.reason}` };
+    return { ...(await fallback()), degraded: true, degraded_reason: `provider_error: ${reading.reason}` };
   }
   return { ...reading.value, degraded: false, model: answer.model };
 }
@@ -51,31 +51,6 @@ export async function brandVoiceOf(engage: Engage, accountId: string): Promise<B
 
 /** An answer longer than this is not an edit of a block of at most 20,000 characters. */
 const MAX_ASSIST_OUTPUT = 40_000;
-
-type AssistResult = { action: AssistInput['action']; text: string } | { action: 'subjects'; subjects: string[] };
-
-/** The deterministic answer of an ai-assist action. */
-export function assistFallback(input: AssistInput, brandVoice: BrandVoiceProfile | null): AssistResult {
-  const text = input.text ?? '';
-  switch (input.action) {
-    case 'rewrite':
-      return { action: 'rewrite', text: rewriteText(text) };
-    case 'shorten':
-      return { action: 'shorten', text: shortenText(text) };
-    case 'lengthen':
-      return { action: 'lengthen', text: lengthenText(text, input.channel) };
-    case 'friendly':
-      return { action: 'friendly', text: friendlyText(text, input.channel) };
-    case 'professional':
-      return { action: 'professional', text: professionalText(text) };
-    case 'fix':
-      return { action: 'fix', text: fixText(text) };
-    case 'generate':
-      return { action: 'generate', text: generateFromBrief(input.brief ?? '', { brandName: brandVoice?.name, channel: input.channel }) };
-    case 'subjects':
-      return { action: 'subjects', subjects: suggestSubjects([input.subject, text].filter(Boolean).join('\n\n')) };
-  }
-}
 
 const TEMPERATURE: Record<AssistInput['action'], number> = { rewrite: 0.5, shorten: 0.3, lengthen: 0.6, friendly: 0.6, professional: 0.4, fix: 0, generate: 0.7, subjects: 0.8 };
 
@@ -94,7 +69,8 @@ export async function assist(engage: Engage, accountId: string, input: AssistInp
       const text = plainTextOfReply(content);
       return text && text.length <= MAX_ASSIST_OUTPUT ? { ok: true, value: { action: input.action, text } } : { ok: false, reason: BAD_OUTPUT };
     },
-    () => assistFallback(input, brandVoice),
+    // the fallbacks are CPU work on text of up to 20,000 characters: off the request loop
+    () => engage.cpu.run('assistFallback', { input, brandVoice }),
   );
 }
 
@@ -109,7 +85,7 @@ export async function writeEmail(engage: Engage, accountId: string, input: Write
       const draft = draftOfProviderJson(jsonOfReply(content));
       return draft ? { ok: true, value: draft } : { ok: false, reason: BAD_OUTPUT };
     },
-    () => fallbackDraft(input, brandVoice),
+    () => engage.cpu.run('draftFallback', { input, brandVoice }),
   );
 }
 

@@ -3,7 +3,23 @@
 
 /** Abbreviations whose full stop does not end a sentence. */
 const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|prof|approx|incl|no|st|[A-Z])\.$/i;
-const SENTENCE_END = /[.!?…]+["'”’)\]]*(?=\s|$)/g;
+/** The same, for a text cut before its start: no `^` there. */
+const ABBREVIATION_IN_TAIL = /[\s(](?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|prof|approx|incl|no|st|[A-Z])\.$/i;
+/** Longer than the longest abbreviation with the character before it. */
+const ABBREVIATION_REACH = 16;
+
+/**
+ * Whether `text` up to `end` ends with an abbreviation's full stop. Only its last characters are
+ * read: testing the whole text at every full stop made a text of initials ("A. B. C. …") quadratic.
+ */
+function endsWithAbbreviation(text: string, end = text.length): boolean {
+  const from = Math.max(0, end - ABBREVIATION_REACH);
+  return (from === 0 ? ABBREVIATION : ABBREVIATION_IN_TAIL).test(text.slice(from, end));
+}
+
+// A run of punctuation is matched from its first character only (the lookbehind): tried from every
+// character of a long run ("!!!!…!a"), the greedy run backtracked over the rest each time (quadratic).
+const SENTENCE_END = /(?<![.!?…])[.!?…]+["'”’)\]]*(?=\s|$)/g;
 
 /** Line endings as \n, spaces and tabs inside lines as one space, lines trimmed, at most one blank line in a row. */
 export function normaliseWhitespace(text: string): string {
@@ -25,7 +41,7 @@ export function splitSentences(paragraph: string): string[] {
   for (const m of paragraph.matchAll(SENTENCE_END)) {
     const end = m.index! + m[0].length;
     const piece = paragraph.slice(start, end);
-    if (m[0].startsWith('.') && m[0].length === 1 && ABBREVIATION.test(piece.trimEnd())) continue;
+    if (m[0].startsWith('.') && m[0].length === 1 && endsWithAbbreviation(piece.trimEnd())) continue;
     if (piece.trim()) sentences.push(piece.trim());
     start = end;
   }
@@ -48,8 +64,7 @@ const KEEP_CASE = /^[^\s]*[./@:#][^\s]*\p{L}/u;
 export function capitaliseSentences(text: string, lineStarts = false): string {
   const boundary = lineStarts ? /(^|[.!?…]["'”’)\]]*[ \t]+|\n[ \t]*)(["'“‘(\[]*)(\p{Ll})/gu : /(^|[.!?…]["'”’)\]]*\s+)(["'“‘(\[]*)(\p{Ll})/gu;
   return text.replace(boundary, (match, before: string, quotes: string, letter: string, offset: number) => {
-    const upTo = text.slice(0, offset + before.trimEnd().length);
-    if (before.trimStart().startsWith('.') && before.trim().length === 1 && ABBREVIATION.test(upTo)) return match;
+    if (before.trimStart().startsWith('.') && before.trim().length === 1 && endsWithAbbreviation(text, offset + before.trimEnd().length)) return match;
     const word = /^\S*/.exec(text.slice(offset + before.length + quotes.length))![0];
     if (KEEP_CASE.test(word)) return match;
     return `${before}${quotes}${letter.toUpperCase()}`;
@@ -206,7 +221,7 @@ export function professionalText(text: string): string {
     .split('\n')
     .map((line) => splitSentences(line).map(unshout).join(' '))
     .join('\n');
-  return capitaliseSentences(normaliseWhitespace(out.replace(/[ \t]+([,.;:?])/g, '$1')));
+  return capitaliseSentences(normaliseWhitespace(out.replace(/(?<![ \t])[ \t]+([,.;:?])/g, '$1')));
 }
 
 /** Common misspellings and their correction. */
@@ -265,7 +280,8 @@ export function fixText(text: string): string {
   });
   out = out.replace(/(?<![\p{L}\p{N}])(\p{L}+)(\s+)\1(?![\p{L}\p{N}])/giu, (found, word: string) => (REPEAT_ALLOWED.has(word.toLowerCase()) ? found : word));
   out = out.replace(/(\S)[ \t]{2,}(?=\S)/g, '$1 ');
-  out = out.replace(/[ \t]+([,.;:!?])(?=\s|$)/g, '$1');
+  // (?<![ \t]): a run of blanks is tried from its start only, as SENTENCE_END's run is
+  out = out.replace(/(?<![ \t])[ \t]+([,.;:!?])(?=\s|$)/g, '$1');
   out = out.replace(/(?<![\p{L}\p{N}'’.])i(?=['’](?:m|ll|ve|d)\b|[ \t\n,!?;:]|\.(?![\p{L}\p{N}])|$)/gu, 'I');
   return capitaliseSentences(out.trim());
 }
@@ -300,7 +316,7 @@ const SUBJECT_MAX = 60;
 /** subjects: up to five subject lines built from the text's key phrase, each at most 60 characters. */
 export function suggestSubjects(text: string): string[] {
   const phrase = keyPhraseOf(text);
-  const firstSentence = splitSentences(paragraphsOf(normaliseWhitespace(text))[0] ?? '')[0]?.replace(/[.!?…]+$/, '');
+  const firstSentence = splitSentences(paragraphsOf(normaliseWhitespace(text))[0] ?? '')[0]?.replace(/(?<![.!?…])[.!?…]+$/, '');
   const candidates = [
     phrase && `${capitalised(phrase)}: what you need to know`,
     phrase && `${capitalised(phrase)} is here`,

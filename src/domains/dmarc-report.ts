@@ -93,9 +93,11 @@ function summarise(feedback: XmlNode): DmarcReport {
   const records = Array.isArray(feedback.record) ? feedback.record : [];
   if (records.length === 0) throw new DmarcReportError('it has no <record>');
   const bySource = new Map<string, DmarcSourceSummary>();
+  // a source's header_from values, for a lookup that does not grow with them (a list's would: quadratic)
+  const headerFroms = new Map<string, Set<string>>();
   let messages = 0;
   records.forEach((record, index) => {
-    messages += addRecord(bySource, asNode(record), index);
+    messages += addRecord(bySource, headerFroms, asNode(record), index);
   });
 
   return {
@@ -118,7 +120,7 @@ function summarise(feedback: XmlNode): DmarcReport {
 }
 
 /** Adds one <record> to its source's summary; answers its message count. */
-function addRecord(bySource: Map<string, DmarcSourceSummary>, record: XmlNode | undefined, index: number): number {
+function addRecord(bySource: Map<string, DmarcSourceSummary>, headerFroms: Map<string, Set<string>>, record: XmlNode | undefined, index: number): number {
   const where = `record ${index + 1}`;
   const row = record && asNode(record.row);
   if (!row) throw new DmarcReportError(`${where} has no <row>`);
@@ -152,7 +154,14 @@ function addRecord(bySource: Map<string, DmarcSourceSummary>, record: XmlNode | 
   // early reporters wrote <identities>, RFC 7489 says <identifiers>
   const identifiers = asNode(record.identifiers) ?? asNode(record.identities);
   const headerFrom = identifiers ? textOf(identifiers.header_from).toLowerCase().replace(/\.$/, '') : '';
-  if (headerFrom !== '' && !source.header_from.includes(headerFrom)) source.header_from.push(headerFrom);
+  if (headerFrom !== '') {
+    let seen = headerFroms.get(sourceIp);
+    if (!seen) headerFroms.set(sourceIp, (seen = new Set()));
+    if (!seen.has(headerFrom)) {
+      seen.add(headerFrom);
+      source.header_from.push(headerFrom);
+    }
+  }
   return count;
 }
 
@@ -178,11 +187,16 @@ function decodeXmlEntities(value: string): string {
     const lower = name.toLowerCase();
     if (lower.startsWith('#')) {
       const code = lower.startsWith('#x') ? parseInt(lower.slice(2), 16) : parseInt(lower.slice(1), 10);
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+      if (!isXmlChar(code)) throw new DmarcReportError(`${whole} is not a character XML allows`);
+      return String.fromCodePoint(code);
     }
     return { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" }[lower] ?? whole;
   });
 }
+
+/** XML 1.0's Char production: no NUL or other C0 controls but tab and line ends, no surrogates, no U+FFFE/FFFF. */
+const isXmlChar = (code: number) =>
+  code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
 
 function nonNegativeInteger(text: string, path: string): number {
   const value = Number(text);

@@ -6,7 +6,8 @@ import { type DmarcReportRow, type EmailDomainRow, dmarcReportsSince, recentDmar
 import type { Engage } from '../context.ts';
 import { invalidField } from '../errors.ts';
 import type { EventMetadata } from '../eventstore/port.ts';
-import { DmarcReportError, parseDmarcReport } from './dmarc-report.ts';
+import { DmarcReportError } from './dmarc-report.ts';
+import { inputErrorOf } from '../cpu-work/pool.ts';
 import { dmarcReportsAddress, runEmailDomainCommand } from './email-domains.ts';
 
 /** The rollup and readiness look at reports whose period ended this recently. */
@@ -18,13 +19,8 @@ const DAY_MS = 86_400_000;
 const coversDomain = (own: string, reported: string) => reported === own || reported.endsWith(`.${own}`);
 
 export async function storeDmarcReport(engage: Engage, accountId: string, row: EmailDomainRow, xml: string, metadata: EventMetadata) {
-  let report: DmarcReportRecord;
-  try {
-    report = parseDmarcReport(xml);
-  } catch (err) {
-    if (err instanceof DmarcReportError) throw invalidField('xml', err.message);
-    throw err;
-  }
+  // up to 5 MiB of untrusted XML: parsed off the request loop, time-limited
+  const report: DmarcReportRecord = await engage.cpu.run('dmarcReport', xml).catch((error) => inputErrorOf(error, 'xml', DmarcReportError.name));
   if (!coversDomain(row.domain, report.domain)) throw invalidField('xml', `the report is about ${report.domain}, not ${row.domain}`);
   const write = await runEmailDomainCommand(engage, row.id, { type: 'StoreDmarcReport', accountId, report, now: engage.clock.now() }, metadata);
   return { report, duplicate: write.events.length === 0, position: write.position };

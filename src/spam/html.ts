@@ -61,8 +61,10 @@ function markupProblemsOf(html: string): string[] {
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr', 'basefont', 'bgsound', 'frame', 'keygen']);
 /** Elements whose end tag HTML lets an author leave out. */
 const OPTIONAL_END = new Set(['html', 'head', 'body', 'p', 'li', 'dt', 'dd', 'option', 'optgroup', 'tr', 'td', 'th', 'thead', 'tbody', 'tfoot', 'colgroup', 'caption', 'rb', 'rt', 'rp', 'rtc']);
-/** A start or end tag, attribute values in quotes allowed to hold `>`. */
-const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
+/** A start or end tag, attribute values in quotes allowed to hold `>` */
+// (no `<` inside: an unterminated tag ends at the next one. Allowed to run on, every `<` of a body
+// without `>` scanned to its end: quadratic.)
+const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^<>"']|"[^"]*"|'[^']*')*)>/g;
 
 /** Unclosed, stray and misnested tags found with a stack over the source (comments, scripts and styles skipped). */
 export function unbalancedTags(html: string): string[] {
@@ -103,17 +105,30 @@ export function readHtml(html: string): HtmlFacts {
   const forms = new Set<string>();
   let images = 0;
 
-  // the text inside each open link, so that nested text counts for every link it sits in
-  const walk = (node: Node, isHidden: boolean, inLinks: string[][]) => {
+  // the text inside each open link, so that nested text counts for every link it sits in. Walked with
+  // a stack of its own, not by recursion: a body of 100,000 nested elements would overflow the call stack.
+  type Step = { node: Node; isHidden: boolean; inLinks: string[][] } | { leave: () => void };
+  const steps: Step[] = [{ node: root, isHidden: false, inLinks: [] }];
+  const pushChildren = (node: Node, isHidden: boolean, inLinks: string[][]) => {
+    const kids = [...children(node)];
+    for (let i = kids.length - 1; i >= 0; i--) steps.push({ node: kids[i], isHidden, inLinks });
+  };
+  while (steps.length > 0) {
+    const step = steps.pop()!;
+    if ('leave' in step) {
+      step.leave();
+      continue;
+    }
+    const { node, isHidden, inLinks } = step;
     if (node.nodeName === '#text') {
       const value = (node as DefaultTreeAdapterMap['textNode']).value;
       (isHidden ? hidden : visible).push(value);
       if (!isHidden) for (const l of inLinks) l.push(value);
-      return;
+      continue;
     }
     if (!('tagName' in node)) {
-      for (const child of children(node)) walk(child, isHidden, inLinks);
-      return;
+      pushChildren(node, isHidden, inLinks);
+      continue;
     }
     const el = node as Element;
     const tag = el.tagName;
@@ -124,7 +139,7 @@ export function readHtml(html: string): HtmlFacts {
       if (['href', 'src', 'action', 'formaction'].includes(a.name) && /^\s*javascript:/i.test(a.value)) scripts.add('javascript: URL');
     }
     if (tag === 'img' || (tag === 'input' && attr(el, 'type')?.toLowerCase() === 'image')) images++;
-    if (NOT_RENDERED.has(tag)) return;
+    if (NOT_RENDERED.has(tag)) continue;
     const nowHidden = isHidden || hides(el);
     const href = tag === 'a' || tag === 'area' ? attr(el, 'href') : undefined;
     let own: string[] | undefined;
@@ -136,11 +151,15 @@ export function readHtml(html: string): HtmlFacts {
     if (tag === 'img' && !nowHidden) for (const l of inLinks) l.push(` ${attr(el, 'alt') ?? ''} `);
     const separate = !INLINE.has(tag);
     if (separate) (nowHidden ? hidden : visible).push(' ');
-    for (const child of children(el)) walk(child, nowHidden, own ? [...inLinks, own] : inLinks);
-    if (separate) (nowHidden ? hidden : visible).push(' ');
-    if (own) links.push({ href: href!.trim(), text: collapse(own.join('')) });
-  };
-  walk(root, false, []);
+    const linkText = own;
+    steps.push({
+      leave: () => {
+        if (separate) (nowHidden ? hidden : visible).push(' ');
+        if (linkText) links.push({ href: href!.trim(), text: collapse(linkText.join('')) });
+      },
+    });
+    pushChildren(el, nowHidden, linkText ? [...inLinks, linkText] : inLinks);
+  }
 
   return {
     visibleText: collapse(visible.join('')),

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { draftOfProviderJson, fallbackDraft } from '../../src/ai/draft.ts';
 import { jsonOfReply, plainTextOfReply, subjectsOfReply } from '../../src/ai/prompts.ts';
 import { ruleBasedRecommendations } from '../../src/ai/recommendations.ts';
-import { assistFallback } from '../../src/ai/service.ts';
+import { assistFallback } from '../../src/ai/assist-fallback.ts';
 import {
   cutAtWord,
   fixText,
@@ -151,4 +151,31 @@ describe('coach fallback', () => {
     expect(failing.length).toBeGreaterThanOrEqual(3);
     expect(failing.length).toBeLessThanOrEqual(5);
   });
+});
+
+// Each shape made a regular expression of the fallbacks backtrack over the rest of the text from
+// every character (a run of blanks, of punctuation, a text of initials): 20,000 characters took
+// seconds of the request loop, these took hours. Linear now, so each answers within the test's time.
+describe('text that made the fallbacks quadratic', () => {
+  const N = 200_000;
+  const SHAPES: Record<string, string> = {
+    'blanks before a word': `${' '.repeat(N)}x`,
+    'tabs before a word': `${'\t'.repeat(N)}x`,
+    'blanks before a comma': `${' '.repeat(N)},x`,
+    'a run of exclamation marks': `${'!'.repeat(N)}a`,
+    'a run of full stops': `${'.'.repeat(N)}a`,
+    'question and exclamation marks': `${'?!'.repeat(N / 2)}a`,
+    'initials': 'A. '.repeat(N / 3),
+    'abbreviations': 'e.g. '.repeat(N / 5),
+    'short sentences': 'a. '.repeat(N / 3),
+  };
+  for (const [shape, text] of Object.entries(SHAPES)) {
+    it(`every action answers ${shape} (${text.length.toLocaleString('en')} characters)`, () => {
+      for (const action of ['rewrite', 'shorten', 'lengthen', 'friendly', 'professional', 'fix', 'subjects'] as const) {
+        const result = assistFallback({ action, text }, null);
+        expect(result.action).toBe(action);
+      }
+      expect(fixText(`hello${' '.repeat(N)}world`)).toBe('Hello world');
+    });
+  }
 });

@@ -262,6 +262,14 @@ describe('input that is not a report', () => {
     expect(refusal(report(record('192.0.2.10', '1'), parts))).toBe(`not a DMARC aggregate report: ${path} is missing`);
   });
 
+  it('refuses a character reference to a surrogate, NUL or another character XML does not allow', () => {
+    // &#xD800; decoded to a lone surrogate that Postgres cannot store: a 500 when the report was saved
+    for (const ref of ['&#xD800;', '&#xdfff;', '&#55296;', '&#0;', '&#x1;', '&#xFFFE;', '&#x110000;']) {
+      expect(refusal(report(record('192.0.2.1', '1'), { metadata: `<org_name>Bad${ref}</org_name><report_id>r-1</report_id>` })), ref).toMatch(/is not a character XML allows/);
+    }
+    expect(parseDmarcReport(report(record('192.0.2.1', '1'), { metadata: '<org_name>A&#x26;B &#x1F600;&#9;</org_name><report_id>r-1</report_id>' })).org_name).toBe('A&B 😀');
+  });
+
   it('refuses a report without date_range', () => {
     const xml = report(record('192.0.2.10', '1')).replace(/<date_range>.*<\/date_range>/, '');
     expect(refusal(xml)).toBe('not a DMARC aggregate report: report_metadata/date_range is missing');

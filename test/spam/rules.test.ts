@@ -114,3 +114,16 @@ describe('score and rating', () => {
     expect([ratingOf(0), ratingOf(2.4), ratingOf(2.5), ratingOf(4.9), ratingOf(5)]).toEqual(['good', 'good', 'fair', 'fair', 'poor']);
   });
 });
+
+describe('HTML that is hostile to a parser', () => {
+  it('a body of 100,000 nested elements is checked, not a stack overflow', () => {
+    const report = checkSpam({ subject: 'Deep', html: `${'<div>'.repeat(100_000)}deep${'</div>'.repeat(100_000)}`, text: 'deep', marketing: false });
+    expect(report.rating).toBeDefined();
+  });
+
+  it('unterminated tags are counted once each, not scanned to the end from every one (2 MB)', () => {
+    // before: every `<a` of a body without `>` was matched against the rest of the body (hours)
+    const report = checkSpam({ subject: 'Open', html: '<a '.repeat(650_000), text: 'open', marketing: false });
+    expect(report.issues.map((i) => i.rule)).toContain('broken_html');
+  });
+});

@@ -9,7 +9,7 @@ import { ASSIST_ACTIONS } from '../../ai/prompts.ts';
 import { coachRecommendations } from '../../ai/recommendations.ts';
 import { addonView, assist, writeEmail } from '../../ai/service.ts';
 import { runCommand } from '../../command-handler.ts';
-import { checkSpam } from '../../spam/score.ts';
+import { inputErrorOf } from '../../cpu-work/pool.ts';
 import type { AppDeps } from '../deps.ts';
 import { metadataOf } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
@@ -156,7 +156,8 @@ export function aiRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: ['account'],
       body: SpamCheckBody,
       async handler({ body }) {
-        return checkSpam(body);
+        // parsing up to 2 MB of untrusted HTML: off the request loop, time-limited
+        return engage.cpu.run('spamCheck', body).catch((error) => inputErrorOf(error, body.html ? 'html' : 'text'));
       },
     }),
   ];

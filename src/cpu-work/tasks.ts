@@ -1,0 +1,18 @@
+// The tasks a CPU work thread runs (src/cpu-work/pool.ts): pure functions of one structured-clonable
+// input, each the whole of a request's heavy work. Imported only by the threads.
+import type { BrandVoiceProfile } from '../../commands/ai.ts';
+import { assistFallback } from '../ai/assist-fallback.ts';
+import { fallbackDraft } from '../ai/draft.ts';
+import type { AssistInput, WriteInput } from '../ai/prompts.ts';
+import { parseDmarcReport } from '../domains/dmarc-report.ts';
+import { checkSpam } from '../spam/score.ts';
+import type { SpamMessage } from '../spam/message.ts';
+
+export const CPU_TASKS = {
+  assistFallback: ({ input, brandVoice }: { input: AssistInput; brandVoice: BrandVoiceProfile | null }) => assistFallback(input, brandVoice),
+  draftFallback: ({ input, brandVoice }: { input: WriteInput; brandVoice: BrandVoiceProfile | null }) => fallbackDraft(input, brandVoice),
+  spamCheck: (message: SpamMessage) => checkSpam(message),
+  dmarcReport: (xml: string) => parseDmarcReport(xml),
+};
+
+export type CpuTasks = typeof CPU_TASKS;
