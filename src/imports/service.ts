@@ -15,7 +15,7 @@ import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { newId } from '../ids.ts';
 import { planColumns } from './columns.ts';
 import { splitTags } from './rows.ts';
-import { type StoredUpload, storeUpload } from './upload.ts';
+import { MAX_IMPORT_COLUMNS, type StoredUpload, storeUpload } from './upload.ts';
 import { deleteUpload } from './uploads.ts';
 
 /** The options of an import, as query parameters (text/csv body) or multipart fields. */
@@ -78,6 +78,10 @@ export interface ImportView {
   completed_at: string | null;
 }
 
+/** The longest header name a view shows; past it, cut with an ellipsis. */
+const MAX_SHOWN_HEADER = 1024;
+const shownHeader = (h: string) => (h.length > MAX_SHOWN_HEADER ? `${h.slice(0, MAX_SHOWN_HEADER - 1)}…` : h);
+
 export function importOut(r: ImportRow): ImportView {
   return {
     id: r.id,
@@ -88,8 +92,9 @@ export function importOut(r: ImportRow): ImportView {
     rows_imported: r.rows_imported,
     rows_updated: r.rows_updated,
     rows_failed: r.rows_failed,
-    // (jsonb keeps keys in its own order: put them back in the documented one)
-    columns: r.columns.map((c) => ({ header: c.header, field: c.field })),
+    // (jsonb keeps keys in its own order: put them back in the documented one; an import accepted
+    // before the header limits is shown within them, so no listing carries an unbounded header)
+    columns: r.columns.slice(0, MAX_IMPORT_COLUMNS).map((c) => ({ header: shownHeader(c.header), field: c.field })),
     errors: r.errors.map((e) => ({ row: e.row, column: e.column, message: e.message })),
     failure_reason: r.failure_reason,
     created_at: r.created_at.toISOString(),

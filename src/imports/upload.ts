@@ -1,7 +1,9 @@
 // Storing an uploaded CSV file as it streams in: never whole in memory. Each piece is checked as
 // UTF-8, run through the CSV parser (csv-parse) to count the data rows and read the header, and
 // written to import_uploads in ~1 MiB chunks. The limits are checked on the way: over 100 MiB is a
-// 413 and over 1,000,000 data rows a 400, at once, before anything is imported. The delimiter
+// 413 and over 1,000,000 data rows a 400, at once, before anything is imported; a header line over
+// 64 KiB or of more than 500 columns is a 400 before anything is stored (the columns are kept with
+// the import and shown by every listing of imports: README "Contacts import"). The delimiter
 // (`,`, `;` or tab) is the one the header line uses most; a BOM is skipped; quoted fields may hold
 // delimiters, doubled quotes and line breaks; records end in LF, CRLF or CR.
 import { once } from 'node:events';
@@ -15,8 +17,10 @@ export const MAX_IMPORT_BYTES = 100 * 1024 * 1024;
 /** DECISIONS.md: CSV import up to 1,000,000 rows per file */
 export const MAX_IMPORT_ROWS = 1_000_000;
 const CHUNK_BYTES = 1024 * 1024;
-/** how far into the file the header line is looked for, to detect the delimiter */
-const SNIFF_BYTES = 64 * 1024;
+/** the longest header line (the first record, line breaks in quotes included) a file may have */
+export const MAX_HEADER_BYTES = 64 * 1024;
+/** the most columns a file may have */
+export const MAX_IMPORT_COLUMNS = 500;
 /** a record (one row) larger than this makes the file unreadable: a quote never closed, most likely */
 const MAX_RECORD_BYTES = 1024 * 1024;
 const DELIMITERS = [',', ';', '\t'] as const;
@@ -49,15 +53,23 @@ export function detectDelimiter(start: string): string {
   return best;
 }
 
+/** The first line of `start` (up to a line break outside quotes), or undefined while it has none. */
+function firstLine(start: string): string {
+  let quoted = false;
+  for (let i = 0; i < start.length; i++) {
+    const c = start[i];
+    if (c === '"') quoted = !quoted;
+    else if (!quoted && (c === '\n' || c === '\r')) return start.slice(0, i);
+  }
+  return start;
+}
+
 /** True when `start` holds a whole first line (a line break outside quotes). */
 function hasFirstLine(start: string): boolean {
-  let quoted = false;
-  for (const c of start) {
-    if (c === '"') quoted = !quoted;
-    else if (!quoted && (c === '\n' || c === '\r')) return true;
-  }
-  return false;
+  return firstLine(start).length < start.length;
 }
+
+const headerTooLong = () => fileProblem(`has a header line longer than ${MAX_HEADER_BYTES / 1024} KiB, the limit for one import`);
 
 /** The CSV parser every reading of an import's file uses (the upload and the worker read it alike). */
 export function csvParser(delimiter: string): Parser {
@@ -97,8 +109,10 @@ export async function storeUpload(
     delimiter = detectDelimiter(text.replace(/^\ufeff/, ''));
     parser = csvParser(delimiter);
     parser.on('data', (record: string[]) => {
-      if (!header) header = record.map((h) => h.trim());
-      else if (!isBlank(record) && ++rowsTotal > limits.rows) {
+      if (!header) {
+        header = record.map((h) => h.trim());
+        if (header.length > MAX_IMPORT_COLUMNS) failure ??= fileProblem(`has more than ${MAX_IMPORT_COLUMNS} columns in its header row, the limit for one import`);
+      } else if (!isBlank(record) && ++rowsTotal > limits.rows) {
         failure ??= fileProblem(`has more than ${limits.rows.toLocaleString('en-US')} data rows, the limit for one import`);
       }
     });
@@ -145,9 +159,13 @@ export async function storeUpload(
       pending.push(buf);
       pendingBytes += buf.length;
       if (!parser) {
-        // the header line decides the delimiter: wait for it (or for enough of the file)
+        // the header line decides the delimiter: wait for it, within its limit
         sniffed += text;
-        if (!hasFirstLine(sniffed) && sniffed.length < SNIFF_BYTES) continue;
+        if (!hasFirstLine(sniffed)) {
+          if (bytes > MAX_HEADER_BYTES) throw headerTooLong();
+          continue;
+        }
+        if (Buffer.byteLength(firstLine(sniffed)) > MAX_HEADER_BYTES) throw headerTooLong();
         start(sniffed);
         await feed(Buffer.concat(pending));
       } else await feed(buf);
@@ -161,6 +179,8 @@ export async function storeUpload(
     }
     if (bytes === 0) throw fileProblem('is empty');
     if (!parser) {
+      // a file of one line: the header alone
+      if (Buffer.byteLength(firstLine(sniffed)) > MAX_HEADER_BYTES) throw headerTooLong();
       start(sniffed);
       await feed(Buffer.concat(pending));
     }

@@ -111,6 +111,30 @@ describe('refused uploads store and import nothing', () => {
     await nothingStored(accountId, key);
   });
 
+  it('a header of more than 500 columns or a header line over 64 KiB: 400 naming the limit, before anything is stored', async () => {
+    const { key, accountId } = await readyAccount(server);
+    const columns = (n: number) => ['email', ...Array.from({ length: n - 1 }, (_, i) => `c${i}`)].join(',');
+    for (const [file, what] of [
+      [`${columns(501)}\na@example.com${',x'.repeat(500)}\n`, 'more than 500 columns'],
+      // the reported one: 150,000 columns, a 1 MB header line
+      [`${columns(150_000)}\na@example.com\n`, '64 KiB'],
+      // few columns, one very long header (quoted: its line break does not end the line)
+      [`email,"${'h'.repeat(70 * 1024)}\nstill the header"\na@example.com,x\n`, '64 KiB'],
+    ] as const) {
+      for (const as of ['multipart', 'csv'] as const) {
+        const res = await upload(server, key, file, { as });
+        expectRejected(res, 'file');
+        expect(res.body.message, `${as}: ${res.body.message}`).toContain(what);
+      }
+    }
+    await nothingStored(accountId, key);
+    // at the limits: 500 columns, and an import listing carries no more than that
+    const widest = await accepted(server, key, `${columns(500)}\na@example.com${',x'.repeat(499)}\n`);
+    expect(widest.columns).toHaveLength(500);
+    const listed = await server.call('GET', '/v1/contacts/imports', { key });
+    expect(listed.body.data.map((i: { columns: unknown[] }) => i.columns.length)).toEqual([500]);
+  });
+
   it('a read-only key gets 403 and no credential 401, before the body is read', async () => {
     const acct = await readyAccount(server);
     const reader = (await server.call('POST', '/v1/account/api-keys', { key: acct.key, body: { scopes: ['read'] } })).body.key as string;
