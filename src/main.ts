@@ -13,6 +13,7 @@ import { parsePosition, positionToString, type Position } from './eventstore/por
 import { bootstrapFirstAccount, startServer } from './server.ts';
 import { serveProcesses } from './cluster.ts';
 import { startWorkers } from './workers/index.ts';
+import { warnWhenLinksUnusable } from './suppressions/unsubscribe-links.ts';
 import { ensureProjection, requestRebuild, resetCheckpoint } from './read-models/generations.ts';
 import { ProjectionRunner } from './read-models/runner.ts';
 import { readStatuses } from './read-models/status.ts';
@@ -81,6 +82,7 @@ program
     // API processes beside it (`engage serve` with the runner elsewhere) follow its checkpoints
     const engage = await openEngage({ runProjections: true, announceCheckpoints: true });
     const workers = await startWorkers(engage);
+    warnWhenLinksUnusable(engage);
     engage.log.info('engage worker running');
     const shutdown = async () => {
       await workers.stop();

@@ -1,5 +1,7 @@
 // `engage serve`: the API and the workers in one process, on an embedded or given Postgres.
 import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { anyAccountExists } from '../projections/auth.ts';
 import { createAccount } from './accounts/service.ts';
@@ -9,7 +11,7 @@ import { Authenticator } from './http/plugins/auth.ts';
 import { type CounterStore, createCounterStore } from './http/plugins/rate-limit.ts';
 import { serviceSecret } from './service-secrets.ts';
 import { startWorkers, type Workers } from './workers/index.ts';
-import { rememberListeningPort } from './suppressions/unsubscribe-links.ts';
+import { rememberListeningPort, warnWhenLinksUnusable } from './suppressions/unsubscribe-links.ts';
 import { ensureProjection } from './read-models/generations.ts';
 
 export interface Server {
@@ -47,6 +49,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   const port = typeof address === 'object' && address ? address.port : engage.config.PORT;
   // unsubscribe links name this server when PUBLIC_BASE_URL is unset (PORT 0 picks the port only now)
   rememberListeningPort(engage, port);
+  warnWhenLinksUnusable(engage);
   return {
     engage,
     app,
@@ -61,8 +64,15 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   };
 }
 
-/** On first start with no account, create one and print its key once. */
-export async function bootstrapFirstAccount(engage: Engage, print: (line: string) => void): Promise<void> {
+/** Where the first start leaves the owner's dashboard password when its output is not a terminal. */
+export const firstStartPasswordFile = (engage: Engage) => path.resolve(engage.config.ENGAGE_DATA_DIR, 'first-start-password');
+
+/**
+ * On first start with no account, create one and print its key once. The owner's dashboard password
+ * is printed only on a terminal: other output (a container's, a service manager's) is kept in logs,
+ * so there it goes to a file only this user may read (README "Security notes").
+ */
+export async function bootstrapFirstAccount(engage: Engage, print: (line: string) => void, terminal = process.stdout.isTTY === true): Promise<void> {
   const { rows } = await engage.pool.query(`SELECT 1 FROM es_streams WHERE stream_id LIKE 'account-%' LIMIT 1`).catch(() => ({ rows: [] as unknown[] }));
   if (engage.store.kind === 'postgres' && rows.length > 0) return;
   if (engage.store.kind !== 'postgres' && (await anyAccountExists(engage.pool))) return;
@@ -73,7 +83,20 @@ export async function bootstrapFirstAccount(engage: Engage, print: (line: string
   print('  First start: created an account for you. This key is shown once — keep it safe.');
   print(`    account:   ${created.account_id}`);
   print(`    API key:   ${created.api_key}`);
-  print(`    dashboard: owner@engage.local / ${password}`);
+  if (terminal) print(`    dashboard: owner@engage.local / ${password}`);
+  else print(`    dashboard: owner@engage.local, ${savedPassword(firstStartPasswordFile(engage), password)}`);
   print('  More accounts: npx engage accounts create --name NAME --email EMAIL --password PASSWORD');
   print('');
+}
+
+/** Writes the password to `file` (mode 0600) and says where it is, or why it is not shown. */
+function savedPassword(file: string, password: string): string {
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, `${password}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+    return `password in ${file} (only this user may read it; delete it once you have it)`;
+  } catch (error) {
+    return `password not shown (this output is not a terminal and ${file} could not be written: ${(error as Error).message}); create a user with npx engage accounts create`;
+  }
 }

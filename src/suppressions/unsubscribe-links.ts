@@ -54,6 +54,18 @@ export function unsubscribeBaseUrl(engage: Engage): string {
   return `http://${host}:${port}`;
 }
 
+/**
+ * Logs a warning at start when PUBLIC_BASE_URL is unset: the links and callbacks built from it then
+ * name this machine, which recipients and providers cannot reach (README "Security notes").
+ */
+export function warnWhenLinksUnusable(engage: Engage): void {
+  if (engage.config.PUBLIC_BASE_URL) return;
+  engage.log.warn(
+    { unsubscribe_links: unsubscribeBaseUrl(engage) },
+    'PUBLIC_BASE_URL is unset: unsubscribe links in marketing email name this machine, which recipients cannot open, and providers are not asked for status callbacks; set PUBLIC_BASE_URL to the address the service is reached at',
+  );
+}
+
 /** Adds unsubscribe links to the marketing email a dispatcher hands to its provider. */
 export class UnsubscribeLinks {
   constructor(private readonly engage: Engage) {}
