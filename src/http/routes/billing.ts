@@ -22,7 +22,8 @@ const TAGS = ['account'];
 const Month = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month as YYYY-MM');
 const UsageQuery = z.strictObject({ from: Month.optional(), to: Month.optional() });
 const PricingQuery = z.strictObject({ channel: z.enum(CHANNELS).optional(), country: CountrySchema.optional() });
-const LedgerCursor = z.object({ c: z.string().regex(/^\d{1,20}$/), p: z.string().regex(/^\d{1,20}$/), s: z.number().int().min(0) });
+/** `s` goes to the ledger's int column: beyond it a cursor is a 400, not the database's out-of-range error. */
+const LedgerCursor = z.object({ c: z.string().regex(/^\d{1,20}$/), p: z.string().regex(/^\d{1,20}$/), s: z.number().int().min(0).max(2_147_483_647) });
 
 const CurrencyBody = z.strictObject({ currency: z.string().trim().toUpperCase().pipe(z.enum(CURRENCIES, { message: `must be one of ${CURRENCIES.join(', ')}` })) });
 

@@ -12,7 +12,7 @@ import { isId } from '../../ids.ts';
 import { isWellFormedText } from '../../messages/validation.ts';
 import { checkWebhookUrl } from '../../webhooks/ssrf.ts';
 import type { AppDeps } from '../deps.ts';
-import { decodeCursor, found, iso, metadataOf, page, pageQuery } from '../common.ts';
+import { decodeCursor, found, iso, metadataOf, page, pageQuery, Timestamp } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 /** A write here answers once the inbox (and, for a reply, history) shows it. */
@@ -21,7 +21,8 @@ const INBOX_AND_HISTORY = ['conversations', 'messages'];
 
 const text = (max: number) => z.string().max(max).refine(isWellFormedText, 'must be valid Unicode text');
 const Params = z.object({ id: z.string().max(64) });
-const ActivityCursor = z.object({ at: z.string(), id: z.string() });
+/** A cursor is client input once given out: its time must be one Postgres holds (README "Timestamps"), else a 400, not a 500. */
+const ActivityCursor = z.object({ at: Timestamp, id: z.string() });
 
 const ListQuery = z.strictObject({
   ...pageQuery,
