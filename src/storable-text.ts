@@ -4,14 +4,19 @@
 
 const NUL = /\u0000/g;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether Postgres can store `text` as it is (the JSON routes refuse what it cannot: src/http/common.ts). */
+export const isStorable = (text: string): boolean => !UNSTORABLE.test(text);
 
 /** `text` without NUL characters, each unpaired surrogate replaced by U+FFFD (as a UTF-8 decoder reads a broken sequence). */
 export const storableText = (text: string): string => text.replace(NUL, '').replace(LONE_SURROGATE, '\ufffd');
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => {
+/** An object of a parsed document: a parsed body, or a query string or route params (a prototype with none of its own). */
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => {
   if (v === null || typeof v !== 'object') return false;
   const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
+  return proto === Object.prototype || proto === null || Object.getPrototypeOf(proto) === null;
 };
 
 /**

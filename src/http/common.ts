@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { IdRange } from '../../projections/queries.ts';
 import { notFound, validationError } from '../errors.ts';
 import type { EventMetadata } from '../eventstore/port.ts';
+import { isPlainObject, isStorable } from '../storable-text.ts';
 
 export function metadataOf(req: FastifyRequest): EventMetadata {
   const correlation = req.headers['x-correlation-id'];
@@ -34,14 +35,6 @@ export function encodeCursor(value: Record<string, unknown>): string {
 
 // Postgres text and jsonb cannot hold NUL, and jsonb rejects unpaired UTF-16 surrogates: strings with
 // either must be a 400 at the edge, never a database error (a 500) later.
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => {
-  if (v === null || typeof v !== 'object') return false;
-  const proto = Object.getPrototypeOf(v);
-  // parsed query strings and route params use a prototype of their own that has no prototype
-  return proto === Object.prototype || proto === null || Object.getPrototypeOf(proto) === null;
-};
 
 /** The path of the first string (or object key) in `value` that Postgres cannot store, if any. Iterative: any depth. */
 export function findUnstorable(value: unknown): string | undefined {
@@ -49,13 +42,13 @@ export function findUnstorable(value: unknown): string | undefined {
   while (stack.length) {
     const [v, path] = stack.pop()!;
     if (typeof v === 'string') {
-      if (UNSTORABLE.test(v)) return path || '(body)';
+      if (!isStorable(v)) return path || '(body)';
     } else if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], path ? `${path}.${i}` : String(i)]);
     } else if (isPlainObject(v)) {
       for (const [k, child] of Object.entries(v)) {
         const p = path ? `${path}.${k}` : k;
-        if (UNSTORABLE.test(k)) return p;
+        if (!isStorable(k)) return p;
         stack.push([child, p]);
       }
     }
