@@ -5,9 +5,9 @@
 // conversation. The 250 after DATA is given once every recipient's copy is stored; a failure of ours
 // is a 451, so the sending server tries again and nothing it handed over is lost.
 import type { AddressInfo } from 'node:net';
-import { type AddressObject, type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { Engage } from '../context.ts';
+import { CpuTaskError } from '../cpu-work/pool.ts';
 import { storableText } from '../storable-text.ts';
 import { emailAuthenticationCheck } from './email-authentication.ts';
 import { accountOfReplyAddress } from './routing.ts';
@@ -19,32 +19,6 @@ export interface InboundSmtp {
 }
 
 const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
-
-/** A Message-ID without its angle brackets, storable (README "Security notes"). */
-const bare = (id: string) => storableText(id).trim().replace(/^<(.*)>$/, '$1');
-const idsOf = (v: string | string[] | undefined) => (v === undefined ? [] : (Array.isArray(v) ? v : v.split(/\s+/)).map(bare).filter((id) => id.length > 0 && id.length <= 998));
-const firstAddress = (a: AddressObject | AddressObject[] | undefined) => (Array.isArray(a) ? a[0] : a)?.value.find((v) => v.address)?.address;
-
-/**
- * What is kept of a parsed email, every field cleaned of what Postgres cannot store (NUL dropped, a
- * lone surrogate U+FFFD): a mail server that is refused retries for days and then bounces the
- * customer's reply, so a stray byte must not cost the message.
- */
-function inboundFieldsOf(mail: ParsedMail) {
-  const from = firstAddress(mail.from);
-  const messageId = mail.messageId ? bare(mail.messageId) : '';
-  const inReplyTo = mail.inReplyTo ? bare(mail.inReplyTo) : '';
-  return {
-    from: from === undefined ? undefined : storableText(from),
-    // (mailparser converts an HTML-only message's body to text itself)
-    body: storableText(mail.text ?? '').trim(),
-    subject: storableText(mail.subject ?? ''),
-    html: typeof mail.html === 'string' ? storableText(mail.html) : undefined,
-    messageId: messageId || undefined,
-    inReplyTo: inReplyTo || undefined,
-    references: idsOf(mail.references),
-  };
-}
 
 /** An IPv4 client seen through an IPv6 socket (::ffff:a.b.c.d) is that IPv4 address. */
 const clientAddress = (session: SMTPServerSession) => session.remoteAddress.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
@@ -88,8 +62,12 @@ export async function startInboundSmtp(engage: Engage, port: number, host: strin
       const domain = verdict.fromDomain?.replace(/[^a-z0-9.-]/gi, '') || 'the sender domain';
       throw smtpError(550, `5.7.1 refused by the DMARC policy of ${domain}`);
     }
-    const mail = await simpleParser(raw);
-    const fields = inboundFieldsOf(mail);
+    // parsing up to INBOUND_SMTP_MAX_BYTES of MIME: off the request loop (src/cpu-work)
+    const fields = await engage.cpu.run('inboundEmail', raw).catch((error: unknown) => {
+      // the message itself cannot be read in time (or at all): sending it again would not help
+      if (error instanceof CpuTaskError) throw smtpError(554, `5.6.0 the message could not be read: ${error.message.replace(/\s+/g, " ").slice(0, 200)}`);
+      throw error;
+    });
     const from = fields.from ?? (sender ? storableText(sender) : undefined);
     if (!from) throw smtpError(550, '5.1.7 the message has no sender address');
     const messageId = fields.messageId;

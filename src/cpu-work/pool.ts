@@ -1,4 +1,4 @@
-// CPU-heavy pure work (parsing untrusted XML and HTML, the AI helpers' text fallbacks) runs on worker
+// CPU-heavy pure work (parsing untrusted XML, HTML and MIME, the AI helpers' text fallbacks) runs on worker
 // threads, so one request's parsing never holds up every other request and /health (README "Security
 // notes"). A task that runs past its time limit has its thread ended; a full queue is refused.
 //
@@ -15,7 +15,7 @@ import type { CpuTasks } from './tasks.ts';
 
 export type CpuTaskName = keyof CpuTasks;
 export type CpuTaskInput<K extends CpuTaskName> = Parameters<CpuTasks[K]>[0];
-export type CpuTaskResult<K extends CpuTaskName> = ReturnType<CpuTasks[K]>;
+export type CpuTaskResult<K extends CpuTaskName> = Awaited<ReturnType<CpuTasks[K]>>;
 
 /** An error a task threw, carried across the thread by its name and message; `CpuTaskTimeout` when it ran too long. */
 export class CpuTaskError extends Error {
@@ -72,11 +72,10 @@ const { parentPort, workerData } = require('node:worker_threads');
   }
   const { CPU_TASKS } = await import(workerData.tasks);
   parentPort.on('message', ({ task, input }) => {
-    try {
-      parentPort.postMessage({ ok: true, value: CPU_TASKS[task](input) });
-    } catch (error) {
-      parentPort.postMessage({ ok: false, name: (error && error.name) || 'Error', message: String((error && error.message) || error) });
-    }
+    new Promise((resolve) => resolve(CPU_TASKS[task](input))).then(
+      (value) => parentPort.postMessage({ ok: true, value }),
+      (error) => parentPort.postMessage({ ok: false, name: (error && error.name) || 'Error', message: String((error && error.message) || error) }),
+    );
   });
   parentPort.postMessage({ ready: true });
 })();

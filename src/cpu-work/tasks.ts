@@ -1,9 +1,10 @@
 // The tasks a CPU work thread runs (src/cpu-work/pool.ts): pure functions of one structured-clonable
-// input, each the whole of a request's heavy work. Imported only by the threads.
+// input (sync, or a promise), each the whole of a request's heavy work. Imported only by the threads.
 import type { BrandVoiceProfile } from '../../commands/ai.ts';
 import { assistFallback } from '../ai/assist-fallback.ts';
 import { fallbackDraft } from '../ai/draft.ts';
 import type { AssistInput, WriteInput } from '../ai/prompts.ts';
+import { parseInboundEmail } from '../conversations/inbound-email.ts';
 import { parseDmarcReport } from '../domains/dmarc-report.ts';
 import { checkSpam } from '../spam/score.ts';
 import type { SpamMessage } from '../spam/message.ts';
@@ -13,6 +14,7 @@ export const CPU_TASKS = {
   draftFallback: ({ input, brandVoice }: { input: WriteInput; brandVoice: BrandVoiceProfile | null }) => fallbackDraft(input, brandVoice),
   spamCheck: (message: SpamMessage) => checkSpam(message),
   dmarcReport: (xml: string) => parseDmarcReport(xml),
+  inboundEmail: (raw: Uint8Array) => parseInboundEmail(raw),
 };
 
 export type CpuTasks = typeof CPU_TASKS;
