@@ -105,9 +105,10 @@ function sameHash(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-const tooSoon = (retryAfterMs: number, limit: number, windowText: string, windowS: number) => {
+/** The 429 of README "Rate limits": `window` in words ("1 minute"), `retry_after` in seconds. */
+const tooSoon = (retryAfterMs: number, limit: number, window: '1 minute' | '1 day') => {
   const retryAfter = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return new AppError(429, 'rate_limit_exceeded', `at most ${limit} code(s) per ${windowText} for a sender; retry after ${retryAfter} s`, { limit, window: windowS, retry_after: retryAfter });
+  return new AppError(429, 'rate_limit_exceeded', `at most ${limit} code(s) per ${window.slice(2)} for a sender; retry after ${retryAfter} s`, { limit, window, retry_after: retryAfter });
 };
 
 export const senderDecider: Decider<SenderCommand, SenderState, SenderEvent> = {
@@ -181,8 +182,8 @@ export const senderDecider: Decider<SenderCommand, SenderState, SenderEvent> = {
         const now = c.now.getTime();
         const recent = v.requests.map((r) => Date.parse(r)).filter((t) => t > now - DAY_MS);
         const last = recent.length ? Math.max(...recent) : undefined;
-        if (last !== undefined && now - last < CODE_RESEND_INTERVAL_MS) throw tooSoon(last + CODE_RESEND_INTERVAL_MS - now, 1, 'minute', 60);
-        if (recent.length >= CODES_PER_DAY) throw tooSoon(Math.min(...recent) + DAY_MS - now, CODES_PER_DAY, 'day', DAY_MS / 1000);
+        if (last !== undefined && now - last < CODE_RESEND_INTERVAL_MS) throw tooSoon(last + CODE_RESEND_INTERVAL_MS - now, 1, '1 minute');
+        if (recent.length >= CODES_PER_DAY) throw tooSoon(Math.min(...recent) + DAY_MS - now, CODES_PER_DAY, '1 day');
         return [{ type: 'SenderVerificationRequested', data: { ...base, method: c.method, requested_at: at } }];
       }
       case 'StartVerification': {

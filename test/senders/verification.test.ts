@@ -137,7 +137,7 @@ describe('proving a number', () => {
   it('a new code is rate-limited (429 with retry_after); an expired code is refused (409); the right one in time proves it', async () => {
     const soon = await server.call('POST', `/v1/senders/${senderId}/verification`, { key: b.key, body: { method: 'sms' } });
     expect(soon.status).toBe(429);
-    expect(soon.body).toMatchObject({ error: 'rate_limit_exceeded', retry_after: expect.any(Number) });
+    expect(soon.body).toMatchObject({ error: 'rate_limit_exceeded', limit: 1, window: '1 minute', retry_after: expect.any(Number) });
     offsetMs += 61_000;
     const expiring = await requestCode(server, b.key, senderId, number, 'sms');
     expect(handset(server, number).at(-1)).toMatch(/^Your engage verification code is \d{6}\./);
