@@ -245,6 +245,9 @@ describe('usage and balance', () => {
     expect(usage).toMatchObject({ from: month, to: month, months: [{ month }] });
     expect((await server.call('GET', `/v1/account/usage?from=${month}&to=${month}`, { key: acct.key })).body).toEqual(usage);
     expect((await server.call('GET', `/v1/messages/${sent.id}`, { key: acct.key })).status).toBe(200);
+    // the balance moves when a message is sent: both reads after this one's charge, and every other
+    await eventually('the message sent', async () => ((await server.call('GET', `/v1/messages/${sent.id}`, { key: acct.key })).body.status !== 'queued' ? true : undefined));
+    await server.caughtUp(['billing']);
     const balance = await ok('get_balance', {});
     expect(balance).toEqual((await server.call('GET', '/v1/account/balance', { key: acct.key })).body);
     expect(balance).toMatchObject({ balance: expect.any(String), currency: expect.any(String) });

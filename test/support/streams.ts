@@ -1,6 +1,9 @@
 // Message streams read straight from the Postgres event log (es_events), for tests that check what
-// was recorded independently of the read models.
+// was recorded independently of the read models; personal fields opened as the store opens them
+// (what providers report about a message is sealed under its recipient's key).
 import type pg from 'pg';
+import type { RecordedEvent } from '../../src/eventstore/port.ts';
+import { openEvents } from '../../src/personal-data/store.ts';
 
 export interface StreamEvent {
   /** the event id (es_events.event_id); webhook deliveries carry it as `evt_<id>` */
@@ -24,6 +27,7 @@ export async function streamsOf(db: pg.Pool | pg.Client, ids: string[]): Promise
      FROM es_events WHERE stream_id = ANY($1) GROUP BY stream_id`,
     [ids.map((id) => `message-${id}`)],
   );
+  for (const r of rows) r.events = (await openEvents(db, r.events as unknown as RecordedEvent[])) as unknown as StreamEvent[];
   return new Map(
     rows.map((r) => {
       const id = r.stream_id.slice('message-'.length);
