@@ -1,9 +1,45 @@
 // Uniqueness across aggregates (a contact's email within an account, a user's email globally).
 // A claim row names its owner; a claim whose owner no longer holds the value (crash between claim
 // and append, or a later change) is stale and may be taken over after checking the owner's stream.
+// A row holds the keyed hash of its value, never the value (README "Personal data and erasure"): a
+// claim left behind keeps no address in clear. Callers give and get back clear values.
+import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import { isRetryableConflict } from './db/errors.ts';
 import type { Migration } from './db/migrations.ts';
+import { serviceSecret, storedSecret } from './service-secrets.ts';
+
+type Queryable = Pick<pg.Pool, 'query'>;
+
+const CLAIM_HASH_SECRET = 'claim_hash';
+
+const hashUnder = (key: string) => (value: string) => createHmac('sha256', key).update(value, 'utf8').digest('base64url');
+
+/**
+ * What a claim row holds for a value: HMAC-SHA256 under a service secret of its own, of the value
+ * exactly as the caller gives it (callers normalise: a claim compares values as given). The secret
+ * is read once per pool.
+ */
+export async function claimHasher(pool: Queryable): Promise<(value: string) => string> {
+  return hashUnder(await storedSecret(pool, CLAIM_HASH_SECRET));
+}
+
+/** The order of batch statements' rows (see sortedUnique). */
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Each distinct value's hash, and the value back from its hash (rows answer with hashes). */
+async function hashing(pool: Queryable, values: Iterable<string>): Promise<{ hashOf: (value: string) => string; valueOf: Map<string, string> }> {
+  const hash = await claimHasher(pool);
+  const hashes = new Map<string, string>();
+  const valueOf = new Map<string, string>();
+  for (const v of values) {
+    if (hashes.has(v)) continue;
+    const h = hash(v);
+    hashes.set(v, h);
+    valueOf.set(h, v);
+  }
+  return { hashOf: (v) => hashes.get(v) ?? hash(v), valueOf };
+}
 
 export type OwnerStillHolds = (ownerId: string) => Promise<boolean>;
 
@@ -15,12 +51,13 @@ export async function claim(
   ownerId: string,
   ownerStillHolds: OwnerStillHolds,
 ): Promise<string | null> {
+  const hashed = (await claimHasher(pool))(value);
   for (let attempt = 0; attempt < 3; attempt++) {
     const { rows } = await pool.query<{ owner_id: string }>(
       `INSERT INTO unique_claims (account_id, kind, value, owner_id) VALUES ($1, $2, $3, $4)
        ON CONFLICT (account_id, kind, value) DO UPDATE SET owner_id = unique_claims.owner_id
        RETURNING owner_id`,
-      [scope.accountId, scope.kind, value, ownerId],
+      [scope.accountId, scope.kind, hashed, ownerId],
     );
     const owner = rows[0].owner_id;
     if (owner === ownerId) return null;
@@ -28,7 +65,7 @@ export async function claim(
     // stale: take it over only if nobody else did meanwhile
     const taken = await pool.query(
       `UPDATE unique_claims SET owner_id = $5, created_at = now() WHERE account_id = $1 AND kind = $2 AND value = $3 AND owner_id = $4`,
-      [scope.accountId, scope.kind, value, owner, ownerId],
+      [scope.accountId, scope.kind, hashed, owner, ownerId],
     );
     if (taken.rowCount === 1) return null;
   }
@@ -58,19 +95,21 @@ export async function claimMany(
 ): Promise<{ taken: ClaimRequest[]; refused: Map<ClaimRequest, string> }> {
   const taken: ClaimRequest[] = [];
   const refused = new Map<ClaimRequest, string>();
+  const { hashOf } = await hashing(pool, requests.map((r) => r.value));
   // one order for every batch: two batches claiming overlapping values lock them in the same order
-  let pending = [...requests].sort((a, b) => (a.kind === b.kind ? (a.value < b.value ? -1 : a.value > b.value ? 1 : 0) : a.kind < b.kind ? -1 : 1));
+  let pending = [...requests].sort((a, b) => (a.kind === b.kind ? byText(hashOf(a.value), hashOf(b.value)) : byText(a.kind, b.kind)));
+  // rows answer with hashes: a request is known by its kind and its value's hash
+  const key = (kind: string, hash: string) => `${kind}\u0000${hash}`;
   for (let attempt = 0; attempt < 3 && pending.length > 0; attempt++) {
     const { rows: inserted } = await pool.query<{ kind: string; value: string }>(
       `INSERT INTO unique_claims (account_id, kind, value, owner_id)
        SELECT $1, k, v, o FROM unnest($2::text[], $3::text[], $4::text[]) AS u(k, v, o)
        ON CONFLICT (account_id, kind, value) DO NOTHING RETURNING kind, value`,
-      [accountId, pending.map((r) => r.kind), pending.map((r) => r.value), pending.map((r) => r.ownerId)],
+      [accountId, pending.map((r) => r.kind), pending.map((r) => hashOf(r.value)), pending.map((r) => r.ownerId)],
     );
-    const key = (kind: string, value: string) => `${kind}\u0000${value}`;
     const insertedKeys = new Set(inserted.map((r) => key(r.kind, r.value)));
     const rest = pending.filter((r) => {
-      if (!insertedKeys.has(key(r.kind, r.value))) return true;
+      if (!insertedKeys.has(key(r.kind, hashOf(r.value)))) return true;
       taken.push(r);
       return false;
     });
@@ -79,11 +118,11 @@ export async function claimMany(
     const { rows: held } = await pool.query<{ kind: string; value: string; owner_id: string }>(
       `SELECT c.kind, c.value, c.owner_id FROM unique_claims c JOIN unnest($2::text[], $3::text[]) AS u(k, v) ON c.kind = u.k AND c.value = u.v
        WHERE c.account_id = $1`,
-      [accountId, rest.map((r) => r.kind), rest.map((r) => r.value)],
+      [accountId, rest.map((r) => r.kind), rest.map((r) => hashOf(r.value))],
     );
     const holders = new Map(held.map((h) => [key(h.kind, h.value), h.owner_id]));
     for (const r of rest) {
-      const owner = holders.get(key(r.kind, r.value));
+      const owner = holders.get(key(r.kind, hashOf(r.value)));
       // released meanwhile: try again
       if (owner === undefined) pending.push(r);
       else if (owner === r.ownerId) continue;
@@ -91,7 +130,7 @@ export async function claimMany(
       else {
         const over = await pool.query(
           `UPDATE unique_claims SET owner_id = $5, created_at = now() WHERE account_id = $1 AND kind = $2 AND value = $3 AND owner_id = $4`,
-          [accountId, r.kind, r.value, owner, r.ownerId],
+          [accountId, r.kind, hashOf(r.value), owner, r.ownerId],
         );
         if (over.rowCount === 1) taken.push(r);
         else pending.push(r);
@@ -107,7 +146,7 @@ export async function claimIsFresh(pool: pg.Pool, scope: { accountId: string; ki
   const { rows } = await pool.query<{ fresh: boolean }>(
     `SELECT created_at > now() - make_interval(secs => $5) AS fresh FROM unique_claims
       WHERE account_id = $1 AND kind = $2 AND value = $3 AND owner_id = $4`,
-    [scope.accountId, scope.kind, value, ownerId, maxAgeMs / 1000],
+    [scope.accountId, scope.kind, (await claimHasher(pool))(value), ownerId, maxAgeMs / 1000],
   );
   return rows[0]?.fresh === true;
 }
@@ -120,7 +159,7 @@ export async function releaseAllOf(pool: pg.Pool, accountId: string, ownerId: st
 /** Releases a claim, only if `ownerId` still holds it. */
 export async function release(pool: pg.Pool, scope: { accountId: string; kind: string }, value: string, ownerId: string): Promise<void> {
   await pool.query(`DELETE FROM unique_claims WHERE account_id = $1 AND kind = $2 AND value = $3 AND owner_id = $4`, [
-    scope.accountId, scope.kind, value, ownerId,
+    scope.accountId, scope.kind, (await claimHasher(pool))(value), ownerId,
   ]);
 }
 
@@ -135,8 +174,12 @@ type HolderRow = { value: string; owner_id: string; age_ms: number };
 
 type Scope = { accountId: string; kind: string };
 
-/** Values in one order for every batch statement, so two batches that share values lock them alike and never deadlock. */
-const sortedUnique = <T extends { value: string }>(items: readonly T[]) => [...new Map(items.map((i) => [i.value, i])).values()].sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+/**
+ * Values in one order for every batch statement (their hashes' order, as the rows hold them), so two
+ * batches that share values lock them alike and never deadlock.
+ */
+const sortedUnique = <T extends { value: string }>(items: readonly T[], hashOf: (value: string) => string) =>
+  [...new Map(items.map((i) => [i.value, i])).values()].sort((a, b) => byText(hashOf(a.value), hashOf(b.value)));
 
 async function retryingDeadlocks<T>(run: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -152,10 +195,11 @@ async function retryingDeadlocks<T>(run: () => Promise<T>): Promise<T> {
 export async function holdersOf(pool: pg.Pool, scope: Scope, values: readonly string[]): Promise<Map<string, ClaimHolder>> {
   const held = new Map<string, ClaimHolder>();
   if (values.length === 0) return held;
+  const { valueOf } = await hashing(pool, values);
   const { rows } = await pool.query<HolderRow>(`SELECT ${HOLDER_COLUMNS} FROM unique_claims WHERE account_id = $1 AND kind = $2 AND value = ANY($3::text[])`, [
-    scope.accountId, scope.kind, [...new Set(values)],
+    scope.accountId, scope.kind, [...valueOf.keys()],
   ]);
-  for (const r of rows) held.set(r.value, { owner: r.owner_id, ageMs: r.age_ms });
+  for (const r of rows) held.set(valueOf.get(r.value)!, { owner: r.owner_id, ageMs: r.age_ms });
   return held;
 }
 
@@ -166,49 +210,52 @@ export async function holdersOf(pool: pg.Pool, scope: Scope, values: readonly st
  */
 export async function claimOrHolders(pool: pg.Pool, scope: Scope, claims: readonly { value: string; owner: string }[]): Promise<Map<string, ClaimHolder>> {
   const held = new Map<string, ClaimHolder>();
-  const wanted = sortedUnique([...claims].reverse());
-  if (wanted.length === 0) return held;
+  if (claims.length === 0) return held;
+  const { hashOf, valueOf } = await hashing(pool, claims.map((c) => c.value));
+  const wanted = sortedUnique([...claims].reverse(), hashOf);
   const { rows } = await retryingDeadlocks(() =>
     pool.query<HolderRow>(
       `INSERT INTO unique_claims (account_id, kind, value, owner_id)
        SELECT $1, $2, w.value, w.owner FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS w(value, owner, n) ORDER BY w.n
        ON CONFLICT (account_id, kind, value) DO UPDATE SET owner_id = unique_claims.owner_id
        RETURNING ${HOLDER_COLUMNS}`,
-      [scope.accountId, scope.kind, wanted.map((c) => c.value), wanted.map((c) => c.owner)],
+      [scope.accountId, scope.kind, wanted.map((c) => hashOf(c.value)), wanted.map((c) => c.owner)],
     ),
   );
-  for (const r of rows) held.set(r.value, { owner: r.owner_id, ageMs: r.age_ms });
+  for (const r of rows) held.set(valueOf.get(r.value)!, { owner: r.owner_id, ageMs: r.age_ms });
   return held;
 }
 
 /** Hands claims over (each only if `from` still holds it, and as if taken now); returns the values handed over. */
 export async function transferMany(pool: pg.Pool, scope: Scope, moves: readonly { value: string; from: string; to: string }[]): Promise<Set<string>> {
-  const wanted = sortedUnique(moves);
-  if (wanted.length === 0) return new Set();
+  if (moves.length === 0) return new Set();
+  const { hashOf, valueOf } = await hashing(pool, moves.map((m) => m.value));
+  const wanted = sortedUnique(moves, hashOf);
   const { rows } = await retryingDeadlocks(() =>
     pool.query<{ value: string }>(
       `UPDATE unique_claims c SET owner_id = w.to_owner, created_at = now()
        FROM unnest($3::text[], $4::text[], $5::text[]) AS w(value, from_owner, to_owner)
        WHERE c.account_id = $1 AND c.kind = $2 AND c.value = w.value AND c.owner_id = w.from_owner
        RETURNING c.value`,
-      [scope.accountId, scope.kind, wanted.map((m) => m.value), wanted.map((m) => m.from), wanted.map((m) => m.to)],
+      [scope.accountId, scope.kind, wanted.map((m) => hashOf(m.value)), wanted.map((m) => m.from), wanted.map((m) => m.to)],
     ),
   );
-  return new Set(rows.map((r) => r.value));
+  return new Set(rows.map((r) => valueOf.get(r.value)!));
 }
 
 /** Releases many claims (of any kinds), each only if its owner still holds it: a batch gives back what it took. */
 export async function releaseMany(pool: pg.Pool, accountId: string, claims: readonly ClaimRequest[]): Promise<void> {
   // one order for every batch, as when claiming: two batches never wait on each other's rows in turn
+  if (claims.length === 0) return;
+  const { hashOf } = await hashing(pool, claims.map((r) => r.value));
   const wanted = [...new Map(claims.map((c) => [`${c.kind}\u0000${c.value}`, c])).values()].sort((x, y) =>
-    x.kind === y.kind ? (x.value < y.value ? -1 : x.value > y.value ? 1 : 0) : x.kind < y.kind ? -1 : 1,
+    x.kind === y.kind ? byText(hashOf(x.value), hashOf(y.value)) : byText(x.kind, y.kind),
   );
-  if (wanted.length === 0) return;
   await retryingDeadlocks(() =>
     pool.query(
       `DELETE FROM unique_claims c USING unnest($2::text[], $3::text[], $4::text[]) AS u(k, v, o)
        WHERE c.account_id = $1 AND c.kind = u.k AND c.value = u.v AND c.owner_id = u.o`,
-      [accountId, wanted.map((r) => r.kind), wanted.map((r) => r.value), wanted.map((r) => r.ownerId)],
+      [accountId, wanted.map((r) => r.kind), wanted.map((r) => hashOf(r.value)), wanted.map((r) => r.ownerId)],
     ),
   );
 }
@@ -229,4 +276,31 @@ export const UNIQUE_CLAIMS_MIGRATIONS: Migration[] = [
         PRIMARY KEY (account_id, kind, value)
       );`,
   },
+  {
+    id: 52,
+    name: 'unique claims hold keyed hashes',
+    // no claim is written while the rows are converted: every row is converted, once
+    sql: `LOCK TABLE unique_claims IN SHARE ROW EXCLUSIVE MODE;`,
+    run: hashClearClaims,
+  },
 ];
+
+/** Replaces each value a database written before claims were hashed holds in clear by its hash (once: migration 52). */
+async function hashClearClaims(client: pg.PoolClient): Promise<void> {
+  const { rows } = await client.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM unique_claims) AS any');
+  if (!rows[0].any) return;
+  // read as stored, not remembered for the connection: this transaction may yet roll back
+  const hash = hashUnder(await serviceSecret(client, CLAIM_HASH_SECRET));
+  // a cursor sees the rows as they were when it was opened, not the ones converted since
+  await client.query('DECLARE clear_claims NO SCROLL CURSOR FOR SELECT account_id, kind, value FROM unique_claims');
+  for (;;) {
+    const { rows: batch } = await client.query<{ account_id: string; kind: string; value: string }>('FETCH 5000 FROM clear_claims');
+    if (batch.length === 0) break;
+    await client.query(
+      `UPDATE unique_claims c SET value = u.hashed FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(account_id, kind, value, hashed)
+        WHERE c.account_id = u.account_id AND c.kind = u.kind AND c.value = u.value`,
+      [batch.map((r) => r.account_id), batch.map((r) => r.kind), batch.map((r) => r.value), batch.map((r) => hash(r.value))],
+    );
+  }
+  await client.query('CLOSE clear_claims');
+}

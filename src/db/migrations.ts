@@ -8,6 +8,8 @@ export interface Migration {
   id: number;
   name: string;
   sql: string;
+  /** a step in code after `sql`, in the same transaction (a change SQL alone cannot make, e.g. one needing a service secret) */
+  run?: (client: pg.PoolClient) => Promise<void>;
 }
 
 export async function runMigrations(pool: pg.Pool, migrations: readonly Migration[]): Promise<void> {
@@ -25,6 +27,7 @@ export async function runMigrations(pool: pg.Pool, migrations: readonly Migratio
       await client.query('BEGIN');
       try {
         await client.query(m.sql);
+        await m.run?.(client);
         await client.query('INSERT INTO schema_migrations (id, name) VALUES ($1, $2)', [m.id, m.name]);
         await client.query('COMMIT');
       } catch (err) {

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contactStream } from '../../commands/contact.ts';
 import { contactEventsProjection } from '../../projections/contact-events.ts';
+import { claimHasher } from '../../src/claims.ts';
 import { readyAccount, type TestAccount } from '../support/accounts.ts';
 import { testServerForSuite } from '../support/harness.ts';
 import { rebuildAndWait } from '../support/rebuild.ts';
@@ -247,7 +248,7 @@ describe('which contact an event is about', () => {
     const email = `left-behind-${unique()}@example.com`;
     await server.engage.pool.query(
       `INSERT INTO unique_claims (account_id, kind, value, owner_id, created_at) VALUES ($1, 'contact_email', $2, 'ct_01ARZ3NDEKTSV4RRFFQ69GHOST', now() - interval '1 hour')`,
-      [acct.accountId, email],
+      [acct.accountId, (await claimHasher(server.engage.pool))(email)],
     );
     const body = await post(acct.key, { contact: { email }, name: 'Came Back' });
     expect(body.results[0]).toMatchObject({ status: 'accepted', contact_id: expect.stringMatching(CONTACT_ID) });
@@ -401,11 +402,13 @@ describe('idempotency on the client’s event id', () => {
   it('an id left claimed by a request that died is free again later if its event was not stored, and a duplicate if it was', async () => {
     const tag = unique();
     const id = await createContact(acct.key, { email: `died-${tag}@example.com` });
+    // a claim row holds the keyed hash of its value (src/claims.ts)
+    const hash = await claimHasher(server.engage.pool);
     const claim = (clientId: string, age: string) =>
       server.engage.pool.query(
         `INSERT INTO unique_claims (account_id, kind, value, owner_id, created_at) VALUES ($1, 'tracked_event', $2, $3, now() - $4::interval)
          ON CONFLICT (account_id, kind, value) DO UPDATE SET owner_id = excluded.owner_id, created_at = excluded.created_at`,
-        [acct.accountId, clientId, `pending:01ARZ3NDEKTSV4RRFFQ69G5FAV:${id}`, age],
+        [acct.accountId, hash(clientId), `pending:01ARZ3NDEKTSV4RRFFQ69G5FAV:${id}`, age],
       );
     // within the time a request may take, but not one storing it right now: the client is told to send it again
     await claim(`young-${tag}`, '2 minutes');
