@@ -8,8 +8,9 @@ export function createPool(connectionString: string, max = 20): pg.Pool {
     idleTimeoutMillis: 30_000,
     // an unreachable database must answer /health with 503 soon, not hang requests
     connectionTimeoutMillis: 5_000,
-    // long transactions hold back every catch-up reader: never leave one idle
-    options: '-c idle_in_transaction_session_timeout=60000 -c statement_timeout=120000',
+    // long transactions hold back every catch-up reader: never leave one idle. No JIT: engage's
+    // statements are short, and compiling one (Postgres with jit=on) can cost more than it runs
+    options: '-c idle_in_transaction_session_timeout=60000 -c statement_timeout=120000 -c jit=off',
   });
   // an idle client that errors (server restart) must not crash the process
   pool.on('error', () => undefined);
