@@ -17,6 +17,7 @@ import { warnWhenLinksUnusable } from './suppressions/unsubscribe-links.ts';
 import { ensureProjection, requestRebuild, resetCheckpoint } from './read-models/generations.ts';
 import { ProjectionRunner } from './read-models/runner.ts';
 import { readStatuses } from './read-models/status.ts';
+import { dropParked, listParked, retryParked } from './read-models/parked.ts';
 import { sleep } from './sleep.ts';
 import { reviewSender, type SenderWrite } from './senders/service.ts';
 import { applyErasures, ExportedErasure, listErasures } from './personal-data/erasure.ts';
@@ -179,10 +180,61 @@ projections
       if (hold) process.stderr.write(`${describeHold(hold)}\n${hold.warning ? `warning: ${hold.warning}\n` : ''}`);
       out(!!opts.json, statuses, () =>
         statuses
-          .map((s) => `${s.name.padEnd(20)} gen ${String(s.generation).padEnd(3)} ${s.status.padEnd(10)} ${s.active ? 'active ' : 'standby'} position ${s.position.padEnd(16)} lag ${s.lag}${s.error ? `  error at ${s.error_position}: ${s.error}` : ''}`)
+          .map((s) => `${s.name.padEnd(20)} gen ${String(s.generation).padEnd(3)} ${s.status.padEnd(10)} ${s.active ? 'active ' : 'standby'} position ${s.position.padEnd(16)} lag ${s.lag}${s.parked ? `  parked ${s.parked}` : ''}${s.error ? `  error at ${s.error_position}: ${s.error}` : ''}`)
           .join('\n') || 'no projections yet (start the service once)',
       );
+      // 2: a read model has stopped; 3: one goes on with events parked (README "Operations")
       if (statuses.some((s) => s.status === 'failed')) process.exitCode = 2;
+      else if (statuses.some((s) => s.parked > 0)) process.exitCode = 3;
+    });
+  });
+
+const projectionArgument = (name: string) => {
+  const p = findProjection(name);
+  if (!p) throw new InvalidArgumentError(`unknown projection ${name} (${ALL_PROJECTIONS.map((x) => x.name).join(', ')})`);
+  return p;
+};
+const eventIdOption = (v: string) => {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) throw new InvalidArgumentError('an event id (a uuid, as `engage projections parked` lists it)');
+  return v.toLowerCase();
+};
+const describeParked = (e: { name: string; generation: number; position: string; event_id: string; type: string; stream_id: string; account_id: string | null; attempts: number; error: string }) =>
+  `${e.name.padEnd(20)} gen ${String(e.generation).padEnd(3)} ${e.event_id} ${e.type} ${e.stream_id} at ${e.position} account ${e.account_id ?? '-'} attempts ${e.attempts}: ${e.error}`;
+
+projections
+  .command('parked [name]')
+  .description('events read models could not apply and went on past (parked), oldest first')
+  .option('--json', 'machine-readable output')
+  .action(async (name: string | undefined, opts: { json?: boolean }) => {
+    if (name !== undefined) projectionArgument(name);
+    await withEngage(async (engage) => {
+      const parked = await listParked(engage.pool, name);
+      out(!!opts.json, parked, () => parked.map(describeParked).join('\n') || 'no parked events');
+    });
+  });
+projections
+  .command('retry-parked <name>')
+  .description("apply a read model's parked events again (once their cause is fixed); those applied are no longer parked")
+  .option('--event <id>', 'only this event', eventIdOption)
+  .action(async (name: string, opts: { event?: string }) => {
+    const p = projectionArgument(name);
+    await withEngage(async (engage) => {
+      const { applied, failed } = await retryParked(engage.pool, engage.store, p, opts.event);
+      for (const e of applied) process.stdout.write(`applied ${e.event_id} (${e.type} ${e.stream_id})\n`);
+      for (const e of failed) process.stdout.write(`still parked ${e.event_id} (${e.type} ${e.stream_id}): ${e.error}\n`);
+      if (applied.length === 0 && failed.length === 0) process.stdout.write(`no parked events${opts.event ? ` with id ${opts.event}` : ''} for ${name}\n`);
+      if (failed.length > 0) process.exitCode = 2;
+    });
+  });
+projections
+  .command('drop-parked <name>')
+  .description("forget a read model's parked events: they stay in the log, never applied")
+  .option('--event <id>', 'only this event', eventIdOption)
+  .action(async (name: string, opts: { event?: string }) => {
+    projectionArgument(name);
+    await withEngage(async (engage) => {
+      const dropped = await dropParked(engage.pool, name, opts.event);
+      process.stdout.write(`dropped ${dropped} parked event${dropped === 1 ? '' : 's'} of ${name}\n`);
     });
   });
 projections

@@ -73,27 +73,34 @@ export async function replaceViews(client: pg.PoolClient, p: Projection, generat
   }
 }
 
-/** Drops a generation's own tables (as recorded when it was made, whatever today's code lists) and its state row. */
+/** Drops a generation's own tables (as recorded when it was made, whatever today's code lists), its state row and its parked events. */
 export async function removeGeneration(client: pg.PoolClient, p: Projection, row: Pick<StateRow, 'generation' | 'tables'>): Promise<void> {
   const t = tableNamer(row.generation);
   for (const base of row.tables ?? p.tables) await client.query(`DROP TABLE IF EXISTS ${t(base)} CASCADE`);
   await client.query('DELETE FROM projection_state WHERE name = $1 AND generation = $2', [p.name, row.generation]);
+  await client.query('DELETE FROM parked_events WHERE name = $1 AND generation = $2', [p.name, row.generation]);
 }
 
 async function createGeneration(client: pg.PoolClient, p: Projection, generation: number, active: boolean): Promise<void> {
   const t = tableNamer(generation);
   for (const base of p.tables) await client.query(`DROP TABLE IF EXISTS ${t(base)} CASCADE`);
   await client.query(p.schema(t));
+  // a new generation starts with nothing parked; it parks again what still fails
+  await client.query('DELETE FROM parked_events WHERE name = $1 AND generation = $2', [p.name, generation]);
   await client.query(
     `INSERT INTO projection_state (name, generation, active, version, status, tables) VALUES ($1, $2, $3, $4, $5, $6)`,
     [p.name, generation, active, p.version, active ? 'running' : 'rebuilding', p.tables],
   );
 }
 
-/** Moves a projection's checkpoint back (for `engage replay`): re-applies events after `from`. */
+/** Moves a projection's checkpoint back (for `engage replay`): re-applies events after `from` (parked ones too: parked again if they still fail). */
 export async function resetCheckpoint(pool: pg.Pool, name: string, from: Position): Promise<void> {
+  // one statement: the parked events it will meet again go with the checkpoint's move, or neither
   await pool.query(
-    `UPDATE projection_state SET commit_pos = $2::text::xid8, prepare_pos = $3, status = CASE WHEN active THEN 'running' ELSE status END,
+    `WITH unparked AS (
+       DELETE FROM parked_events WHERE name = $1 AND (commit_pos, prepare_pos) > ($2::text::xid8, $3::bigint)
+     )
+     UPDATE projection_state SET commit_pos = $2::text::xid8, prepare_pos = $3, status = CASE WHEN active THEN 'running' ELSE status END,
        error = NULL, error_position = NULL, error_event = NULL, updated_at = now() WHERE name = $1`,
     [name, from.commit.toString(), from.prepare.toString()],
   );

@@ -5,8 +5,11 @@
 // Three rules keep it safe and keep others moving:
 // - it works only on generations built by its own code version, so during a rolling deploy old and
 //   new code each keep their own generation, and never run against the other's tables;
-// - a failing batch is retried with backoff; a projection is marked failed only when the same event
-//   keeps failing, and the event is named; a lost connection is waited out, never a failure;
+// - a failing batch is retried with backoff; when the same event keeps failing with an error of its
+//   own (bad data, the read model's own error) it is parked (parked.ts) and the read model goes on
+//   past it, for every other account; one that keeps failing for another reason (a lost race over and
+//   over, a missing table) marks the projection failed, naming the event; a lost connection is
+//   waited out, never a failure;
 // - each transaction is kept short (batches sized by how long they take, a swap that catches up at
 //   most one batch): any transaction holding a transaction id holds every catch-up reader back.
 import { EventEmitter } from 'node:events';
@@ -22,6 +25,7 @@ import { type Projection, type TableNamer, tableNamer } from './projection.ts';
 import { ensureProjection, removeGeneration, replaceViews } from './generations.ts';
 import { CHECKPOINT_CHANNEL, STATE_COLUMNS, type StateRow, beginBatch, commitBatch, lockGenerations, lockProjection, parseCheckpointPayload, readState, rowPosition } from './state.ts';
 import { NotificationListener } from '../db/notifications.ts';
+import { errorText, isEventError, parkEvent } from './parked.ts';
 
 export interface RunnerOptions {
   /** the most events one transaction applies */
@@ -378,17 +382,21 @@ export class ProjectionRunner extends EventEmitter {
   /**
    * A batch could not be applied (its transaction is rolled back to before the apply). Finds the
    * event that fails; retries with backoff while attempts remain (twice as many for transient
-   * errors: a lost race, a lock or statement timeout); else marks the generation failed, naming the
-   * event. Returns whether the loop should go again at once.
+   * errors: a lost race, a lock or statement timeout); else parks the event when the error is its
+   * own, or marks the generation failed, naming the event. Returns whether the loop should go again at once.
    */
   private async failedBatch(client: pg.PoolClient, p: Projection, row: StateRow, events: RecordedEvent[], t: TableNamer, err: unknown): Promise<boolean> {
     const key = `${p.name}:${row.generation}`;
-    const culprit = (await this.findCulprit(client, p, events, t)) ?? events[0];
+    const found = await this.findCulprit(client, p, events, t);
+    const culprit = found?.event ?? events[0];
+    // the event's own error when it fails alone (the batch's may be a later symptom)
+    const cause = found?.error ?? err;
+    if (isConnectionError(cause)) throw cause;
     const at = positionToString(culprit.position);
     const known = this.failures.get(key);
     const attempts = known && known.position === at ? known.attempts + 1 : 1;
-    const limit = isTransientError(err) ? this.maxAttempts * 2 : this.maxAttempts;
-    const message = err instanceof Error ? err.message : String(err);
+    const limit = isTransientError(cause) ? this.maxAttempts * 2 : this.maxAttempts;
+    const message = errorText(cause);
     const event = `${culprit.type} ${culprit.streamId}@${culprit.revision} (id ${culprit.id})`;
     if (attempts < limit) {
       await client.query('ROLLBACK');
@@ -400,6 +408,7 @@ export class ProjectionRunner extends EventEmitter {
       await sleep(delay);
       return true;
     }
+    if (found && isEventError(cause)) return this.park(client, p, row, events.slice(0, found.index), culprit, message, attempts);
     await client.query(
       `UPDATE projection_state SET status = 'failed', error = $3, error_position = $4, error_event = $5, updated_at = now() WHERE name = $1 AND generation = $2`,
       [p.name, row.generation, message, at, event],
@@ -407,8 +416,51 @@ export class ProjectionRunner extends EventEmitter {
     await client.query('COMMIT');
     this.failures.delete(key);
     if (row.active) this.failed.set(p.name, message);
-    this.log.error({ projection: p.name, generation: row.generation, position: at, event, attempts, err }, row.active ? 'projection failed; stopped' : 'projection rebuild failed; the live generation keeps serving');
+    this.log.error({ projection: p.name, generation: row.generation, position: at, event, attempts, err: cause }, row.active ? 'projection failed; stopped' : 'projection rebuild failed; the live generation keeps serving');
     return false;
+  }
+
+  /**
+   * Parks an event that keeps failing with an error of its own: in the batch's transaction, the
+   * events before it are applied, it is recorded in parked_events and the checkpoint moves past it,
+   * all in one commit. The read model goes on with the events after it.
+   */
+  private async park(client: pg.PoolClient, p: Projection, row: StateRow, before: RecordedEvent[], culprit: RecordedEvent, error: string, attempts: number): Promise<boolean> {
+    const key = `${p.name}:${row.generation}`;
+    try {
+      if (before.length > 0) await p.apply(client, before, tableNamer(row.generation));
+    } catch (err) {
+      // they went through one by one a moment ago: whatever this is, the next attempt settles it
+      await client.query('ROLLBACK');
+      if (isConnectionError(err)) throw err;
+      return true;
+    }
+    await parkEvent(client, p.name, row.generation, culprit, error, attempts);
+    await commitBatch(client, p.name, row.generation, culprit.position, this.announceCheckpoints && row.active);
+    this.failures.delete(key);
+    const accountId = (culprit.metadata?.accountId ?? (culprit.data as { account_id?: unknown } | null)?.account_id) as string | undefined;
+    this.log.error(
+      {
+        projection: p.name,
+        generation: row.generation,
+        event_id: culprit.id,
+        event: `${culprit.type} ${culprit.streamId}@${culprit.revision}`,
+        position: positionToString(culprit.position),
+        account_id: accountId ?? null,
+        attempts,
+        error,
+      },
+      'read model event parked',
+    );
+    row.commit = culprit.position.commit.toString();
+    row.prepare = culprit.position.prepare.toString();
+    if (row.active) {
+      this.positions.set(p.name, culprit.position);
+      this.emit('advanced', p.name, culprit.position);
+    } else {
+      this.emit('rebuild-progress', p.name, row.generation, culprit.position, before.length + 1);
+    }
+    return true;
   }
 
   /** Records that the active generation has nothing to apply up to `to`; stores it as the checkpoint once a second (only if nobody moved it). */
@@ -434,17 +486,17 @@ export class ProjectionRunner extends EventEmitter {
     }
   }
 
-  /** Finds the first event of a failed batch that throws, applying the good ones one by one (rolled back after). */
-  private async findCulprit(client: pg.PoolClient, p: Projection, events: RecordedEvent[], t: TableNamer): Promise<RecordedEvent | undefined> {
+  /** Finds the first event of a failed batch that throws, and its error, applying the good ones one by one (rolled back after). */
+  private async findCulprit(client: pg.PoolClient, p: Projection, events: RecordedEvent[], t: TableNamer): Promise<{ event: RecordedEvent; index: number; error: unknown } | undefined> {
     await client.query('SAVEPOINT culprit');
     try {
-      for (const e of events) {
+      for (const [index, e] of events.entries()) {
         try {
           await client.query('SAVEPOINT one');
           await p.apply(client, [e], t);
           await client.query('RELEASE SAVEPOINT one');
-        } catch {
-          return e;
+        } catch (error) {
+          return { event: e, index, error };
         }
       }
       return undefined;

@@ -125,4 +125,24 @@ export const READ_MODEL_STATE_MIGRATIONS: Migration[] = [
     sql: `ALTER TABLE projection_state ADD COLUMN IF NOT EXISTS tables text[];
           ALTER TABLE projection_state ADD COLUMN IF NOT EXISTS error_event text;`,
   },
+  {
+    id: 40,
+    name: 'events a read model could not apply are parked (parked.ts)',
+    sql: `
+      CREATE TABLE IF NOT EXISTS parked_events (
+        name text NOT NULL,
+        generation int NOT NULL,
+        commit_pos xid8 NOT NULL,
+        prepare_pos bigint NOT NULL,
+        event_id uuid NOT NULL,
+        type text NOT NULL,
+        stream_id text NOT NULL,
+        revision bigint NOT NULL,
+        account_id text,
+        error text NOT NULL,
+        attempts int NOT NULL,
+        parked_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (name, generation, event_id)
+      );`,
+  },
 ];

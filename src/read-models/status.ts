@@ -1,8 +1,10 @@
-// What `engage projections status` and /health report of every read model generation.
+// What `engage projections status` and /health report of every read model generation: a running one
+// with parked events (parked.ts) is `degraded`, and every answer counts them.
 import type pg from 'pg';
 import type { EventStore } from '../eventstore/port.ts';
 import { positionToString } from '../eventstore/port.ts';
 import type { Projection } from './projection.ts';
+import { parkedCounts } from './parked.ts';
 import { STATE_COLUMNS, type StateRow, rowPosition } from './state.ts';
 
 export interface ProjectionStatus {
@@ -10,9 +12,12 @@ export interface ProjectionStatus {
   generation: number;
   version: number;
   active: boolean;
-  status: 'running' | 'rebuilding' | 'failed';
+  /** degraded: running, with events parked (applied past, not applied) */
+  status: 'running' | 'degraded' | 'rebuilding' | 'failed';
   position: string;
   lag: number;
+  /** events parked by this generation (`engage projections parked`) */
+  parked: number;
   error?: string;
   error_position?: string;
   /** the event that failed: type, stream and revision, id */
@@ -21,22 +26,28 @@ export interface ProjectionStatus {
 
 /** Statuses of every projection generation; lag counts the committed events of its types not yet applied (also those an open transaction still holds back). */
 export async function readStatuses(pool: pg.Pool, store: EventStore, projections: readonly Projection[] = []): Promise<ProjectionStatus[]> {
-  const { rows } = await pool.query<StateRow>(`SELECT ${STATE_COLUMNS} FROM projection_state ORDER BY name, generation`);
+  const [{ rows }, parked] = await Promise.all([
+    pool.query<StateRow>(`SELECT ${STATE_COLUMNS} FROM projection_state ORDER BY name, generation`),
+    parkedCounts(pool),
+  ]);
   const typesOf = new Map(projections.map((p) => [p.name, p.types]));
   return Promise.all(
-    rows.map(async (r) => toStatus(r, await store.countAfter(rowPosition(r), typesOf.get(r.name), 1_000_000, { includeHeldBack: true }))),
+    rows.map(async (r) =>
+      toStatus(r, await store.countAfter(rowPosition(r), typesOf.get(r.name), 1_000_000, { includeHeldBack: true }), parked.get(`${r.name}:${r.generation}`) ?? 0),
+    ),
   );
 }
 
-function toStatus(r: StateRow, lag: number): ProjectionStatus {
+function toStatus(r: StateRow, lag: number, parked: number): ProjectionStatus {
   return {
     name: r.name,
     generation: r.generation,
     version: r.version,
     active: r.active,
-    status: r.status as ProjectionStatus['status'],
+    status: r.status === 'running' && parked > 0 ? 'degraded' : (r.status as ProjectionStatus['status']),
     position: positionToString(rowPosition(r)),
     lag,
+    parked,
     ...(r.error ? { error: r.error, error_position: r.error_position ?? undefined, ...(r.error_event ? { error_event: r.error_event } : {}) } : {}),
   };
 }

@@ -1,13 +1,13 @@
 // The projection runner's guarantees, on a real Postgres: a batch and its checkpoint commit together,
-// runners competing for one projection never apply an event twice, and a projection that cannot
-// apply an event stops at it — visibly, in /health and `engage projections status` — instead of skipping it.
+// runners competing for one projection never apply an event twice, and an event a read model cannot
+// apply is parked — visibly, in /health and `engage projections status` — and the read model goes on past it.
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NewEvent, type Position, type RecordedEvent, comparePositions, positionToString } from '../../src/eventstore/port.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
 import type { Projection } from '../../src/read-models/projection.ts';
-import { resetCheckpoint } from '../../src/read-models/generations.ts';
+import { retryParked } from '../../src/read-models/parked.ts';
 import { ProjectionRunner } from '../../src/read-models/runner.ts';
 import { openMigratedStore } from '../support/event-store.ts';
 import { freshDatabase, startTestServer, type TestServer } from '../support/harness.ts';
@@ -191,63 +191,50 @@ describe('the projection runner', () => {
     await Promise.all([runnerA.stop(), runnerB.stop()]);
   }, 300_000);
 
-  it('stops at an event it cannot apply, records it as failed, and never skips it (also across a restart)', async () => {
+  it('parks an event it cannot apply, goes on past it, never parks or applies it twice (also across a restart), and applies it on a retry once fixed', async () => {
     const n = await node(url);
     await appendNumbered(n.store, 'Poison', 0, 40, 5);
     const poisoned = (e: RecordedEvent) => e.data.n === 25;
-    // a healthy projection on the same runner: when it has caught up, the runner has had its chance
-    const fence = ledgerProjection('fence', 'Poison', 'fence');
-    const r1 = runner(n, [ledgerProjection('poisoned', 'Poison', 'r1', poisoned), fence], 10);
+    const r1 = runner(n, [ledgerProjection('poisoned', 'Poison', 'r1', poisoned)], 10);
     await r1.start();
 
     const events = await eventsOf(n.store, 'Poison', 40);
     const culprit = events.find((e) => e.data.n === 25)!;
-    const failed = await eventually('the projection to fail', async () => {
-      const [s] = await stateOf(n.pool, 'poisoned');
-      return s?.status === 'failed' ? s : undefined;
-    });
-    expect(failed).toMatchObject({
-      active: true,
-      error: 'cannot apply Poison #25',
-      error_position: positionToString(culprit.position),
-      error_event: `Poison ${culprit.streamId}@0 (id ${culprit.id})`,
-    });
-    // batches of 10 until one fails; the retries shrink the batch around #25, so everything before it
-    // commits (each batch with its checkpoint) and the checkpoint stops right before the failing event
-    expect(failed.position).toBe(positionToString(events[24].position));
+    expect(await r1.waitFor(['poisoned'], events.at(-1)!.position, 60_000)).toBe(true);
     const applied = async () => (await n.pool.query(`SELECT n FROM poisoned_ledger ORDER BY n`)).rows.map((x) => x.n);
-    expect(await applied()).toEqual(Array.from({ length: 25 }, (_, i) => i));
-    expect(r1.isFailing('poisoned')).toBe('cannot apply Poison #25');
+    const upTo = (end: number, without: number[] = [25]) => Array.from({ length: end }, (_, i) => i).filter((i) => !without.includes(i));
+    expect(await applied()).toEqual(upTo(40));
+    expect((await stateOf(n.pool, 'poisoned'))[0]).toMatchObject({ status: 'running', error: null, position: positionToString(events.at(-1)!.position) });
+    const parked = async () =>
+      (await n.pool.query(`SELECT event_id::text, error, attempts, commit_pos::text || '/' || prepare_pos AS position FROM parked_events WHERE name = 'poisoned'`)).rows;
+    const [first] = await parked();
+    expect(await parked()).toEqual([{ event_id: culprit.id, error: 'cannot apply Poison #25', attempts: 5, position: positionToString(culprit.position) }]);
+    expect(r1.isFailing('poisoned')).toBeUndefined();
 
-    // later events are not applied either, while the runner keeps running the healthy projection
+    // later events are applied
     const later = await appendNumbered(n.store, 'Poison', 40, 10, 5);
-    expect(await r1.waitFor(['fence'], later, 30_000)).toBe(true);
-    expect(await applied()).toEqual(Array.from({ length: 25 }, (_, i) => i));
+    expect(await r1.waitFor(['poisoned'], later, 30_000)).toBe(true);
+    expect(await applied()).toEqual(upTo(50));
     await r1.stop();
 
-    // a restarted runner (same broken code) stays stopped at the same event
-    const r2 = runner(n, [ledgerProjection('poisoned', 'Poison', 'r2', poisoned), fence], 10);
+    // a restarted runner (same broken code) starts past it: nothing parked again, nothing applied twice
+    const r2 = runner(n, [ledgerProjection('poisoned', 'Poison', 'r2', poisoned)], 10);
     await r2.start();
     const more = await appendNumbered(n.store, 'Poison', 50, 5, 5);
-    expect(await r2.waitFor(['fence'], more, 30_000)).toBe(true);
-    expect(await applied()).toEqual(Array.from({ length: 25 }, (_, i) => i));
-    expect((await stateOf(n.pool, 'poisoned'))[0]).toMatchObject({ status: 'failed', position: positionToString(events[24].position) });
+    expect(await r2.waitFor(['poisoned'], more, 30_000)).toBe(true);
+    expect(await applied()).toEqual(upTo(55));
+    expect(await parked()).toEqual([first]);
     await r2.stop();
 
-    // with the apply fixed, replaying from the checkpoint applies the failed event and everything after, once each
-    const r3 = runner(n, [ledgerProjection('poisoned', 'Poison', 'r3'), fence], 10);
-    await resetCheckpoint(n.pool, 'poisoned', events[24].position);
-    await r3.start();
-    const all = await eventsOf(n.store, 'Poison', 55);
-    expect(await r3.waitFor(['poisoned'], all.at(-1)!.position, 30_000)).toBe(true);
-    expect(await applied()).toEqual(Array.from({ length: 55 }, (_, i) => i));
-    const [recovered] = await stateOf(n.pool, 'poisoned');
-    expect(recovered).toMatchObject({ status: 'running', error: null, error_position: null });
-    await r3.stop();
+    // with the apply fixed, a retry applies the parked event once and forgets it
+    const retried = await retryParked(n.pool, n.store, ledgerProjection('poisoned', 'Poison', 'retry'));
+    expect(retried.applied.map((x) => x.event_id)).toEqual([culprit.id]);
+    expect(await applied()).toEqual(upTo(55, []));
+    expect(await parked()).toEqual([]);
   }, 300_000);
 });
 
-describe('a failing read model in a running service', () => {
+describe('a read model with a parked event in a running service', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ READ_YOUR_WRITES_TIMEOUT_MS: '300' });
@@ -256,53 +243,73 @@ describe('a failing read model in a running service', () => {
     await server?.close();
   }, 300_000);
 
-  it('shows as failed in GET /health and `engage projections status` (exit 2), and later contacts stay unapplied', async () => {
-    const { key, accountId } = await server.newAccount();
-    const before = await server.call('POST', '/v1/contacts', { key, body: { email: 'before@example.com' } });
+  it('shows it in GET /health and `engage projections status` (degraded, exit 3), applies later contacts of every account, and the CLI lists, retries and drops it', async () => {
+    const a = await server.newAccount();
+    const b = await server.newAccount();
+    const before = await server.call('POST', '/v1/contacts', { key: a.key, body: { email: 'before@example.com' } });
     expect(before.status).toBe(201);
 
     // an event the contacts read model cannot store (a created_at that is not a timestamp)
     const poison = await server.engage.store.append(
       'contact-ct_poison',
-      [{ type: 'ContactCreated', data: { account_id: accountId, id: 'ct_poison', fields: { email: 'poison@example.com' }, custom_fields: {}, created_at: 'not-a-time' } }],
+      [{ type: 'ContactCreated', data: { account_id: a.accountId, id: 'ct_poison', fields: { email: 'poison@example.com' }, custom_fields: {}, created_at: 'not-a-time' } }],
       'no_stream',
     );
-    // (other read models that take ContactCreated, list_growth among them, stop at it too, each in
-    // its own time: wait for the contacts read model's failure, not for the first one reported)
-    const health = await eventually('GET /health to report the failure', async () => {
+    const [poisonEvent] = await server.engage.store.readStream('contact-ct_poison');
+    // (other read models that take ContactCreated, list_growth among them, may park it too, each in its own time)
+    const health = await eventually('GET /health to report the parked event', async () => {
       const res = await server.call('GET', '/health');
-      const failed = res.body.projections?.find((p: { name: string }) => p.name === 'contacts')?.status === 'failed';
-      return res.body.status === 'degraded' && failed ? res : undefined;
+      const contacts = res.body.projections?.find((p: { name: string }) => p.name === 'contacts');
+      return contacts?.parked === 1 ? res : undefined;
     });
     expect(health.status).toBe(200);
-    const contacts = health.body.projections.find((p: { name: string }) => p.name === 'contacts');
-    expect(contacts).toMatchObject({ status: 'failed', error_position: positionToString(poison.position) });
-    expect(contacts.error).toMatch(/timestamp/);
-    expect(health.body.projections.find((p: { name: string }) => p.name === 'auth')).toMatchObject({ status: 'running' });
+    expect(health.body.status).toBe('degraded');
+    expect(health.body.projections.find((p: { name: string }) => p.name === 'contacts')).toMatchObject({ status: 'degraded', parked: 1, lag: 0 });
+    expect(health.body.projections.find((p: { name: string }) => p.name === 'auth')).toMatchObject({ status: 'running', parked: 0 });
 
-    // a contact created after the bad event is not applied past it
-    const after = await server.call('POST', '/v1/contacts', { key, body: { email: 'after@example.com' } });
-    expect(after.status).toBe(201);
-    const listed = await server.call('GET', '/v1/contacts', { key });
-    expect(listed.body.data.map((c: { email: string }) => c.email)).toEqual(['before@example.com']);
-    const healthAfter = await server.call('GET', '/health');
-    const contactsAfter = healthAfter.body.projections.find((p: { name: string }) => p.name === 'contacts');
-    expect(contactsAfter).toMatchObject({ status: 'failed', position: contacts.position, error_position: positionToString(poison.position) });
-    expect(contactsAfter.lag).toBeGreaterThanOrEqual(2);
+    // contacts created after the bad event are applied, in both accounts
+    expect((await server.call('POST', '/v1/contacts', { key: a.key, body: { email: 'after@example.com' } })).status).toBe(201);
+    expect((await server.call('POST', '/v1/contacts', { key: b.key, body: { email: 'other@example.com' } })).status).toBe(201);
+    const emails = async (key: string) => (await server.call('GET', '/v1/contacts', { key })).body.data.map((c: { email: string }) => c.email).sort();
+    expect(await eventually('both contacts of account a', async () => ((await emails(a.key)).length === 2 ? emails(a.key) : undefined))).toEqual(['after@example.com', 'before@example.com']);
+    expect(await emails(b.key)).toEqual(['other@example.com']);
 
-    const json = await runEngage(['projections', 'status', '--json'], server.databaseUrl);
-    expect(json.code).toBe(2);
-    const statuses = JSON.parse(json.stdout);
-    expect(statuses.find((s: { name: string }) => s.name === 'contacts')).toMatchObject({
-      status: 'failed',
-      active: true,
-      error_position: positionToString(poison.position),
-      error: contacts.error,
-    });
-    expect(statuses.find((s: { name: string }) => s.name === 'auth')).toMatchObject({ status: 'running' });
-
+    const status = await runEngage(['projections', 'status', '--json'], server.databaseUrl);
+    expect(status.code).toBe(3);
+    expect(JSON.parse(status.stdout).find((s: { name: string }) => s.name === 'contacts')).toMatchObject({ status: 'degraded', parked: 1, active: true });
     const plain = await runEngage(['projections', 'status'], server.databaseUrl);
-    expect(plain.code).toBe(2);
-    expect(plain.stdout).toMatch(new RegExp(`^contacts\\s.*failed.*error at ${positionToString(poison.position)}`, 'm'));
+    expect(plain.code).toBe(3);
+    expect(plain.stdout).toMatch(/^contacts\s.*degraded.*parked 1/m);
+
+    const listed = await runEngage(['projections', 'parked', 'contacts', '--json'], server.databaseUrl);
+    expect(listed.code).toBe(0);
+    const [entry] = JSON.parse(listed.stdout);
+    expect(JSON.parse(listed.stdout)).toHaveLength(1);
+    expect(entry).toMatchObject({ name: 'contacts', event_id: poisonEvent.id, type: 'ContactCreated', stream_id: 'contact-ct_poison', account_id: a.accountId, position: positionToString(poison.position) });
+    expect(entry.error).toMatch(/timestamp/);
+    const listedPlain = await runEngage(['projections', 'parked'], server.databaseUrl);
+    expect(listedPlain.stdout).toMatch(new RegExp(`^contacts\\s.*${poisonEvent.id}.*ContactCreated.*${a.accountId}.*timestamp`, 'm'));
+
+    // a retry that fails again keeps it parked (exit 2, the error named)
+    const retried = await runEngage(['projections', 'retry-parked', 'contacts', '--event', poisonEvent.id], server.databaseUrl);
+    expect(retried.code).toBe(2);
+    expect(retried.stdout + retried.stderr).toMatch(/still parked.*timestamp/);
+    const again = JSON.parse((await runEngage(['projections', 'parked', 'contacts', '--json'], server.databaseUrl)).stdout);
+    expect(again).toEqual([expect.objectContaining({ event_id: poisonEvent.id, attempts: entry.attempts + 1 })]);
+
+    // bad input is refused, nothing changed
+    expect((await runEngage(['projections', 'drop-parked', 'nosuch'], server.databaseUrl)).stderr).toMatch(/unknown projection nosuch/);
+    const badId = await runEngage(['projections', 'drop-parked', 'contacts', '--event', 'not-an-id'], server.databaseUrl);
+    expect(badId.code).not.toBe(0);
+    expect(badId.stderr).toMatch(/event id/);
+
+    const dropped = await runEngage(['projections', 'drop-parked', 'contacts', '--event', poisonEvent.id], server.databaseUrl);
+    expect(dropped.code).toBe(0);
+    expect(dropped.stdout).toMatch(/dropped 1/);
+    expect(JSON.parse((await runEngage(['projections', 'parked', 'contacts', '--json'], server.databaseUrl)).stdout)).toEqual([]);
+    const healthAfter = await server.call('GET', '/health');
+    expect(healthAfter.body.projections.find((p: { name: string }) => p.name === 'contacts')).toMatchObject({ status: 'running', parked: 0 });
+    // it stays in the log
+    expect((await server.engage.store.readStream('contact-ct_poison')).map((e) => e.id)).toEqual([poisonEvent.id]);
   }, 300_000);
 });

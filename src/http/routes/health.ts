@@ -1,5 +1,5 @@
-// GET /health: database, event store and every projection's position and lag, and the process that
-// answered; 503 when a store is down.
+// GET /health: database, event store and every projection's position, lag and parked events, and the
+// process that answered; 503 when a store is down.
 import { readerHold } from '../../eventstore/reader-hold.ts';
 import { readStatuses } from '../../read-models/status.ts';
 import type { AppDeps } from '../deps.ts';
@@ -35,7 +35,7 @@ export function healthRoutes({ engage }: AppDeps): AnyRoute[] {
           within(engage.pool.query('SELECT 1')).then(() => 'ok', () => 'unreachable'),
           within(engage.store.ping()).then((ok) => (ok ? 'ok' : 'unreachable'), () => 'unreachable'),
         ]);
-        type Entry = { name: string; generation: number; version: number; position: string; lag: number; status: string; error?: string; rebuild?: Omit<Entry, 'name' | 'rebuild'> };
+        type Entry = { name: string; generation: number; version: number; position: string; lag: number; status: string; parked: number; error?: string; rebuild?: Omit<Entry, 'name' | 'rebuild'> };
         let projections: Entry[] = [];
         if (database === 'ok') {
           try {
@@ -46,6 +46,7 @@ export function healthRoutes({ engage }: AppDeps): AnyRoute[] {
               position: s.position,
               lag: s.lag,
               status: s.status,
+              parked: s.parked,
               ...(s.error ? { error: s.error, error_position: s.error_position, error_event: s.error_event } : {}),
             });
             // one entry per read model: its live generation, and the one being rebuilt beside it (a
@@ -61,7 +62,8 @@ export function healthRoutes({ engage }: AppDeps): AnyRoute[] {
           }
         }
         const hold = database === 'ok' ? await within(readerHold(engage.store, engage.config.READER_HOLD_WARN_MS)).catch(() => undefined) : undefined;
-        const failing = projections.some((p) => p.status === 'failed');
+        // a read model with parked events (status degraded) serves, minus those events
+        const failing = projections.some((p) => p.status === 'failed' || p.status === 'degraded');
         const down = database !== 'ok' || eventstore !== 'ok';
         reply.code(down ? 503 : 200);
         return {
