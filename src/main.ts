@@ -323,8 +323,10 @@ async function runToCompletion(name: string, before: (engage: Engage) => Promise
     }
     const [s] = (await readStatuses(engage.pool, engage.store, ALL_PROJECTIONS)).filter((x) => x.name === name && x.active);
     const secs = (Date.now() - started) / 1000;
-    process.stdout.write(`${name}: ${s?.status ?? 'unknown'} at ${s?.position ?? '?'} (${secs.toFixed(1)} s)\n`);
+    const parked = s?.parked ? `, ${s.parked} event${s.parked === 1 ? '' : 's'} parked (engage projections parked ${name})` : '';
+    process.stdout.write(`${name}: ${s?.status ?? 'unknown'} at ${s?.position ?? '?'}${parked} (${secs.toFixed(1)} s)\n`);
     if (s?.status === 'failed') process.exitCode = 2;
+    else if (s?.parked) process.exitCode = 3;
   } finally {
     await engage.close();
   }

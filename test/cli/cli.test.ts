@@ -269,7 +269,7 @@ describe('the engage CLI with no service running', () => {
 });
 
 describe('engage projections rebuild of a read model that cannot apply an event', () => {
-  it('stops at the event, says where and why, exits 2, and leaves the live generation in place', async () => {
+  it('parks the event, swaps in, says so and exits 3; the new generation lists it as parked', async () => {
     const url = await freshDatabase();
     const engage = await openEngage({ config: testConfig(url), log: pino({ level: 'silent' }) });
     try {
@@ -281,19 +281,15 @@ describe('engage projections rebuild of a read model that cannot apply an event'
       const poison = await engage.store.append('contact-ct_poison', [contact('ct_poison', 'not-a-time')], 'no_stream');
 
       const r = await runEngage(['projections', 'rebuild', 'contacts'], url);
-      expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(new RegExp(`^rebuild of contacts failed at ${positionToString(poison.position)}: invalid input syntax for type timestamp`));
-      expect(r.stderr).toMatch(/\(the previous generation keeps serving\)\n$/);
+      expect(r.code).toBe(3);
+      expect(r.stdout).toMatch(/^contacts: degraded at \d+\/\d+, 1 event parked \(engage projections parked contacts\)/m);
       expectClean(r);
-      const { rows } = await engage.pool.query(
-        `SELECT generation, active, status, error_position FROM projection_state WHERE name = 'contacts' ORDER BY generation`,
-      );
-      expect(rows).toEqual([
-        expect.objectContaining({ generation: 1, active: true }),
-        { generation: 2, active: false, status: 'failed', error_position: positionToString(poison.position) },
-      ]);
-      const { rows: view } = await engage.pool.query(`SELECT definition FROM pg_views WHERE viewname = 'contacts'`);
-      expect(view[0].definition).toMatch(/contacts_g1/);
+      const { rows } = await engage.pool.query(`SELECT generation, active, status FROM projection_state WHERE name = 'contacts' ORDER BY generation`);
+      expect(rows).toEqual([{ generation: 2, active: true, status: 'running' }]);
+      // the old generation's parked events went with it
+      const { rows: parked } = await engage.pool.query(`SELECT generation, stream_id, account_id, commit_pos::text || '/' || prepare_pos AS position FROM parked_events WHERE name = 'contacts'`);
+      expect(parked).toEqual([{ generation: 2, stream_id: 'contact-ct_poison', account_id: 'acct_x', position: positionToString(poison.position) }]);
+      expect((await engage.pool.query(`SELECT id FROM contacts`)).rows).toEqual([{ id: 'ct_good' }]);
     } finally {
       await engage.close();
     }
