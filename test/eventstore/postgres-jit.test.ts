@@ -136,6 +136,9 @@ describe('postgres event store on a Postgres with JIT', () => {
     await store.headPosition({ includeHeldBack: true });
     await store.countAfter(all[0].position, ['JitProbe'], 100);
     expect((await store.readStream(`${s}-a`)).map((e) => e.revision)).toEqual([0n, 1n, 2n, 3n]);
+    // any other statement of engage's pool (the runner's, the webhook sender's): the control's read
+    await pool.query('SELECT count(*) FROM es_events');
+    expect(plans.some((p) => p.query === 'SELECT count(*) FROM es_events')).toBe(true);
 
     // the judging step was reached (its statement was explained), and nothing was compiled
     expect(plans.some((p) => p.query.includes('AS state'))).toBe(true);
