@@ -21,6 +21,7 @@ import { ERASURE_EVENTS, erasedKeys, isErasure } from './erasures.ts';
 import { eraseHooks, hookOfAccepted, insertHooks, loadHooks, messageHooksSchema, messageHooksUpgrade, openHooks, setProviderMessageId, type StoredHook } from './webhook-message-hooks.ts';
 import { type DeliveryDraft, deliveriesFor, type EndpointSubscription, erasePersonalData, type MessageHook } from './webhook-payloads.ts';
 import { applyReplayEvent, replaysSchema } from './webhook-replays.ts';
+import { revokeDeliveries } from '../src/webhooks/revocations.ts';
 import { endpointsOfAccounts, endpointsSchema, storeEndpointEvent } from './webhook-endpoints.ts';
 
 // the endpoints' queries, from where their callers have always imported them
@@ -273,6 +274,7 @@ async function applyEndpointEvent(tx: Db, e: WebhookEndpointEvent, endpoints: Ma
       const ep = endpoints.get(d.id);
       if (ep) endpoints.set(d.id, { ...ep, url: d.url ?? ep.url, events: d.events ?? ep.events, status: d.status ?? ep.status });
       await storeEndpointEvent(tx, e, t);
+      if (d.status === 'disabled') await cancelEndpointDeliveries(tx, d.id, 'endpoint disabled', d.updated_at, t);
       if (d.url) {
         // retries still to come go to the endpoint's new address (the sender also reads the
         // endpoint's url when it sends; this keeps per-host scheduling on the right host)
@@ -286,7 +288,20 @@ async function applyEndpointEvent(tx: Db, e: WebhookEndpointEvent, endpoints: Ma
     case 'WebhookEndpointDeleted':
       endpoints.delete(e.data.id);
       await storeEndpointEvent(tx, e, t);
+      await cancelEndpointDeliveries(tx, e.data.id, 'endpoint deleted', e.data.deleted_at, t);
   }
+}
+
+/**
+ * A deleted or disabled endpoint's deliveries still to be made, retries and those a sender holds
+ * included: cancelled in the transaction that records the change, and the senders of this process
+ * told not to send what they claimed before (README "Webhooks"). A disabled endpoint gets nothing
+ * until it is active again (POST …/retry re-sends one).
+ */
+async function cancelEndpointDeliveries(tx: Db, endpointId: string, reason: string, at: string, t: TableNamer): Promise<void> {
+  await tx.query(`UPDATE ${t('webhook_deliveries')} SET status = 'cancelled', last_error = $2, updated_at = $3 WHERE endpoint_id = $1 AND status = 'pending'`, [endpointId, reason, at]);
+  // after the update: it waited for any claim of these rows in progress, so that claim began before now
+  revokeDeliveries([endpointId]);
 }
 
 /** The account's inbound webhook URL, as the outbox keeps it (none set: no row). */
@@ -327,6 +342,7 @@ async function insertDeliveries(tx: Db, drafts: readonly DeliveryDraft[], t: Tab
 /** A cancelled replay's deliveries still to be made: cancelled, in the transaction that records the cancel. */
 async function cancelReplayDeliveries(tx: Db, replayId: string, at: string, t: TableNamer): Promise<void> {
   await tx.query(`UPDATE ${t('webhook_deliveries')} SET status = 'cancelled', last_error = 'replay cancelled', updated_at = $2 WHERE replay_id = $1 AND status = 'pending'`, [replayId, at]);
+  revokeDeliveries([replayId]);
 }
 
 // ── The replay worker's queries (through the views: the live generation) ──
@@ -356,11 +372,27 @@ export async function replayDeliveryCounts(db: Db, replayIds: readonly string[])
 
 // ── The sender's and the API's queries (the tables' views, so always the live generation) ──
 
-/** A delivery a sender has leased for one attempt, with where its endpoint is now (null: per-message, or the endpoint is gone). */
+/**
+ * A delivery a sender has leased for one attempt, with where its endpoint is now (null: per-message,
+ * or the endpoint is gone) and its lease: the `locked_until` this claim set, which no other claim of
+ * the row sets (a later claim comes after it, so sets a later one) — the lease's identity, checked by
+ * every write that ends it.
+ */
 export type ClaimedDelivery = Pick<
   WebhookDelivery,
   'id' | 'account_id' | 'endpoint_id' | 'target_url' | 'target_host' | 'kind' | 'event_id' | 'event_type' | 'body' | 'attempts' | 'replay_id'
-> & { endpoint: SendingEndpoint | null };
+> & {
+  endpoint: SendingEndpoint | null;
+  lease: Date;
+  /** why the log says it must not be sent (its endpoint deleted or disabled, its replay cancelled), though the outbox may not have applied that yet; null: it may */
+  revoked: string | null;
+};
+
+/** A lease a sender holds: the delivery and the `locked_until` its claim set. */
+export interface DeliveryLease {
+  deliveryId: string;
+  lease: Date;
+}
 
 export interface DeliveryClaim {
   now: Date;
@@ -383,6 +415,11 @@ export interface DeliveryClaim {
  * sender locked meanwhile are skipped). Each comes with its endpoint as it is now, in the same
  * round trip: one deleted, disabled or moved since the row was written is sent nothing, or sent to
  * its new address.
+ *
+ * Whether its endpoint was deleted or disabled, or its replay cancelled, is read from the log
+ * itself (the streams' last such event), not from this outbox's copy: the outbox may lag behind
+ * the write that the API has already answered (README "Webhooks"). One index walk of a short stream
+ * per endpoint and replay in the claim, not per delivery.
  */
 export async function claimDueDeliveries(db: Db, claim: DeliveryClaim): Promise<ClaimedDelivery[]> {
   const busy = [...claim.hostRoom];
@@ -404,9 +441,21 @@ export async function claimDueDeliveries(db: Db, claim: DeliveryClaim): Promise<
              ORDER BY r.next_attempt_at LIMIT $2)
            AND status = 'pending' AND (locked_until IS NULL OR locked_until < $1)
          FOR UPDATE SKIP LOCKED)
-       RETURNING d.id, d.account_id, d.endpoint_id, d.target_url, d.target_host, d.kind, d.event_id, d.event_type, d.body, d.attempts, d.replay_id)
-     SELECT c.*, e.url AS endpoint_url, e.status AS endpoint_status, e.secret_sealed
-     FROM claimed c LEFT JOIN webhook_endpoints e ON c.kind = 'endpoint' AND e.id = c.endpoint_id`,
+       RETURNING d.id, d.account_id, d.endpoint_id, d.target_url, d.target_host, d.kind, d.event_id, d.event_type, d.body, d.attempts, d.replay_id, d.locked_until AS lease),
+     streams AS (
+       SELECT DISTINCT 'webhookendpoint-' || endpoint_id AS stream_id FROM claimed WHERE kind = 'endpoint' AND endpoint_id IS NOT NULL
+       UNION SELECT DISTINCT 'webhookreplay-' || replay_id FROM claimed WHERE replay_id IS NOT NULL),
+     revoked AS (
+       SELECT s.stream_id, CASE WHEN l.type = 'WebhookEndpointDeleted' THEN 'endpoint deleted' WHEN l.type = 'WebhookReplayCancelled' THEN 'replay cancelled'
+         WHEN l.status = 'disabled' THEN 'endpoint disabled' END AS reason
+       FROM streams s CROSS JOIN LATERAL (
+         SELECT ev.type, ev.data->>'status' AS status FROM es_events ev
+         WHERE ev.stream_id = s.stream_id AND (ev.type IN ('WebhookEndpointDeleted', 'WebhookReplayCancelled') OR (ev.type LIKE 'WebhookEndpoint%' AND ev.data ? 'status'))
+         ORDER BY ev.stream_revision DESC LIMIT 1) l)
+     SELECT c.*, e.url AS endpoint_url, e.status AS endpoint_status, e.secret_sealed, coalesce(re.reason, rr.reason) AS revoked
+     FROM claimed c LEFT JOIN webhook_endpoints e ON c.kind = 'endpoint' AND e.id = c.endpoint_id
+       LEFT JOIN revoked re ON c.kind = 'endpoint' AND re.stream_id = 'webhookendpoint-' || c.endpoint_id
+       LEFT JOIN revoked rr ON rr.stream_id = 'webhookreplay-' || c.replay_id`,
     [
       claim.now, claim.limit, claim.leaseUntil, claim.skipHosts, busy.map(([h]) => h), busy.map(([, n]) => n), claim.perHost,
       // the candidates: enough beyond `limit` that a host over its room leaves others their turn
@@ -419,14 +468,21 @@ export async function claimDueDeliveries(db: Db, claim: DeliveryClaim): Promise<
   }));
 }
 
-/** Ends leases with no attempt made: the deliveries are due again at once, for a later round or another sender. */
-export async function releaseDeliveries(db: Db, deliveryIds: readonly string[]): Promise<void> {
-  await db.query('UPDATE webhook_deliveries SET locked_until = NULL WHERE id = ANY($1::text[]) AND status = \'pending\'', [deliveryIds]);
+/**
+ * Ends leases with no attempt made: the deliveries are due again at once, for a later round or
+ * another sender. Only a lease still this claim's is ended: one that ran out and was claimed again
+ * belongs to that claim.
+ */
+export async function releaseDeliveries(db: Db, leases: readonly DeliveryLease[]): Promise<void> {
+  if (!leases.length) return;
+  await db.query(
+    `UPDATE webhook_deliveries d SET locked_until = NULL FROM unnest($1::text[], $2::timestamptz[]) AS l(id, lease) WHERE d.id = l.id AND d.locked_until = l.lease`,
+    [leases.map((l) => l.deliveryId), leases.map((l) => l.lease)],
+  );
 }
 
 /** One attempt made (or a delivery given up on): the delivery's new state and the attempt's row. */
-export interface DeliveryAttempt {
-  deliveryId: string;
+export interface DeliveryAttempt extends DeliveryLease {
   /** 1 for the first attempt */
   attempt: number;
   status: DeliveryStatus;
@@ -439,7 +495,12 @@ export interface DeliveryAttempt {
 
 /**
  * Records attempts and ends their leases, in one statement: the deliveries' new states and the
- * attempts' rows. Recording the same attempt twice changes nothing more.
+ * attempts' rows. Only an attempt whose lease is still its claim's is recorded: an outcome that
+ * comes after the lease ran out and another sender claimed the row is that sender's to record, and
+ * must not overwrite it (a `delivered` turned back into `pending` would be sent again). A delivery
+ * cancelled meanwhile (its replay, its endpoint deleted or disabled) stays cancelled, whatever the
+ * attempt in flight then got; the attempt's row says what the receiver answered. Recording the same
+ * attempt twice changes nothing more.
  */
 export async function recordDeliveryAttempts(db: Db, attempts: readonly DeliveryAttempt[]): Promise<void> {
   if (!attempts.length) return;
@@ -448,20 +509,20 @@ export async function recordDeliveryAttempts(db: Db, attempts: readonly Delivery
   // a WITH update runs to completion whether or not the INSERT reads it
   await db.query(
     `WITH a AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::int[], $8::timestamptz[])
-         AS a(id, status, attempt, next_at, code, error, latency, at)),
+       SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::int[], $8::timestamptz[], $9::timestamptz[])
+         AS a(id, status, attempt, next_at, code, error, latency, at, lease)),
      d AS (
        UPDATE webhook_deliveries w SET
-         -- cancelled while in flight (its replay was): a failed attempt does not bring it back for a retry
-         status = CASE WHEN w.status = 'cancelled' AND a.status <> 'delivered' THEN 'cancelled' ELSE a.status END,
-         attempts = a.attempt, next_attempt_at = a.next_at, locked_until = NULL, last_status_code = a.code,
-         last_error = a.error, last_latency_ms = a.latency, updated_at = a.at, delivered_at = CASE WHEN a.status = 'delivered' THEN a.at ELSE w.delivered_at END
-       FROM a WHERE w.id = a.id)
+         status = CASE WHEN w.status = 'cancelled' THEN 'cancelled' ELSE a.status END,
+         attempts = a.attempt, next_attempt_at = a.next_at, locked_until = NULL, last_status_code = a.code, last_error = CASE WHEN w.status = 'cancelled' THEN w.last_error ELSE a.error END,
+         last_latency_ms = a.latency, updated_at = a.at, delivered_at = CASE WHEN a.status = 'delivered' AND w.status <> 'cancelled' THEN a.at ELSE w.delivered_at END
+       FROM a WHERE w.id = a.id AND w.locked_until = a.lease
+       RETURNING w.id)
      INSERT INTO webhook_attempts (delivery_id, attempt, at, status_code, latency_ms, error)
-     SELECT id, attempt, at, code, latency, error FROM a ON CONFLICT DO NOTHING`,
+     SELECT a.id, a.attempt, a.at, a.code, a.latency, a.error FROM a JOIN d ON d.id = a.id ON CONFLICT DO NOTHING`,
     [
       a.map((x) => x.deliveryId), a.map((x) => x.status), a.map((x) => x.attempt), a.map((x) => x.nextAttemptAt), a.map((x) => x.statusCode),
-      a.map((x) => x.error), a.map((x) => x.latencyMs), a.map((x) => x.at),
+      a.map((x) => x.error), a.map((x) => x.latencyMs), a.map((x) => x.at), a.map((x) => x.lease),
     ],
   );
 }

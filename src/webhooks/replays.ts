@@ -13,6 +13,7 @@ import { conflict, invalidField, notFound } from '../errors.ts';
 import { type EventMetadata, positionToString } from '../eventstore/port.ts';
 import { newId } from '../ids.ts';
 import { resolveReplayRange } from './replay-range.ts';
+import { revokeDeliveries } from './revocations.ts';
 
 const OUTBOX = ['webhook_outbox'];
 
@@ -93,6 +94,8 @@ export async function listEndpointReplays(engage: Engage, accountId: string, end
 export async function cancelReplay(engage: Engage, accountId: string, endpointId: string, replayId: string, metadata: EventMetadata): Promise<ReplayView> {
   if (!(await findReplay(engage.pool, accountId, endpointId, replayId))) throw notFound('webhook replay');
   await runCommand(engage, metadata, OUTBOX, { decider: webhookReplayDecider, streamId: webhookReplayStream(replayId), command: { type: 'Cancel', accountId, now: engage.clock.now() } });
+  // stored: what this process's sender claimed before is not sent, even if the outbox lags (README "Webhook replay")
+  revokeDeliveries([replayId]);
   return getReplay(engage, accountId, endpointId, replayId);
 }
 

@@ -22,6 +22,7 @@ import type { Engage } from '../context.ts';
 import { isTransientError } from '../db/errors.ts';
 import { unseal } from '../seal.ts';
 import { type AttemptResult, DeliveryClient } from '../webhooks/delivery.ts';
+import { revokedSince } from '../webhooks/revocations.ts';
 import { accountWebhookSecret } from '../webhooks/signing-secrets.ts';
 import { retryWithBackoff, whileUnavailable } from './backoff.ts';
 import { GroupCommit } from './group-commit.ts';
@@ -33,12 +34,17 @@ const replayHeaders = (replayId: string) => ({ 'x-service-replay': replayId, 'x-
 /** A claimed delivery waiting for a slot of its host, with its lease's deadlines (wall-clock ms). */
 interface Waiting {
   row: ClaimedDelivery;
+  /** Date.now() when its claim began: a revocation since then (README "Webhooks") means it is not sent */
+  claimedAt: number;
   /** no attempt starts after this: it would not be recorded within the lease */
   attemptBy: number;
   leaseEnds: number;
   /** not started by then, it is handed back: what it was claimed with (its endpoint, its replay) may have changed */
   waitsUntil: number;
 }
+
+/** The lease a claimed delivery is held by. */
+const leaseOf = (row: ClaimedDelivery) => ({ deliveryId: row.id, lease: row.lease });
 
 /** The longest a claimed delivery waits here for a slot of its host. */
 const WAITING_MAX_MS = 2_000;
@@ -82,7 +88,7 @@ export class WebhookSender extends WorkerLoop {
     this.waiting.clear();
     this.waitingCount = 0;
     // due again at once for another process; if this fails, their leases end on their own
-    if (unsent.length) await releaseDeliveries(this.engage.pool, unsent.map((w) => w.row.id)).catch(() => undefined);
+    if (unsent.length) await releaseDeliveries(this.engage.pool, unsent.map((w) => leaseOf(w.row))).catch(() => undefined);
     await Promise.allSettled([...this.running]);
     await this.client.close();
   }
@@ -104,7 +110,8 @@ export class WebhookSender extends WorkerLoop {
     const now = clock.now();
     const limit = Math.min(free, 500);
     // (deadlines below are wall-clock time, as the waits are)
-    const leaseEnds = Date.now() + this.leaseMs;
+    const claimedAt = Date.now();
+    const leaseEnds = claimedAt + this.leaseMs;
     this.answered.clear();
     const rows = await claimDueDeliveries(pool, { now, limit, leaseUntil: new Date(now.getTime() + this.leaseMs), skipHosts: saturated, hostRoom, perHost });
     // From here on the rows are ours until the lease ends: a database that goes away now is waited
@@ -114,7 +121,7 @@ export class WebhookSender extends WorkerLoop {
     for (const row of rows) {
       let queue = this.waiting.get(row.target_host);
       if (!queue) this.waiting.set(row.target_host, (queue = []));
-      queue.push({ row, attemptBy, leaseEnds, waitsUntil });
+      queue.push({ row, claimedAt, attemptBy, leaseEnds, waitsUntil });
       this.waitingCount++;
     }
     this.startWaiting();
@@ -122,23 +129,36 @@ export class WebhookSender extends WorkerLoop {
     return rows.length >= limit ? rows.length : 0;
   }
 
-  /** Starts waiting deliveries while their hosts and the sender have free slots; hands back those that waited too long. */
+  /**
+   * Starts waiting deliveries while their hosts and the sender have free slots; hands back those
+   * that waited too long, and those whose endpoint or replay was revoked since their claim (the
+   * outbox has cancelled them, or a claim after the change decides again).
+   */
   private startWaiting(): void {
     const { config } = this.engage;
-    const expired: string[] = [];
+    const handBack: Waiting[] = [];
     for (const [host, queue] of this.waiting) {
       while (queue.length && this.inFlight < config.WEBHOOK_CONCURRENCY && (this.perHost.get(host) ?? 0) < config.WEBHOOK_PER_HOST_CONCURRENCY && !this.stopped) {
         const next = queue.shift()!;
         this.waitingCount--;
-        if (Date.now() >= next.waitsUntil) expired.push(next.row.id);
+        if (Date.now() >= next.waitsUntil || revokedSince([next.row.endpoint_id, next.row.replay_id], next.claimedAt)) handBack.push(next);
         else this.startAttempt(next);
       }
       if (!queue.length) this.waiting.delete(host);
     }
-    if (expired.length) void whileUnavailable(() => releaseDeliveries(this.engage.pool, expired), Date.now() + this.leaseMs, this.signal).catch(() => undefined);
+    for (const w of handBack) {
+      this.release(w);
+      if (w.row.replay_id) for (const listener of this.replaySettled) listener();
+    }
   }
 
-  private startAttempt({ row, attemptBy, leaseEnds }: Waiting): void {
+  /** Ends a lease with no attempt made, trying while the lease lasts (after it, the lease may be another claim's, and ends on its own). */
+  private release(w: Waiting): void {
+    void whileUnavailable(() => releaseDeliveries(this.engage.pool, [leaseOf(w.row)]), w.leaseEnds - 1000, this.signal).catch(() => undefined);
+  }
+
+  private startAttempt(waiting: Waiting): void {
+    const { row } = waiting;
     this.perHost.set(row.target_host, (this.perHost.get(row.target_host) ?? 0) + 1);
     this.inFlight++;
     // the slot is the receiver's: it is free once the receiver has answered (the row stays leased
@@ -161,7 +181,7 @@ export class WebhookSender extends WorkerLoop {
       const half = this.engage.config.WEBHOOK_PER_HOST_CONCURRENCY / 2;
       if ((this.waiting.get(host)?.length ?? 0) <= half && (answered >= half || n <= 0)) this.wake();
     };
-    const p = this.deliver(row, attemptBy, leaseEnds, freeSlot).finally(() => {
+    const p = this.deliver(waiting, freeSlot).finally(() => {
       freeSlot();
       this.running.delete(p);
       if (row.replay_id) for (const listener of this.replaySettled) listener();
@@ -171,6 +191,8 @@ export class WebhookSender extends WorkerLoop {
 
   /** Where and with what to sign, as of the claim: an endpoint may have been deleted, disabled or moved since the row was written. */
   private async targetOf(row: ClaimedDelivery): Promise<{ url: string; secret: string } | { cancel: string }> {
+    // the log says so, though the outbox may not have applied it yet
+    if (row.revoked) return { cancel: row.revoked };
     if (row.kind !== 'endpoint') return { url: row.target_url, secret: await accountWebhookSecret(this.engage, row.account_id) };
     const { endpoint } = row;
     if (!endpoint) return { cancel: 'endpoint deleted' };
@@ -194,9 +216,13 @@ export class WebhookSender extends WorkerLoop {
    * One attempt. The database may go away at any step: before the POST the attempt waits for it
    * until `attemptBy` (so that the attempt still fits in the lease); after it, recording what the
    * receiver said waits until shortly before the lease ends — else a delivered callback would be
-   * sent again after the lease.
+   * sent again after the lease. Finding where to send may itself be slow (a secret to open): the
+   * POST starts only if, after that, it is still before `attemptBy` and nothing was revoked since
+   * the claim; else the lease is handed back unused. Nothing is awaited between that check and the
+   * POST.
    */
-  private async deliver(row: ClaimedDelivery, attemptBy: number, leaseEnds: number, answered: () => void): Promise<void> {
+  private async deliver(waiting: Waiting, answered: () => void): Promise<void> {
+    const { row, claimedAt, attemptBy, leaseEnds } = waiting;
     const recordBy = leaseEnds - 1000;
     const { signal } = this;
     try {
@@ -204,6 +230,11 @@ export class WebhookSender extends WorkerLoop {
       if ('cancel' in target) {
         answered();
         await this.finish(row, { ok: false, latencyMs: 0, error: target.cancel }, recordBy, 'cancelled');
+        return;
+      }
+      if (Date.now() >= attemptBy || revokedSince([row.endpoint_id, row.replay_id], claimedAt)) {
+        answered();
+        this.release(waiting);
         return;
       }
       const result = await this.client.post(target.url, target.secret, row.event_id, row.event_type, row.body, this.engage.clock.now(), row.replay_id ? replayHeaders(row.replay_id) : undefined);
@@ -233,7 +264,7 @@ export class WebhookSender extends WorkerLoop {
       next = new Date(now.getTime() + delays[attempt - 1]);
     } else status = 'failed';
     const outcome: DeliveryAttempt = {
-      deliveryId: row.id,
+      ...leaseOf(row),
       attempt,
       status,
       nextAttemptAt: next,

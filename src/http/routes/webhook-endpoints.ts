@@ -9,6 +9,7 @@ import { newId } from '../../ids.ts';
 import { newSigningSecret } from '../../webhooks/signing.ts';
 import { seal } from '../../seal.ts';
 import { checkWebhookUrl } from '../../webhooks/ssrf.ts';
+import { revokeDeliveries } from '../../webhooks/revocations.ts';
 import { accountWebhookSecret, endpointSecret } from '../../webhooks/signing-secrets.ts';
 import { DeliveryClient } from '../../webhooks/delivery.ts';
 import type { AppDeps } from '../deps.ts';
@@ -118,6 +119,8 @@ export function webhookEndpointRoutes(deps: AppDeps): AnyRoute[] {
           streamId: webhookEndpointStream(params.id),
           command: { type: 'Update', accountId: auth.accountId, url: body.url, events, status: body.status, now: engage.clock.now() },
         });
+        // stored: what this process's sender claimed before is not sent (README "Webhooks")
+        if (body.status === 'disabled') revokeDeliveries([params.id]);
         return endpointOut(await own(auth.accountId, params.id));
       },
     }),
@@ -134,6 +137,7 @@ export function webhookEndpointRoutes(deps: AppDeps): AnyRoute[] {
           streamId: webhookEndpointStream(params.id),
           command: { type: 'Delete', accountId: auth.accountId, now: engage.clock.now() },
         });
+        revokeDeliveries([params.id]);
         return { id: params.id, deleted: true };
       },
     }),
