@@ -43,6 +43,8 @@ export interface RunnerOptions {
 
 /** Batches start this small and double while they stay fast, so no first batch holds readers back long. */
 const FIRST_BATCH = 50;
+/** A batch of at least this many events says what an event costs (adaptBatchSize). */
+const MIN_EVIDENCE = 32;
 
 interface Failure {
   position: string;
@@ -272,11 +274,19 @@ export class ProjectionRunner extends EventEmitter {
   }
 
   /** Sizes the next batch so its transaction takes about the target time. */
+  /**
+   * The next batch's size from what this one's events cost. Only a batch of many events tells what an
+   * event costs: a small batch's time is mostly its own (the transaction, a lock wait), so a slow one
+   * shrinks nothing, and while it stays under the target it grows. A large batch shrinks to what fits
+   * the target (never below MIN_EVIDENCE) and grows while it takes under half of it.
+   */
   private adaptBatchSize(key: string, applied: number, elapsedMs: number) {
     const current = this.nextBatchSize(key);
     let next = current;
-    if (elapsedMs > this.targetMs) next = Math.max(1, Math.floor((applied * this.targetMs) / elapsedMs));
-    else if (elapsedMs < this.targetMs / 2 && applied >= current) next = Math.min(this.batchSize, current * 2);
+    const telling = applied >= MIN_EVIDENCE;
+    if (elapsedMs > this.targetMs) {
+      if (telling) next = Math.min(this.batchSize, Math.max(MIN_EVIDENCE, Math.floor((applied * this.targetMs) / elapsedMs)));
+    } else if (applied >= current && (!telling || elapsedMs < this.targetMs / 2)) next = Math.min(this.batchSize, current * 2);
     this.batchSizes.set(key, next);
   }
 
