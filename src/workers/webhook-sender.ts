@@ -7,7 +7,9 @@
 // claim (up to its share again): those wait here, leased, and go out as the host answers, so a busy
 // receiver is never kept waiting for a claim's round trip, while one that stops answering gets none
 // beyond its share. A delivery waits here at most WAITING_MAX_MS, else it is handed back (it may have
-// been cancelled meanwhile). The next claim comes once a host with little waiting has answered half
+// been cancelled meanwhile); one whose endpoint was deleted or disabled, or whose replay was
+// cancelled, since its claim is handed back unsent (src/webhooks/revocations.ts). Every write that
+// ends a lease names it, so one that comes after the lease ran out changes nothing. The next claim comes once a host with little waiting has answered half
 // its share, or has nothing in flight (or new rows were written, or every idle 250 ms for retries),
 // not after every answer.
 import {
