@@ -39,6 +39,8 @@ export interface RunnerOptions {
   retryBaseMs?: number;
   /** the most recent events kept in memory for every read model to take from (log-tail.ts) */
   tailCapacity?: number;
+  tailMaxBytes?: number;
+  tailStallMs?: number;
 }
 
 /** Batches start this small and double while they stay fast, so no first batch holds readers back long. */
@@ -60,7 +62,12 @@ export class ProjectionRunner extends EventEmitter {
    * projection whose events are rare does not re-scan every later event of other types on each
    * wake-up; the stored checkpoint is moved to `to` at most once a second.
    */
-  private readonly skips = new Map<string, { from: Position; to: Position; since: number }>();
+  /**
+   * Per read model: its live checkpoint `from` is known to be passed up to `to` (nothing of its types
+   * between), as long as its state row is the one the skip was made from (`rowUpdatedAt`): a replay
+   * may move the checkpoint back to the very same position, and must not be skipped.
+   */
+  private readonly skips = new Map<string, { from: Position; to: Position; since: number; rowUpdatedAt: string }>();
   /** per generation (name:generation): the size of its next batch, and its current run of failures */
   private readonly batchSizes = new Map<string, number>();
   private readonly failures = new Map<string, Failure>();
@@ -152,6 +159,8 @@ export class ProjectionRunner extends EventEmitter {
     await this.checkpoints?.close();
   }
 
+  tailStats() { return this.tail.stats(); }
+
   /** Local knowledge of the active generation's checkpoint. */
   position(name: string): Position | undefined {
     return this.positions.get(name);
@@ -203,6 +212,27 @@ export class ProjectionRunner extends EventEmitter {
     return true;
   }
 
+  /**
+   * A live checkpoint only moves back when an operator replays (`engage replay`) or a generation that
+   * is behind swaps in: what this runner knows as passed then moves back with it, so a write that waits
+   * for a position the read model has yet to apply again waits for it. (A checkpoint this runner has
+   * moved on in memory only, past events the read model ignores, is not behind: see skipTo.)
+   */
+  private followCheckpointBack(name: string, live: StateRow) {
+    const stored = rowPosition(live);
+    const known = this.positions.get(name);
+    if (!known || comparePositions(stored, known) >= 0) return;
+    if (this.skipOf(name, live)) return;
+    this.skips.delete(name);
+    this.positions.set(name, stored);
+  }
+
+  /** The skip that holds for this state row, if any (see skips). */
+  private skipOf(name: string, row: StateRow) {
+    const skip = this.skips.get(name);
+    return skip && comparePositions(skip.from, rowPosition(row)) === 0 && skip.rowUpdatedAt === row.updated_at ? skip : undefined;
+  }
+
   private async refreshPositions(names: readonly string[]) {
     const { rows } = await this.pool.query<StateRow>(`SELECT ${STATE_COLUMNS} FROM projection_state WHERE name = ANY($1) AND active`, [names]);
     for (const r of rows) {
@@ -225,6 +255,8 @@ export class ProjectionRunner extends EventEmitter {
         if (!rows || this.staleState.delete(p.name) || Date.now() - lastControl >= this.controlIntervalMs) {
           rows = await readState(this.pool, p.name);
           lastControl = Date.now();
+          const live = rows.find((r) => r.active && r.version === p.version);
+          if (live) this.followCheckpointBack(p.name, live);
         }
         for (const row of rows) {
           if (row.version !== p.version) {
@@ -294,8 +326,8 @@ export class ProjectionRunner extends EventEmitter {
   private async step(p: Projection, row: StateRow): Promise<boolean> {
     const key = `${p.name}:${row.generation}`;
     const from = rowPosition(row);
-    const skip = row.active ? this.skips.get(p.name) : undefined;
-    const after = skip && comparePositions(skip.from, from) === 0 ? skip.to : from;
+    const skip = row.active ? this.skipOf(p.name, row) : undefined;
+    const after = skip ? skip.to : from;
     const size = this.nextBatchSize(key);
     const { events, head } = await this.nextEvents(p, row.active, after, size);
     if (events.length === 0) {
@@ -476,20 +508,24 @@ export class ProjectionRunner extends EventEmitter {
   /** Records that the active generation has nothing to apply up to `to`; stores it as the checkpoint once a second (only if nobody moved it). */
   private async skipTo(p: Projection, row: StateRow, to: Position): Promise<void> {
     const from = rowPosition(row);
-    const known = this.skips.get(p.name);
-    const since = known && comparePositions(known.from, from) === 0 ? known.since : Date.now();
-    this.skips.set(p.name, { from, to, since });
+    const since = this.skipOf(p.name, row)?.since ?? Date.now();
+    this.skips.set(p.name, { from, to, since, rowUpdatedAt: row.updated_at });
     if (Date.now() - since < 1000) return;
-    const { rowCount } = await this.pool.query(
+    // only the row the skip was made from: a replay that moved the checkpoint back (even to this very
+    // position) since then is not overwritten
+    const { rows: moved } = await this.pool.query<{ updated_at: string }>(
       `UPDATE projection_state SET commit_pos = $3::text::xid8, prepare_pos = $4, updated_at = now()
-       WHERE name = $1 AND generation = $2 AND active AND status = 'running' AND commit_pos = $5::text::xid8 AND prepare_pos = $6`,
-      [p.name, row.generation, to.commit.toString(), to.prepare.toString(), from.commit.toString(), from.prepare.toString()],
+       WHERE name = $1 AND generation = $2 AND active AND status = 'running' AND commit_pos = $5::text::xid8 AND prepare_pos = $6
+         AND updated_at = $7::timestamptz
+       RETURNING updated_at::text AS updated_at`,
+      [p.name, row.generation, to.commit.toString(), to.prepare.toString(), from.commit.toString(), from.prepare.toString(), row.updated_at],
     );
-    if (rowCount === 1) {
-      this.skips.set(p.name, { from: to, to, since: Date.now() });
+    if (moved.length === 1) {
+      this.skips.set(p.name, { from: to, to, since: Date.now(), rowUpdatedAt: moved[0].updated_at });
       // the loop's own copy of the row moves with the stored checkpoint
       row.commit = to.commit.toString();
       row.prepare = to.prepare.toString();
+      row.updated_at = moved[0].updated_at;
     } else {
       this.skips.delete(p.name);
       this.staleState.add(p.name);

@@ -17,10 +17,12 @@ export interface StateRow {
   error_event: string | null;
   /** the base names of the tables this generation created (null for rows older than the column) */
   tables: string[] | null;
+  /** when the row last changed (as text, exact): tells a checkpoint moved back to a position it held before from one that never moved */
+  updated_at: string;
 }
 
 export const STATE_COLUMNS = `name, generation, active, version, commit_pos::text AS commit, prepare_pos::text AS prepare, status, error,
-  error_position, error_event, tables`;
+  error_position, error_event, tables, updated_at::text AS updated_at`;
 
 /** First argument of a generation's lock (pg_advisory_xact_lock(namespace, hashtext(name:generation))). */
 export const GENERATION_LOCK_NAMESPACE = 0x70720001;
