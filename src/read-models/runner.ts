@@ -20,7 +20,7 @@ import { isConnectionError, isTransientError } from '../db/errors.ts';
 import type { EventStore, Position, RecordedEvent } from '../eventstore/port.ts';
 import { comparePositions, positionToString } from '../eventstore/port.ts';
 import type { Wakeup } from '../eventstore/wakeup.ts';
-import { LogTail } from './log-tail.ts';
+import { LogTail, type TailStats } from './log-tail.ts';
 import { type Projection, type TableNamer, tableNamer } from './projection.ts';
 import { ensureProjection, removeGeneration, replaceViews } from './generations.ts';
 import { CHECKPOINT_CHANNEL, STATE_COLUMNS, type StateRow, beginBatch, commitBatch, lockGenerations, lockProjection, parseCheckpointPayload, readState, rowPosition } from './state.ts';
@@ -39,7 +39,9 @@ export interface RunnerOptions {
   retryBaseMs?: number;
   /** the most recent events kept in memory for every read model to take from (log-tail.ts) */
   tailCapacity?: number;
+  /** the most bytes that window keeps */
   tailMaxBytes?: number;
+  /** a read model that has not moved for this long no longer holds that window (nor the others) */
   tailStallMs?: number;
 }
 
@@ -86,6 +88,8 @@ export class ProjectionRunner extends EventEmitter {
   /** the one reader of the log's newest events; the read models' loops wait on its wake-ups */
   private readonly tail: LogTail;
   private readonly typeSets = new Map<string, ReadonlySet<string>>();
+  /** read models whose live generation is of this code and runs here (the tail's consumers) */
+  private readonly consuming = new Set<string>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -105,7 +109,9 @@ export class ProjectionRunner extends EventEmitter {
     for (const p of projections) this.typeSets.set(p.name, new Set(p.types));
     this.tail = new LogTail(store, projections.flatMap((p) => p.types), log, {
       capacity: options.tailCapacity,
-      consumedTo: () => this.slowestRunning(),
+      maxBytes: options.tailMaxBytes,
+      stallMs: options.tailStallMs,
+      consumers: () => this.runningPositions(),
     });
   }
 
@@ -159,7 +165,10 @@ export class ProjectionRunner extends EventEmitter {
     await this.checkpoints?.close();
   }
 
-  tailStats() { return this.tail.stats(); }
+  /** The log tail's window: its size now and at its largest. */
+  tailStats(): TailStats {
+    return this.tail.stats();
+  }
 
   /** Local knowledge of the active generation's checkpoint. */
   position(name: string): Position | undefined {
@@ -260,6 +269,7 @@ export class ProjectionRunner extends EventEmitter {
         }
         for (const row of rows) {
           if (row.version !== p.version) {
+            if (row.active) this.consuming.delete(p.name);
             this.noteOtherVersion(p, row);
             continue;
           }
@@ -269,10 +279,13 @@ export class ProjectionRunner extends EventEmitter {
           }
           if (row.active) {
             this.failed.delete(p.name);
+            this.consuming.add(p.name);
             if (!this.positions.has(p.name)) this.positions.set(p.name, rowPosition(row));
           }
           didWork = (await this.step(p, row)) || didWork;
         }
+        // the tail lets go of what it has read, and reads on if it was waiting for it
+        this.tail.consumerMoved();
         if (outage > 0) this.log.info({ projection: p.name }, 'projection: database reachable again; running');
         outage = 0;
       } catch (err) {
@@ -409,16 +422,17 @@ export class ProjectionRunner extends EventEmitter {
     return { events, ...(head ? { head } : {}) };
   }
 
-  /** The position every running live read model of this runner has passed: the tail lets go of what lies before it. */
-  private slowestRunning(): Position | undefined {
-    let slowest: Position | undefined;
-    for (const p of this.projections) {
-      if (this.failed.has(p.name)) continue;
-      const at = this.positions.get(p.name);
-      if (!at) return undefined;
-      if (!slowest || comparePositions(at, slowest) < 0) slowest = at;
+  /**
+   * Where each read model whose live generation this runner runs has read to: they pace the log tail.
+   * One of another version (a rolling deploy) or failed is not among them.
+   */
+  private runningPositions(): Map<string, Position> {
+    const running = new Map<string, Position>();
+    for (const name of this.consuming) {
+      const at = this.positions.get(name);
+      if (at && !this.failed.has(name)) running.set(name, at);
     }
-    return slowest;
+    return running;
   }
 
   /**
