@@ -246,7 +246,8 @@ export class LogTail {
     if (holders.length > 0) {
       const roomEvents = this.capacity - this.window.length;
       const roomBytes = this.maxBytes - this.bytes;
-      if (roomEvents <= 0 || roomBytes <= 0) return 'paced';
+      // waits for a quarter of the window to be free, rather than reading an event or two at a time
+      if (roomEvents < this.capacity / 4 || roomBytes < this.maxBytes / 4) return 'paced';
       maxCount = Math.min(maxCount, roomEvents, Math.max(1, Math.floor(roomBytes / this.eventBytesGuess)));
     } else {
       maxCount = Math.min(maxCount, Math.max(1, Math.floor(this.maxBytes / this.eventBytesGuess)));
