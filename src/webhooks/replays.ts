@@ -7,13 +7,13 @@ import type { IdRange } from '../../projections/queries.ts';
 import { findWebhookEndpoint } from '../../projections/webhook-endpoints.ts';
 import { replayDeliveryCounts } from '../../projections/webhook-outbox.ts';
 import { findReplay, listReplays, type WebhookReplayRow } from '../../projections/webhook-replays.ts';
-import { runCommand } from '../command-handler.ts';
+import { handleCommand, runCommand } from '../command-handler.ts';
 import type { Engage } from '../context.ts';
 import { conflict, invalidField, notFound } from '../errors.ts';
 import { type EventMetadata, positionToString } from '../eventstore/port.ts';
 import { newId } from '../ids.ts';
 import { resolveReplayRange } from './replay-range.ts';
-import { revokeDeliveries } from './revocations.ts';
+import { announceRevocation } from './revocations.ts';
 
 const OUTBOX = ['webhook_outbox'];
 
@@ -93,9 +93,12 @@ export async function listEndpointReplays(engage: Engage, accountId: string, end
 /** Cancels a replay: its deliveries still to be made are cancelled (409 once it has completed or been cancelled). */
 export async function cancelReplay(engage: Engage, accountId: string, endpointId: string, replayId: string, metadata: EventMetadata): Promise<ReplayView> {
   if (!(await findReplay(engage.pool, accountId, endpointId, replayId))) throw notFound('webhook replay');
-  await runCommand(engage, metadata, OUTBOX, { decider: webhookReplayDecider, streamId: webhookReplayStream(replayId), command: { type: 'Cancel', accountId, now: engage.clock.now() } });
-  // stored: what this process's sender claimed before is not sent, even if the outbox lags (README "Webhook replay")
-  revokeDeliveries([replayId]);
+  await runCommand(engage, metadata, OUTBOX, async (m) => {
+    const result = await handleCommand(engage.store, webhookReplayDecider, webhookReplayStream(replayId), { type: 'Cancel', accountId, now: engage.clock.now() }, m);
+    // stored: what senders claimed before is not sent, even before the outbox has it (README "Webhook replay")
+    await announceRevocation(engage.pool, replayId);
+    return result;
+  });
   return getReplay(engage, accountId, endpointId, replayId);
 }
 

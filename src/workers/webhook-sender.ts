@@ -24,7 +24,8 @@ import type { Engage } from '../context.ts';
 import { isTransientError } from '../db/errors.ts';
 import { unseal } from '../seal.ts';
 import { type AttemptResult, DeliveryClient } from '../webhooks/delivery.ts';
-import { revokedSince } from '../webhooks/revocations.ts';
+import { NotificationListener } from '../db/notifications.ts';
+import { REVOCATION_CHANNEL, revokeDeliveries, revokedSince } from '../webhooks/revocations.ts';
 import { accountWebhookSecret } from '../webhooks/signing-secrets.ts';
 import { retryWithBackoff, whileUnavailable } from './backoff.ts';
 import { GroupCommit } from './group-commit.ts';
@@ -68,6 +69,8 @@ export class WebhookSender extends WorkerLoop {
   private readonly attempts: GroupCommit<DeliveryAttempt>;
   /** endpoint secrets as opened, by their sealed form (the same endpoint is signed for many times) */
   private readonly opened = new Map<string, string>();
+  /** revocations announced by API writes in other processes (README "Webhooks") */
+  private readonly revocations: NotificationListener;
 
   constructor(private readonly engage: Engage) {
     super(engage, { name: 'webhook sender', idleMs: 250, wakeOnAdvanceOf: 'webhook_outbox' });
@@ -76,6 +79,19 @@ export class WebhookSender extends WorkerLoop {
     // since a lease shorter than an attempt would let another round (or process) send it again mid-flight
     this.leaseMs = Math.max(engage.config.WEBHOOK_LEASE_MS, engage.config.WEBHOOK_TIMEOUT_MS * 3);
     this.attempts = new GroupCommit((batch) => recordDeliveryAttempts(engage.pool, batch));
+    this.revocations = new NotificationListener(
+      engage.connectionString,
+      { [REVOCATION_CHANNEL]: (id) => { if (id) revokeDeliveries([id]); } },
+      // announcements missed while away: claims read the log, and what waits here is handed back within 2 s
+      () => undefined,
+      'webhook revocations',
+      engage.log,
+    );
+  }
+
+  start(): void {
+    void this.revocations.start();
+    super.start();
   }
 
   /** Calls `listener` whenever an attempt of a replay's delivery ends: the replay worker refills its window at once. */
@@ -93,6 +109,7 @@ export class WebhookSender extends WorkerLoop {
     if (unsent.length) await releaseDeliveries(this.engage.pool, unsent.map((w) => leaseOf(w.row))).catch(() => undefined);
     await Promise.allSettled([...this.running]);
     await this.client.close();
+    await this.revocations.close();
   }
 
   /** Claims due deliveries up to each host's free slots and what it answered lately, and starts what its slots allow; returns how many it claimed when that filled the claim (more may be due), else 0. */

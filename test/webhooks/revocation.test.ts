@@ -7,7 +7,10 @@
 // attempts' receiver said.
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestServer, testServerForSuite } from '../support/harness.ts';
+import pino from 'pino';
+import { startServer } from '../../src/server.ts';
+import { type TestServer, testConfig, testServerForSuite } from '../support/harness.ts';
+import { checkedRequest } from '../support/http.ts';
 import { type Receiver, startReceiver } from '../support/receivers.ts';
 import { until } from '../support/waits.ts';
 
@@ -137,25 +140,29 @@ describe('after the API has answered', () => {
 });
 
 describe('when the outbox lags behind the delete', () => {
-  // the write answers at its read-your-writes timeout with the outbox still showing the endpoint
-  const lagging = testServerForSuite({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_PER_HOST_CONCURRENCY: String(PER_HOST), READ_YOUR_WRITES_TIMEOUT_MS: '1000' });
+  // the write answers at its read-your-writes timeout with the outbox still showing the endpoint —
+  // soon, while what the sender claimed ahead still waits there (it waits at most 2 s)
+  const lagging = testServerForSuite({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_PER_HOST_CONCURRENCY: String(PER_HOST), READ_YOUR_WRITES_TIMEOUT_MS: '100' });
 
-  it('DELETE: claims read the delete from the log, so nothing more reaches the endpoint', async () => {
-    const { key } = await lagging.newAccount('Lagging');
+  /** The receiver holds PER_HOST requests of the endpoint; then `del` deletes it while the outbox cannot apply that. */
+  async function deleteWhileLagging(tag: string, del: (key: string, endpointId: string) => Promise<void>) {
+    const { key } = await lagging.newAccount(tag);
     const r = await slowingReceiver(6);
     receivers.push(r);
     const ep = (await lagging.call('POST', '/v1/webhook-endpoints', { key, body: { url: r.receiver.url, events: ['contact.created'] } })).body;
-    for (let i = 0; i < 40; i++) expect((await lagging.call('POST', '/v1/contacts', { key, body: { email: `lag${i}@example.com` } })).status).toBe(201);
+    for (let i = 0; i < 40; i++) expect((await lagging.call('POST', '/v1/contacts', { key, body: { email: `${tag}${i}@example.com` } })).status).toBe(201);
     await lagging.caughtUp(['webhook_outbox']);
     r.open();
     await until(() => r.held.length, (n) => n >= PER_HOST, 20_000);
     expect(r.held).toHaveLength(PER_HOST);
+    // some are claimed and wait in the sender for a slot
+    expect(await leased(ep.id, lagging)).toBeGreaterThan(PER_HOST);
     // the outbox cannot apply the delete while this lock is held (its claims still read the endpoint)
     const blocker = await lagging.engage.pool.connect();
     try {
       await blocker.query('BEGIN');
       await blocker.query('LOCK TABLE webhook_endpoints IN EXCLUSIVE MODE');
-      expect((await lagging.call('DELETE', `/v1/webhook-endpoints/${ep.id}`, { key })).status).toBe(200);
+      await del(key, ep.id);
       // answered without the outbox: it still has the endpoint
       expect((await lagging.engage.pool.query('SELECT status FROM webhook_endpoints WHERE id = $1', [ep.id])).rows).toEqual([{ status: 'active' }]);
       const hitsAtAnswer = r.receiver.hits.length;
@@ -172,5 +179,28 @@ describe('when the outbox lags behind the delete', () => {
     await lagging.caughtUp(['webhook_outbox']);
     expect((await lagging.engage.pool.query('SELECT count(*)::int AS n FROM webhook_endpoints WHERE id = $1', [ep.id])).rows[0].n).toBe(0);
     expect((await lagging.engage.pool.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending'`, [ep.id])).rows[0].n).toBe(0);
+  }
+
+  it('DELETE: claims read the delete from the log, so nothing more reaches the endpoint', async () => {
+    await deleteWhileLagging('lag', async (key, id) => {
+      expect((await lagging.call('DELETE', `/v1/webhook-endpoints/${id}`, { key })).status).toBe(200);
+    });
+  });
+
+  it('DELETE through an API process beside the worker (as `serve --processes`): its announcement reaches the sender', async () => {
+    // no read models and no sender of its own: the sender that claimed ahead is in the other process
+    const api = await startServer({
+      config: testConfig(lagging.databaseUrl, { WEBHOOK_ALLOW_PRIVATE: 'true', READ_YOUR_WRITES_TIMEOUT_MS: '100' }),
+      log: pino({ level: 'silent' }),
+      runProjections: false,
+      workers: false,
+    });
+    try {
+      await deleteWhileLagging('apart', async (key, id) => {
+        expect((await checkedRequest(api.url, 'DELETE', `/v1/webhook-endpoints/${id}`, { key })).status).toBe(200);
+      });
+    } finally {
+      await api.close();
+    }
   });
 });

@@ -3,13 +3,13 @@
 import { z } from 'zod';
 import { PLATFORM_EVENTS, webhookEndpointDecider, webhookEndpointStream, type PlatformEvent } from '../../../commands/webhook-endpoint.ts';
 import { findWebhookEndpoint, listEndpointDeliveries, listWebhookEndpoints, retryDeliveryNow, type WebhookDelivery, type WebhookEndpointRow } from '../../../projections/webhook-outbox.ts';
-import { runCommand } from '../../command-handler.ts';
+import { handleCommand, runCommand } from '../../command-handler.ts';
 import { conflict, invalidField, notFound, validationError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { newSigningSecret } from '../../webhooks/signing.ts';
 import { seal } from '../../seal.ts';
 import { checkWebhookUrl } from '../../webhooks/ssrf.ts';
-import { revokeDeliveries } from '../../webhooks/revocations.ts';
+import { announceRevocation } from '../../webhooks/revocations.ts';
 import { accountWebhookSecret, endpointSecret } from '../../webhooks/signing-secrets.ts';
 import { DeliveryClient } from '../../webhooks/delivery.ts';
 import type { AppDeps } from '../deps.ts';
@@ -114,13 +114,14 @@ export function webhookEndpointRoutes(deps: AppDeps): AnyRoute[] {
       async handler({ params, body, auth, req }) {
         checkUrl(body.url);
         const events = checkEvents(body.events);
-        await runCommand(engage, metadataOf(req), OUTBOX, {
-          decider: webhookEndpointDecider,
-          streamId: webhookEndpointStream(params.id),
-          command: { type: 'Update', accountId: auth.accountId, url: body.url, events, status: body.status, now: engage.clock.now() },
+        await runCommand(engage, metadataOf(req), OUTBOX, async (metadata) => {
+          const result = await handleCommand(engage.store, webhookEndpointDecider, webhookEndpointStream(params.id), {
+            type: 'Update', accountId: auth.accountId, url: body.url, events, status: body.status, now: engage.clock.now(),
+          }, metadata);
+          // stored: what senders claimed before is not sent, even before the outbox has it (README "Webhooks")
+          if (result.events.some((e) => e.type === 'WebhookEndpointUpdated' && e.data.status === 'disabled')) await announceRevocation(engage.pool, params.id);
+          return result;
         });
-        // stored: what this process's sender claimed before is not sent (README "Webhooks")
-        if (body.status === 'disabled') revokeDeliveries([params.id]);
         return endpointOut(await own(auth.accountId, params.id));
       },
     }),
@@ -132,12 +133,11 @@ export function webhookEndpointRoutes(deps: AppDeps): AnyRoute[] {
       tags: ['webhooks'],
       params: IdParams,
       async handler({ params, auth, req }) {
-        await runCommand(engage, metadataOf(req), OUTBOX, {
-          decider: webhookEndpointDecider,
-          streamId: webhookEndpointStream(params.id),
-          command: { type: 'Delete', accountId: auth.accountId, now: engage.clock.now() },
+        await runCommand(engage, metadataOf(req), OUTBOX, async (metadata) => {
+          const result = await handleCommand(engage.store, webhookEndpointDecider, webhookEndpointStream(params.id), { type: 'Delete', accountId: auth.accountId, now: engage.clock.now() }, metadata);
+          await announceRevocation(engage.pool, params.id);
+          return result;
         });
-        revokeDeliveries([params.id]);
         return { id: params.id, deleted: true };
       },
     }),
