@@ -10,6 +10,7 @@ import { ALL_PROJECTIONS } from '../../projections/index.ts';
 import { requestRebuild } from '../../src/read-models/generations.ts';
 import { readyAccount, type TestAccount } from '../support/accounts.ts';
 import { testServerForSuite } from '../support/harness.ts';
+import { everyTableAsText, foundIn } from '../support/tables.ts';
 import { timeline } from '../support/messages.ts';
 import { runEngage } from '../support/processes.ts';
 import { type Receiver, startReceiver } from '../support/receivers.ts';
@@ -44,27 +45,6 @@ function person() {
 type Person = ReturnType<typeof person>;
 
 const valuesOf = (p: Person) => [p.email, p.newEmail, p.phone, p.firstName, p.lastName, p.plan, p.body, p.subject, p.email.toUpperCase()];
-
-/** Every row of every table of the service's database, as text. */
-async function everyTableAsText(): Promise<Map<string, string>> {
-  const { rows: tables } = await server.engage.pool.query<{ name: string }>(
-    `SELECT quote_ident(table_schema) || '.' || quote_ident(table_name) AS name FROM information_schema.tables
-      WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
-  );
-  const dump = new Map<string, string>();
-  for (const { name } of tables) {
-    const { rows } = await server.engage.pool.query<{ t: string }>(`SELECT t::text AS t FROM ${name} t`);
-    dump.set(name, rows.map((r) => r.t).join('\n'));
-  }
-  return dump;
-}
-
-/** Where any of `values` still appears: table names, or labels of other outputs. */
-function foundIn(outputs: Map<string, string>, values: string[]): string[] {
-  const found: string[] = [];
-  for (const [where, text] of outputs) for (const v of values) if (text.includes(v)) found.push(`${v} in ${where}`);
-  return found;
-}
 
 async function rebuildEverything(): Promise<void> {
   const rebuildable = ALL_PROJECTIONS.filter((p) => p.rebuildable !== false);
@@ -192,7 +172,7 @@ describe('erasing a contact', () => {
 
   it('leaves no erased value in any table, the event log or `engage streams show`, even after every read model is rebuilt', async () => {
     await rebuildEverything();
-    const outputs = await everyTableAsText();
+    const outputs = await everyTableAsText(server.engage.pool);
     for (const stream of [contactStream(contactId), ...messageIds.map(messageStream)]) {
       const shown = await runEngage(['streams', 'show', stream], server.databaseUrl);
       expect(shown.code, shown.stderr).toBe(0);
@@ -263,7 +243,7 @@ describe('the reported sequence (issue 25, finding 4): contacts, messages, a tra
       erasedValues.push({ reading: reading.name, values: [email, phone, firstName, lastName, ...(erasedPerson === target ? [plan, target.body, target.subject] : [])] });
     }
     await rebuildEachWithTheCli();
-    const outputs = await everyTableAsText();
+    const outputs = await everyTableAsText(server.engage.pool);
     expect([...outputs.keys()].some((t) => /contacts_g\d+/.test(t)), 'a rebuilt generation of contacts').toBe(true);
     expect(outputs.has('public.unique_claims')).toBe(true);
     expect(erasedValues.flatMap(({ reading, values }) => foundIn(outputs, values).map((f) => `${reading}: ${f}`))).toEqual([]);
@@ -302,7 +282,7 @@ describe('erasing an address', () => {
     await call('POST', '/v1/account/erasures', { email: p.newEmail });
     expect((await server.call('GET', `/v1/contacts/${theirs.body.id}`, { key: other.key })).body.email).toBe(p.newEmail);
 
-    const outputs = await everyTableAsText();
+    const outputs = await everyTableAsText(server.engage.pool);
     expect(foundIn(outputs, [p.phone, p.email, p.firstName, p.body, p.subject])).toEqual([]);
   }, 120_000);
 });
@@ -340,7 +320,7 @@ describe('erasure under concurrent sends to the same contact', () => {
         expect(m.reason, m.id).toMatch(/^(suppressed|recipient_erased)$/);
       }
     }
-    const outputs = await everyTableAsText();
+    const outputs = await everyTableAsText(server.engage.pool);
     expect(foundIn(outputs, [p.email, p.body, p.subject])).toEqual([]);
   }, 120_000);
 });

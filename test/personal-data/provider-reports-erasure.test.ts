@@ -11,6 +11,7 @@ import { billingProjection } from '../../projections/billing.ts';
 import { messagesProjection } from '../../projections/messages.ts';
 import { readyAccount, type TestAccount } from '../support/accounts.ts';
 import { testServerForSuite } from '../support/harness.ts';
+import { everyTableAsText, foundIn } from '../support/tables.ts';
 import { timeline } from '../support/messages.ts';
 import { runEngage } from '../support/processes.ts';
 import { rebuildAndWait } from '../support/rebuild.ts';
@@ -26,23 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver?.close();
 });
-
-/** Every row of every table of the service's database, as text, by table. */
-async function everyTableAsText(): Promise<Map<string, string>> {
-  const { rows: tables } = await server.engage.pool.query<{ name: string }>(
-    `SELECT quote_ident(table_schema) || '.' || quote_ident(table_name) AS name FROM information_schema.tables
-      WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
-  );
-  const dump = new Map<string, string>();
-  for (const { name } of tables) {
-    const { rows } = await server.engage.pool.query<{ t: string }>(`SELECT t::text AS t FROM ${name} t`);
-    dump.set(name, rows.map((r) => r.t).join('\n'));
-  }
-  return dump;
-}
-
-const foundIn = (outputs: Map<string, string>, values: string[]) =>
-  [...outputs].flatMap(([where, text]) => values.filter((v) => text.includes(v)).map((v) => `${v} in ${where}`));
 
 function smtpFeedback(body: Record<string, unknown>) {
   return server.call('POST', '/v1/webhooks/smtp', { body, headers: { 'x-smtp-feedback-secret': SECRETS.WEBHOOK_SECRET_SMTP } });
@@ -139,7 +123,7 @@ describe('provider reports about a message, and the erasure of its recipient', (
     }
     const deliveries = await server.call('GET', `/v1/webhook-endpoints/${endpointId}/deliveries?limit=100`, { key: acct.key });
     outputs.set('endpoint deliveries', JSON.stringify(deliveries.body));
-    for (const [where, text] of await everyTableAsText()) outputs.set(where, text);
+    for (const [where, text] of await everyTableAsText(server.engage.pool)) outputs.set(where, text);
     expect(foundIn(outputs, values)).toEqual([]);
     // the failure's category is still there
     expect((await statusOf(server, acct.key, ids.bounced)).reason).toBe('bounced');
@@ -154,7 +138,7 @@ describe('provider reports about a message, and the erasure of its recipient', (
     // the carrier's `failed` is not billed by carriers: credited back; the refund names the category only
     expect(JSON.stringify(before)).toContain('failed (failed)');
     expect((await statusOf(server, acct.key, ids.bounced)).reason).toBe('bounced');
-    expect(foundIn(await everyTableAsText(), values)).toEqual([]);
+    expect(foundIn(await everyTableAsText(server.engage.pool), values)).toEqual([]);
   }, 180_000);
 
   it("a message's own webhook_url, in an account with no endpoint, hears the whole reason; after the erasure its delivery row keeps only the category", async () => {
@@ -170,7 +154,7 @@ describe('provider reports about a message, and the erasure of its recipient', (
     const { rows } = await server.engage.pool.query<{ body: string }>(`SELECT body FROM webhook_deliveries WHERE event_type = 'message.failed' AND body LIKE $1`, [`%${id}%`]);
     expect(rows).toHaveLength(1);
     expect(JSON.parse(rows[0]!.body).data).toMatchObject({ to: '[erased]', reason: 'bounced' });
-    expect(foundIn(await everyTableAsText(), [address, diagnostic])).toEqual([]);
+    expect(foundIn(await everyTableAsText(server.engage.pool), [address, diagnostic])).toEqual([]);
   }, 60_000);
 
   it('reads a failure written before the split (the whole reason in `reason`, unsealed) as before; an erasure blanks it in the read model, rebuilt or not', async () => {
