@@ -159,6 +159,8 @@ export interface EventStore {
    */
   appendMany(batch: readonly { streamId: string; events: readonly NewEvent[]; expected?: ExpectedRevision }[]): Promise<AppendResult[]>;
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  /** Each of these streams' first event, in one read (a store that can; a stream with none is absent). */
+  readFirstEvents?(streamIds: readonly string[]): Promise<Map<string, RecordedEvent>>;
   /** Reads the global log in commit order, strictly after `after`. */
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Events read with `keepSealed`, as a read without it would have returned them (a store that seals nothing: as they are). */

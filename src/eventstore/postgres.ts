@@ -445,6 +445,11 @@ export class PostgresEventStore implements EventStore {
     return rows.map(toRecorded);
   }
 
+  async readFirstEvents(streamIds: readonly string[]): Promise<Map<string, RecordedEvent>> {
+    const { rows } = await this.pool.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream_id = ANY($1) AND stream_revision = 0`, [[...streamIds]]);
+    return new Map(rows.map((r) => [r.stream_id, toRecorded(r)]));
+  }
+
   /** Nothing is sealed here (PersonalDataStore seals above this store). */
   async open(events: RecordedEvent[]): Promise<RecordedEvent[]> {
     return events;

@@ -106,14 +106,30 @@ export class PersonalDataStore implements EventStore {
     this.firstKeys.set(streamId, keyId);
   }
 
-  /** The key id its stream's first event is sealed under (undefined: none, as for a stream written before sealing). */
-  private async firstKeyOf(streamId: string): Promise<string | undefined> {
-    const known = this.firstKeys.get(streamId);
-    if (known !== undefined) return known;
-    const [first] = await this.inner.readStream(streamId, { maxCount: 1 });
-    const keyId = first ? sealedKeyOf(first.data) : undefined;
-    if (keyId !== undefined) this.rememberFirstKey(streamId, keyId);
-    return keyId;
+  /**
+   * The key id each stream's first event is sealed under (absent: none, as for a stream written before
+   * sealing): remembered ones, the rest in one read where the store can (a dispatcher's batch of status
+   * events would otherwise read each message's stream).
+   */
+  private async firstKeysOf(streamIds: readonly string[]): Promise<Map<string, string>> {
+    const keys = new Map<string, string>();
+    const unknown: string[] = [];
+    for (const s of streamIds) {
+      const known = this.firstKeys.get(s);
+      if (known !== undefined) keys.set(s, known);
+      else unknown.push(s);
+    }
+    if (unknown.length === 0) return keys;
+    const firsts = this.inner.readFirstEvents
+      ? await this.inner.readFirstEvents(unknown)
+      : new Map((await Promise.all(unknown.map(async (s) => [s, (await this.inner.readStream(s, { maxCount: 1 }))[0]] as const))).filter(([, e]) => e !== undefined) as [string, RecordedEvent][]);
+    for (const [s, first] of firsts) {
+      const keyId = sealedKeyOf(first.data);
+      if (keyId === undefined) continue;
+      this.rememberFirstKey(s, keyId);
+      keys.set(s, keyId);
+    }
+    return keys;
   }
 
   /** The batch with every personal field sealed under its subject's key (keys made as needed). */
@@ -156,9 +172,8 @@ export class PersonalDataStore implements EventStore {
     }
     const ofStream = pending.filter((p) => p.rule.subject === 'stream');
     if (ofStream.length > 0) {
-      const streams = [...new Set(ofStream.map((p) => p.request.streamId))];
-      const firstKeys = new Map(await Promise.all(streams.map(async (s) => [s, await this.firstKeyOf(s)] as const)));
-      const keys = await keysById(this.pool, [...firstKeys.values()].filter((id): id is string => id !== undefined));
+      const firstKeys = await this.firstKeysOf([...new Set(ofStream.map((p) => p.request.streamId))]);
+      const keys = await keysById(this.pool, [...firstKeys.values()]);
       for (const p of ofStream) {
         const keyId = firstKeys.get(p.request.streamId);
         // a stream written before sealing has no key: its later events stay as they were written then
