@@ -13,7 +13,7 @@ export const INBOUND_CHANNELS = ['sms', 'whatsapp', 'email'] as const satisfies 
 export type InboundChannel = (typeof INBOUND_CHANNELS)[number];
 
 export type ConversationStatus = 'open' | 'closed';
-/** What an inbound sms/whatsapp body asked for, when it was a keyword (DECISIONS.md "Inbound messages"). */
+/** What an inbound sms/whatsapp body asked for, when it was a keyword (README "Inbound messages and conversations"). */
 export type Keyword = 'stop' | 'start' | 'help';
 
 export interface InboundMessage {

@@ -1,4 +1,4 @@
-// The segment aggregate (stream segment-<id>): a named, saved rule set of one account (DECISIONS.md
+// The segment aggregate (stream segment-<id>): a named, saved rule set of one account (README
 // "Segment rules"), replaced whole by an update, and its deletion.
 //
 // The rules arrive validated: whether a custom field key or a list id exists is read by the service

@@ -1,4 +1,4 @@
-// Read model of where a contact's reply belongs (DECISIONS.md "Inbound messages"): for each phone
+// Read model of where a contact's reply belongs (README "Inbound messages and conversations"): for each phone
 // number we sent to, per provider family and sending number, the account that sent the latest
 // message. The number is kept only as its keyed hash, so the table holds no personal data and an
 // erasure leaves nothing readable here.

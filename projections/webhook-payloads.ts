@@ -165,7 +165,7 @@ function platformDraft(recorded: RecordedEvent, accountId: string, type: Platfor
   };
 }
 
-/** A message's status change to its own webhook_url, if it has one (no account_id in this body: SPEC §6). */
+/** A message's status change to its own webhook_url, if it has one (no account_id in this body: README "Webhooks"). */
 function messageDeliveries(recorded: RecordedEvent, hook: MessageHook, status: string, extra: Record<string, unknown>): DeliveryDraft[] {
   if (!hook.webhook_url) return [];
   const type = `message.${status}`;

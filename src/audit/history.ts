@@ -1,6 +1,6 @@
 // A resource's audit trail over HTTP: every event of its stream, in order, with time, type, actor,
 // request id and the fields the event recorded, for the account that owns it (README "Audit trail").
-// Reads the event store (audit endpoints are the one read that does, DESIGN.md); personal data is
+// Reads the event store (audit endpoints are the one read that does, README "Audit trail"); personal data is
 // opened by the store, so what an erasure destroyed shows as "[erased]".
 import type { Engage } from '../context.ts';
 import { redactCredentials } from '../credentials.ts';

@@ -1,4 +1,4 @@
-// The sms/whatsapp keywords every sender must honour (DECISIONS.md "Inbound messages"): the whole
+// The sms/whatsapp keywords every sender must honour (README "Inbound messages and conversations"): the whole
 // trimmed body, in any case, is the keyword; a sentence that merely contains one is a message.
 import type { Keyword } from '../../commands/conversation.ts';
 

@@ -1,4 +1,4 @@
-// The warm-up ramp of DECISIONS.md: a daily cap on marketing email per domain, starting at 50 and
+// The warm-up ramp of README "Email domains": a daily cap on marketing email per domain, starting at 50 and
 // roughly doubling every 2-3 days over 21 days; from day 22 there is no cap. Days are UTC calendar
 // days: day 1 is the date warm-up started, and whole days spent paused do not count.
 import { utcDaysBetween, type WarmupState } from '../../commands/email-domain.ts';

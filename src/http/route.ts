@@ -10,7 +10,7 @@ import type { AuthContext } from './plugins/auth.ts';
 
 /**
  * key_then_login: like key_or_login, but a request carrying both credentials whose API key fails is
- * tried again with its Bearer token (SPEC.md: integrations "tries API key first, then JWT").
+ * tried again with its Bearer token (README "Integrations": the API key first, then the session).
  */
 export type AuthMode = 'none' | 'key' | 'key_or_login' | 'key_then_login' | 'login';
 export type RateGroup = 'send' | 'bulk' | 'login' | 'default' | 'public' | 'callback' | 'none';

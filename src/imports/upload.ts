@@ -14,7 +14,7 @@ import { isBlank } from './rows.ts';
 import { writeChunk } from './uploads.ts';
 
 export const MAX_IMPORT_BYTES = 100 * 1024 * 1024;
-/** DECISIONS.md: CSV import up to 1,000,000 rows per file */
+/** README "Contacts import": CSV import up to 1,000,000 rows per file */
 export const MAX_IMPORT_ROWS = 1_000_000;
 const CHUNK_BYTES = 1024 * 1024;
 /** the longest header line (the first record, line breaks in quotes included) a file may have */

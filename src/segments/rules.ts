@@ -1,4 +1,4 @@
-// Segment rule sets (DECISIONS.md "Segment rules"): the fields and operators a rule may use, each
+// Segment rule sets (README "Segments"): the fields and operators a rule may use, each
 // operator's value type, the limits, and the validation of a rule set against an account's custom
 // field definitions, with issue paths that name the rule exactly (`rules[1].rules[0].value`).
 //

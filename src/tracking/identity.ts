@@ -1,6 +1,6 @@
 // Signed identity for browser tracking (README "Browser tracking"): the visitor names one contact
 // identifier, and, when the account requires it, proves it with user_hash = hex HMAC-SHA256 keyed
-// with the identity secret over that identifier (DECISIONS.md "Tracking (browser)"). Only the
+// with the identity secret over that identifier (README "Browser tracking"). Only the
 // customer's backend holds the secret, so a visitor cannot name a contact the site did not sign.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';

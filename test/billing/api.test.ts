@@ -1,4 +1,4 @@
-// The billing endpoints that read tables and settings (SPEC.md "Account: information and billing"):
+// The billing endpoints that read tables and settings (README "Billing"):
 // the plan of a free and of an annual account, sell prices (never a cost price), the billing
 // currency and details with their checks, scopes, and bad inputs answered with 400s.
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 // Inbound sms and whatsapp (issue 13): a contact's reply reaches the account holding the number as a
 // proven sender, else the one that last wrote to it from that number, is threaded into one conversation per contact and channel (the contact created
 // when unknown), emits message.received to endpoints and the account's inbound webhook URL, and
-// STOP / START / HELP do what DECISIONS.md says.
+// STOP / START / HELP do what README "Inbound messages and conversations" says.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERSONAL_DATA_RULES } from '../../src/personal-data/rules.ts';
 import { PersonalDataStore } from '../../src/personal-data/store.ts';

@@ -1,5 +1,5 @@
 // Email-domain warm-up (its actions' rules are decider specs in test/commands/email-domain.test.ts):
-// the 21-day ramp of DECISIONS.md (50 a day, roughly doubling every 2-3 days, no cap from day 22; paused days do not
+// the 21-day ramp of README "Email domains" (50 a day, roughly doubling every 2-3 days, no cap from day 22; paused days do not
 // count), and the dispatcher holding a domain's marketing email over the day's cap until the next
 // UTC day while transactional mail and other domains go through.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Tracked events over HTTP (SPEC §4 "Events", issue 12 "Events", README "Events"): one event, {events}
+// Tracked events over HTTP (README "Events"): one event, {events}
 // or a bare array of up to 1,000; contacts found by id, email, phone or external_id, unknown ones
 // identified by email or phone created (contact.created); per-event failures that never fail the
 // batch; idempotency on the client's id per account, across contacts and concurrent repeats;

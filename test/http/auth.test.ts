@@ -1,6 +1,6 @@
 // Authentication over real HTTP: API keys (X-API-Key), dashboard sessions (POST /v1/auth/login →
 // Bearer JWT), key scopes and role capabilities, and key rotation with its 24-hour grace window.
-// SPEC.md section 5, DECISIONS.md "Auth".
+// README "API conventions" (authentication), "API keys and credentials".
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
@@ -75,7 +75,7 @@ describe('dashboard sessions: POST /v1/auth/login', () => {
     expect(res.body.account_id).toBe(acct.accountId);
     expect(res.body.user_id).toBe(acct.userId);
     expect(res.body.token.split('.')).toHaveLength(3);
-    // a 12-hour JWT (DECISIONS.md); expires_at is an RFC 3339 UTC timestamp
+    // a 12-hour JWT (README "API conventions"); expires_at is an RFC 3339 UTC timestamp
     expect(res.body.expires_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/);
     const exp = Date.parse(res.body.expires_at);
     expect(exp).toBeGreaterThanOrEqual(before + 12 * 3600_000 - 2000);
@@ -229,7 +229,7 @@ describe('Bearer JWT on key-or-login routes', () => {
     expect(viaKey.status).not.toBe(403);
   });
 
-  // SPEC.md 5.3: dashboard-only routes (an API key gets 401) are left out of this API, so there is no
+  // README "API conventions": dashboard-only routes (an API key gets 401) are left out of this API, so there is no
   // route with auth "login" to test that direction on.
 });
 

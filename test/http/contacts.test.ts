@@ -1,4 +1,4 @@
-// Contacts over HTTP (SPEC.md section 4, DECISIONS.md "Contacts" and wire conventions): create with
+// Contacts over HTTP (README "API conventions": contacts, errors, ids, lists): create with
 // normalisation, per-account uniqueness of email and phone, PATCH semantics, deletion, tenant
 // isolation, list filters, cursor pagination and the /v1/contacts/fields routing rule.
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // Custom field definitions (/v1/contacts/fields) and the validation of custom values on contacts.
-// SPEC.md section 2 (Contact) and 4 (Contacts); DECISIONS.md "Contacts": {key, label, type:
+// README "API conventions" (contacts, custom fields): {key, label, type:
 // text|number|boolean|date|select, options?}; deleting a definition keeps the data on contacts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testServerForSuite } from '../support/harness.ts';

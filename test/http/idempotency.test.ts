@@ -1,4 +1,4 @@
-// Idempotency-Key on POST (DECISIONS.md, wire conventions): the same key and body replay the first
+// Idempotency-Key on POST (README "API conventions"): the same key and body replay the first
 // response; the same key with a different body is a 409; keys are scoped to the account.
 import { describe, expect, it } from 'vitest';
 import { testServerForSuite } from '../support/harness.ts';

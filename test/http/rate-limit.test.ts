@@ -1,4 +1,4 @@
-// Rate limits (SPEC.md section 8, errors in section 7): login 20 per 15 minutes per IP, most
+// Rate limits (README "Rate limits", the 429 body in "API conventions"): login 20 per 15 minutes per IP, most
 // authenticated endpoints 500 per minute per account, with the 429 body and RateLimit-* headers.
 // The Redis-backed counters are tested against a real Redis when REDIS_URL is set.
 import { randomBytes } from 'node:crypto';
@@ -32,7 +32,7 @@ describe('login: 20 attempts per 15 minutes per IP', () => {
   // a server of its own: the login counter is per IP and every test here comes from 127.0.0.1
   const server = testServerForSuite();
 
-  it('answers the 21st attempt with 429, the body of SPEC.md section 7 and the RateLimit-* headers', async () => {
+  it('answers the 21st attempt with 429, the body of README "Rate limits" and the RateLimit-* headers', async () => {
     const acct = await server.newAccount();
     // (the window is 15 minutes: one run, unless it happened to straddle a window edge)
     const attempts = await inOneWindow(15 * 60_000, () =>
@@ -128,7 +128,7 @@ describe('authenticated endpoints: 500 requests per minute per account', () => {
     expect(me.headers.get('ratelimit-remaining')).toBe('499');
   });
 
-  it('limits the public documents per IP (120 per minute, SPEC.md section 8)', async () => {
+  it('limits the public documents per IP (120 per minute, README "Rate limits")', async () => {
     const doc = await server.call('GET', '/v1/openapi.json');
     expect(doc.status).toBe(200);
     expect(doc.headers.get('ratelimit-limit')).toBe('120');

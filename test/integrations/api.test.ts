@@ -1,4 +1,4 @@
-// POST /v1/integrations per SPEC.md: each provider's credentials checked by their shape, sealed in
+// POST /v1/integrations per README "Integrations": each provider's credentials checked by their shape, sealed in
 // the log and shown only as a hint; the API key is tried first, then the session token (a request
 // with a failing key and a valid session is served; elsewhere a failing key is a 401).
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Lists over HTTP (SPEC.md "List" and the Lists routes; DECISIONS.md wire conventions): CRUD,
+// Lists over HTTP (README "API conventions": contact lists): CRUD,
 // pinned-first cursor pagination, members added and removed one at a time with exact live counts
 // (after a re-add, a contact's deletion or erasure, a list's deletion), tenant isolation, validation,
 // scopes, and a rebuild of the lists read model that reproduces its rows.

@@ -1,5 +1,5 @@
-// POST /v1/messages/bulk and POST /v1/messages/send-by-tag over HTTP (SPEC.md sections 2, 4, 6 and
-// 7; DECISIONS.md messages): per-item results in index order, per-item options and webhook_url, the
+// POST /v1/messages/bulk and POST /v1/messages/send-by-tag over HTTP (README "Messaging",
+// "Webhooks", "API conventions"): per-item results in index order, per-item options and webhook_url, the
 // 10,000-item bound, body shape errors; send-by-tag addressing, skipping, tag and account isolation.
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';

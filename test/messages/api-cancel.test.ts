@@ -1,5 +1,5 @@
 // DELETE /v1/messages/:id, POST /v1/messages/:id/resend and GET /v1/messages/:id/timeline over HTTP
-// (SPEC.md section 3 and 4; DECISIONS.md messages): cancelling scheduled and queued messages, the
+// (README "Messaging"): cancelling scheduled and queued messages, the
 // 409 not_cancellable body, the scheduler never queueing a cancelled message, the cancel/dispatch
 // race decided atomically, resend as a new message, and the timeline of a message.
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-// GET /v1/messages/history and GET /v1/messages/:id over HTTP (SPEC.md section 4; DECISIONS.md wire
-// conventions): filters, cursor pagination without duplicates, account isolation (404 like a missing
+// GET /v1/messages/history and GET /v1/messages/:id over HTTP (README "Messaging"; README "API
+// conventions"): filters, cursor pagination without duplicates, account isolation (404 like a missing
 // id), and the routing rule that history, bulk, send and send-by-tag are never read as an :id.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readyAccount, type TestAccount } from '../support/accounts.ts';

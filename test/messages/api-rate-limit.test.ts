@@ -1,4 +1,4 @@
-// Rate limits of the message endpoints (SPEC.md section 8, 429 body in section 7): POST
+// Rate limits of the message endpoints (README "Rate limits", the 429 body in "API conventions"): POST
 // /v1/messages/bulk 100 per minute and POST /v1/messages/send 1,000 per minute, per account (not per
 // credential), each group counted on its own.
 import { describe, expect, it } from 'vitest';

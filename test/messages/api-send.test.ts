@@ -1,5 +1,4 @@
-// POST /v1/messages/send over HTTP (SPEC.md sections 2, 4 and 7; DECISIONS.md wire conventions and
-// messages): the 202 record, every validation rule naming its field, `to` per channel, scheduling,
+// POST /v1/messages/send over HTTP (README "Messaging"; README "API conventions"): the 202 record, every validation rule naming its field, `to` per channel, scheduling,
 // webhook URLs, content stored intact, Idempotency-Key replay.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readyAccount } from '../support/accounts.ts';

@@ -1,4 +1,4 @@
-// Segments over HTTP (SPEC.md "Segment" and the Segments routes; DECISIONS.md "Segment rules";
+// Segments over HTTP (README "Segments";
 // README "Segments"): CRUD with live counts, pagination, tenant isolation, the rule schema, every
 // operator family matching exactly the right contacts, nested groups, invalid rules answered with
 // their exact paths, values and keys matched literally (never SQL), counts that follow every write

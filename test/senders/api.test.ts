@@ -1,4 +1,4 @@
-// Sender rules and senders over HTTP (SPEC.md section 4 "Integrations, sender rules, senders";
+// Sender rules and senders over HTTP (README "Senders and sender rules";
 // README "Senders and sender rules"): the rules dataset per country, validation of a sender for a
 // country and channel, registration as a state machine (pending, approved at once, operator review),
 // duplicates, removal, pagination, tenant isolation, bad input, and a rebuild of the read model.

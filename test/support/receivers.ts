@@ -75,7 +75,7 @@ export async function startReceiver(answer: Answer = () => 200, path = '/hook'):
   return receiver;
 }
 
-/** An HMAC written here, independently of src/webhooks/signing.ts, from SPEC §6 / DECISIONS.md. */
+/** An HMAC written here, independently of src/webhooks/signing.ts, from README "Webhooks". */
 export function independentServiceSignature(secret: string, timestamp: string, rawBody: string): string {
   return createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
 }

@@ -1,5 +1,4 @@
-// Browser tracking over real HTTP (SPEC §2 "Tracking key and identity", §4 "Account: link domains and
-// tracking", §8; DECISIONS.md "Tracking (browser)"; README "Browser tracking"): the key issued once
+// Browser tracking over real HTTP (README "Browser tracking", "Rate limits"): the key issued once
 // (concurrent first requests too) with its snippet and SDK; origins validated and normalised; the
 // identity secret behind the settings capability; rotation invalidating old user_hash values at once;
 // the ingestion endpoint's key, origin (CORS) and identity checks, and what it stores; 429 past 120
@@ -387,7 +386,7 @@ describe('rate limit of /v1/track', () => {
   // a server of its own: the public limit is per IP, and every test here comes from 127.0.0.1
   const server = testServerForSuite();
 
-  it('answers the 121st request in a minute from one IP with 429 and the body of SPEC.md section 7', async () => {
+  it('answers the 121st request in a minute from one IP with 429 and the body of README "Rate limits"', async () => {
     const { key, identity } = await setup(server);
     const statuses = await inOneWindow(60_000, async () => {
       const answers = await burst(120, 10, () => track(server, { key, identity }));

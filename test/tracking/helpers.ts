@@ -27,7 +27,7 @@ export async function identitySecret(server: TestServer, apiKey: string): Promis
   return res.body.secret;
 }
 
-/** What the customer's backend computes (DECISIONS.md "Tracking (browser)"), written here independently of the service's code. */
+/** What the customer's backend computes (README "Browser tracking"), written here independently of the service's code. */
 export const userHash = (secret: string, identifier: string) => createHmac('sha256', secret).update(identifier).digest('hex');
 
 /** The account's contact with this email, as GET /v1/contacts shows it (undefined when there is none). */

@@ -1,4 +1,4 @@
-// Inbound provider callbacks (SPEC.md §6, §3): the SMS/RCS/voice carrier's Twilio-style status
+// Inbound provider callbacks (README "Provider callbacks"): the SMS/RCS/voice carrier's Twilio-style status
 // callback (form-encoded, X-Carrier-Signature over the full URL and the sorted parameters) and the
 // WhatsApp Cloud API webhook (X-Hub-Signature-256 over the raw body, GET verification handshake).
 // No PUBLIC_BASE_URL here: the signed URL is derived from the Host header the client sent.

@@ -1,4 +1,4 @@
-// Inbound provider callbacks (SPEC.md §6 "Inbound provider callbacks", §3): the sandbox report
+// Inbound provider callbacks (README "Provider callbacks"): the sandbox report
 // endpoint and the SMTP email feedback endpoint, both authenticated by a shared-secret header.
 // Messages are held at `sent` (sandbox auto-delivery far in the future), so every change seen
 // here can only come from the callback under test.

@@ -1,5 +1,5 @@
-// The webhook-endpoints API over real HTTP (SPEC §4 "Webhook endpoints", §5 item 4, DECISIONS
-// "Webhook endpoints"): secrets shown once, the event catalogue, event validation, PATCH of
+// The webhook-endpoints API over real HTTP (README "Webhooks", "API
+// conventions"): secrets shown once, the event catalogue, event validation, PATCH of
 // url/events/status, delete, account isolation, scopes and the ping.
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { PLATFORM_EVENTS } from '../../commands/webhook-endpoint.ts';

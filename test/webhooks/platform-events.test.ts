@@ -1,4 +1,4 @@
-// What is delivered (SPEC §6, DECISIONS "Webhook endpoints" and "Messages", README "Webhooks"):
+// What is delivered (README "Webhooks"):
 // platform events reach subscribed endpoints as {id, type, created_at, account_id, data}; a
 // per-message webhook_url gets the message's status changes as {id, type, created_at, data},
 // signed with the account's secret, which rotation replaces for later deliveries.

@@ -1,4 +1,4 @@
-// Retries (SPEC §6, README "Webhooks"): anything but a 2xx is retried on the configured schedule,
+// Retries (README "Webhooks"): anything but a 2xx is retried on the configured schedule,
 // redirects count as failures and are not followed, the event id is stable across attempts while
 // each attempt is signed afresh, a delivery that never succeeds ends `failed` after 1 + 3
 // attempts, and POST …/deliveries/:id/retry sends it again.

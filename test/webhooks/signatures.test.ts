@@ -1,4 +1,4 @@
-// Signatures of real deliveries (SPEC §6, DECISIONS "Webhook endpoints", README "Webhooks"):
+// Signatures of real deliveries (README "Webhooks"):
 // every header is present, X-Service-Signature verifies with an HMAC written here and with the
 // README's own example code, the Standard Webhooks headers verify with the `standardwebhooks`
 // package, and tampering fails all three.
@@ -42,7 +42,7 @@ describe('delivery signatures', () => {
     await receiver?.close();
   });
 
-  it('the DECISIONS.md test vector', () => {
+  it('the published signing test vector', () => {
     const expected = '38dcd345d12a163975f2a8484af858926bb995e425f50d05a5aaeaacf2178698';
     expect(serviceSignature('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 1614265330000, '{"test": 2432232314}')).toBe(expected);
     expect(independentServiceSignature('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', '1614265330000', '{"test": 2432232314}')).toBe(expected);

@@ -1,4 +1,4 @@
-// The AI helpers and the spam check (SPEC.md "Account: AI helpers"; README "AI helpers", "Spam
+// The AI helpers and the spam check (README "AI helpers", "Spam
 // check"): text assist and whole emails (always answering, degraded without a provider), the brand
 // voice, the writer and coach add-on requests, the coach's daily recommendations.
 import { z } from 'zod';

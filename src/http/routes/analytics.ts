@@ -1,4 +1,4 @@
-// Account analytics (SPEC.md "Account: information and billing"): message counts per day and channel,
+// Account analytics (README "Analytics and deliverability"): message counts per day and channel,
 // list growth, email deliverability and per-channel delivery, all read from rebuildable read models.
 import { z } from 'zod';
 import { CHANNELS } from '../../../commands/message.ts';

@@ -1,5 +1,5 @@
 // Billing (/v1/account/plan, pricing, usage, balance, balance/transactions, billing-currency,
-// billing-details) per SPEC.md "Account: information and billing"; README "Billing".
+// billing-details) per README "Billing".
 import { z } from 'zod';
 import { CHANNELS } from '../../../commands/message.ts';
 import { billingAccount, ledgerEntries } from '../../../projections/billing.ts';

@@ -1,4 +1,4 @@
-// Integrations (/v1/integrations): POST per SPEC.md (key or login; the API key is tried first, then
+// Integrations (/v1/integrations): POST per README "Integrations" (key or login; the API key is tried first, then
 // the session token), with listing (read) and removal; adding and removing need settings.
 import { z } from 'zod';
 import { INTEGRATION_PROVIDERS } from '../../../commands/integration.ts';

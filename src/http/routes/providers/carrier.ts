@@ -85,7 +85,7 @@ export const carrierRoutes: ProviderRoutes = (child, { engage, secrets }) => {
     if (repeated.length) throw validationError(`repeated parameter ${repeated.join(', ')}`, repeated.map((path) => ({ path, message: 'given more than once' })));
     const p = parse(CarrierParams, Object.fromEntries([...params].map(([name, values]) => [name, values[0]])));
     if (p.Body !== undefined && !p.MessageStatus) {
-      // an inbound message (DECISIONS.md "Inbound messages"), threaded into the sender's conversation
+      // an inbound message (README "Inbound messages and conversations"), threaded into the sender's conversation
       await receiveFromProvider(engage, req, 'carrier', { channel: 'sms', family: 'carrier', from: p.From!, to: [p.To!], body: p.Body, providerMessageId: p.MessageSid! });
       return received(1);
     }
