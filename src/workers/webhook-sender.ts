@@ -99,8 +99,15 @@ export class WebhookSender extends WorkerLoop {
     this.replaySettled.add(listener);
   }
 
-  /** Stops claiming, hands back what waits unsent, then waits for the attempts in flight to be recorded. */
-  async stop(): Promise<void> {
+  private stoppedOnce?: Promise<void>;
+
+  /** Stops claiming, hands back what waits unsent, then waits for the attempts in flight to be recorded (once, however often it is called). */
+  stop(): Promise<void> {
+    this.stoppedOnce ??= this.stopOnce();
+    return this.stoppedOnce;
+  }
+
+  private async stopOnce(): Promise<void> {
     await super.stop();
     const unsent = [...this.waiting.values()].flat();
     this.waiting.clear();
