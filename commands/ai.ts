@@ -1,6 +1,7 @@
 // An account's AI settings (stream ai-<accountId>): the brand voice the helpers write in, the two
 // paid add-ons (writer, coach) that the customer requests and an operator enables or disables, and
-// the coach's daily recommendations, recorded once per UTC day so later calls that day reuse them.
+// the coach's daily recommendations (the provider's or the fallback's), recorded once per UTC day so
+// later calls that day reuse them.
 import type { Decider } from '../src/decider.ts';
 import { forbidden } from '../src/errors.ts';
 
@@ -24,6 +25,9 @@ export interface AiRecommendation {
   priority: 'high' | 'medium' | 'low';
 }
 
+/** What made a day's recommendations: the provider (its model), or the rule-based fallback (and why). */
+export type RecommendationsSource = { model: string } | { degraded_reason: string };
+
 type Stamp = { account_id: string; at: string };
 
 export type AiEvent =
@@ -35,7 +39,7 @@ export type AiEvent =
   | { type: 'AiCoachRequested'; data: Stamp & { note?: string } }
   | { type: 'AiCoachEnabled'; data: Stamp }
   | { type: 'AiCoachDisabled'; data: Stamp }
-  | { type: 'AiRecommendationsGenerated'; data: Stamp & { day: string; recommendations: AiRecommendation[]; model: string } };
+  | { type: 'AiRecommendationsGenerated'; data: Stamp & { day: string; recommendations: AiRecommendation[] } & RecommendationsSource };
 
 export const AI_EVENT_TYPES = [
   'BrandVoiceSet',
@@ -82,7 +86,7 @@ export type AiCommand =
   | { type: 'RequestAddon'; accountId: string; addon: AiAddon; note?: string; now: Date }
   | { type: 'EnableAddon'; accountId: string; addon: AiAddon; now: Date }
   | { type: 'DisableAddon'; accountId: string; addon: AiAddon; now: Date }
-  | { type: 'RecordRecommendations'; accountId: string; day: string; recommendations: AiRecommendation[]; model: string; now: Date };
+  | { type: 'RecordRecommendations'; accountId: string; day: string; recommendations: AiRecommendation[]; source: RecommendationsSource; now: Date };
 
 const NONE: AddonState = { status: 'none', requested_at: null };
 
@@ -135,7 +139,7 @@ export const aiDecider: Decider<AiCommand, AiState, AiEvent> = {
         if (state.coach.status !== 'enabled') throw forbidden('the AI coach is not enabled for this account (POST /v1/account/ai-coach-request asks for it)');
         // a concurrent call of the same day recorded first: keep its recommendations
         if (state.lastRecommendationsDay !== null && c.day <= state.lastRecommendationsDay) return [];
-        return [{ type: 'AiRecommendationsGenerated', data: { ...stamp, day: c.day, recommendations: c.recommendations, model: c.model } }];
+        return [{ type: 'AiRecommendationsGenerated', data: { ...stamp, day: c.day, recommendations: c.recommendations, ...c.source } }];
       }
     }
   },

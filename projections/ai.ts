@@ -3,7 +3,7 @@
 // queries the API reads them with.
 //
 // Rebuildable on its own: it reads no other read model, and holds no personal data.
-import { addonEventOf, AI_EVENT_TYPES, type AddonStatus, type AiEvent, type AiRecommendation, type BrandVoiceProfile } from '../commands/ai.ts';
+import { addonEventOf, AI_EVENT_TYPES, type AddonStatus, type AiEvent, type AiRecommendation, type BrandVoiceProfile, type RecommendationsSource } from '../commands/ai.ts';
 import type { Projection } from '../src/read-models/projection.ts';
 import type { Db } from './queries.ts';
 
@@ -27,13 +27,19 @@ export interface AiRecommendationsRow {
   account_id: string;
   day: string;
   body: AiRecommendation[];
-  model: string;
+  /** the provider's model, or null when the rule-based fallback made them (then degraded_reason says why) */
+  model: string | null;
+  degraded_reason: string | null;
   generated_at: Date;
 }
 
+/** What made a recorded day's recommendations. */
+export const sourceOfRecommendations = (row: AiRecommendationsRow): RecommendationsSource =>
+  row.model !== null ? { model: row.model } : { degraded_reason: row.degraded_reason! };
+
 export const aiProjection: Projection = {
   name: 'ai',
-  version: 1,
+  version: 2,
   tables: ['ai_accounts', 'ai_recommendations'],
   types: [...AI_EVENT_TYPES],
   personalData: 'unused',
@@ -56,9 +62,11 @@ export const aiProjection: Projection = {
       account_id text NOT NULL,
       day date NOT NULL,
       body jsonb NOT NULL,
-      model text NOT NULL,
+      model text,
+      degraded_reason text,
       generated_at timestamptz NOT NULL,
-      PRIMARY KEY (account_id, day)
+      PRIMARY KEY (account_id, day),
+      CHECK ((model IS NULL) <> (degraded_reason IS NULL))
     );`,
   async apply(tx, events, t) {
     const accounts = t('ai_accounts');
@@ -84,8 +92,8 @@ export const aiProjection: Projection = {
           break;
         case 'AiRecommendationsGenerated':
           await tx.query(
-            `INSERT INTO ${t('ai_recommendations')} (account_id, day, body, model, generated_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (account_id, day) DO NOTHING`,
-            [account_id, e.data.day, JSON.stringify(e.data.recommendations), e.data.model, at],
+            `INSERT INTO ${t('ai_recommendations')} (account_id, day, body, model, degraded_reason, generated_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (account_id, day) DO NOTHING`,
+            [account_id, e.data.day, JSON.stringify(e.data.recommendations), 'model' in e.data ? e.data.model : null, 'degraded_reason' in e.data ? e.data.degraded_reason : null, at],
           );
           break;
         default: {
@@ -114,7 +122,7 @@ export async function findAiAccount(db: Db, accountId: string): Promise<AiAccoun
 /** The coach's recommendations of the account for one UTC day (YYYY-MM-DD), if recorded. */
 export async function findAiRecommendations(db: Db, accountId: string, day: string): Promise<AiRecommendationsRow | undefined> {
   const { rows } = await db.query<AiRecommendationsRow>(
-    `SELECT account_id, to_char(day, 'YYYY-MM-DD') AS day, body, model, generated_at FROM ai_recommendations WHERE account_id = $1 AND day = $2`,
+    `SELECT account_id, to_char(day, 'YYYY-MM-DD') AS day, body, model, degraded_reason, generated_at FROM ai_recommendations WHERE account_id = $1 AND day = $2`,
     [accountId, day],
   );
   return rows[0];

@@ -1,10 +1,11 @@
 // The AI coach (POST /v1/account/ai-recommendations): a snapshot of the account's last 30 days, 3 to
-// 5 recommendations from the provider, recorded once per account and UTC day so that later calls that
-// day reuse them; a degraded answer (rules over the same snapshot) is returned but not recorded, so
-// the next call asks the provider again.
+// 5 recommendations from the provider, or from rules over the same snapshot when it cannot answer
+// (degraded), recorded once per account and UTC day so that later calls that day reuse them
+// (README "AI helpers").
 import { z } from 'zod';
-import { type AiRecommendation, aiDecider, aiStream } from '../../commands/ai.ts';
-import { findAiAccount, findAiRecommendations } from '../../projections/ai.ts';
+import { type AiRecommendation, aiDecider, aiStream, type RecommendationsSource } from '../../commands/ai.ts';
+import { type AiRecommendationsRow, findAiAccount, findAiRecommendations, sourceOfRecommendations } from '../../projections/ai.ts';
+import { dayOf } from '../analytics/range.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { Engage } from '../context.ts';
 import { forbidden } from '../errors.ts';
@@ -68,16 +69,26 @@ export function ruleBasedRecommendations(s: AccountSnapshot): AiRecommendation[]
   return out.slice(0, 5);
 }
 
-const utcDay = (d: Date) => d.toISOString().slice(0, 10);
+const provenanceOf = (source: RecommendationsSource): Provenance =>
+  'model' in source ? { degraded: false, model: source.model } : { degraded: true, degraded_reason: source.degraded_reason };
 
-/** Today's recommendations of an account with the coach enabled: recorded ones, or new ones (recorded unless degraded). */
+/** The answer of a day already recorded. */
+const cachedAnswer = (row: AiRecommendationsRow): CoachAnswer & Provenance => ({
+  day: row.day,
+  recommendations: row.body,
+  generated_at: row.generated_at.toISOString(),
+  cached: true,
+  ...provenanceOf(sourceOfRecommendations(row)),
+});
+
+/** Today's recommendations of an account with the coach enabled: the recorded ones, or new ones, recorded. */
 export async function coachRecommendations(engage: Engage, accountId: string, metadata: EventMetadata): Promise<CoachAnswer & Provenance & { position?: Position }> {
   const settings = await findAiAccount(engage.pool, accountId);
   if (settings?.coach_status !== 'enabled') throw forbidden('the AI coach is not enabled for this account (POST /v1/account/ai-coach-request asks for it)');
   const now = engage.clock.now();
-  const day = utcDay(now);
+  const day = dayOf(now);
   const stored = await findAiRecommendations(engage.pool, accountId, day);
-  if (stored) return { day, recommendations: stored.body, generated_at: stored.generated_at.toISOString(), cached: true, degraded: false, model: stored.model };
+  if (stored) return cachedAnswer(stored);
 
   const snapshot = await accountSnapshot(engage.pool, accountId, now);
   const prompt = { system: systemPrompt('a marketing coach for small businesses', settings.brand_voice), user: recommendationsPrompt(snapshot), temperature: 0.4 };
@@ -90,20 +101,18 @@ export async function coachRecommendations(engage: Engage, accountId: string, me
     },
     () => ({ recommendations: ruleBasedRecommendations(snapshot) }),
   );
-  const fresh = { day, recommendations: answer.recommendations, generated_at: now.toISOString(), cached: false };
-  if (answer.degraded) return { ...fresh, degraded: true, degraded_reason: answer.degraded_reason };
-
+  const source: RecommendationsSource = answer.degraded ? { degraded_reason: answer.degraded_reason } : { model: answer.model };
   const recorded = await handleCommand(
     engage.store,
     aiDecider,
     aiStream(accountId),
-    { type: 'RecordRecommendations', accountId, day, recommendations: answer.recommendations, model: answer.model, now },
+    { type: 'RecordRecommendations', accountId, day, recommendations: answer.recommendations, source, now },
     metadata,
   );
   if (recorded.events.length === 0) {
     // another call of the same day recorded first: everyone gets that day's one answer
     const first = await findAiRecommendations(engage.pool, accountId, day);
-    if (first) return { day, recommendations: first.body, generated_at: first.generated_at.toISOString(), cached: true, degraded: false, model: first.model };
+    if (first) return cachedAnswer(first);
   }
-  return { ...fresh, degraded: false, model: answer.model, position: recorded.position };
+  return { day, recommendations: answer.recommendations, generated_at: now.toISOString(), cached: false, ...provenanceOf(source), position: recorded.position };
 }

@@ -1,8 +1,8 @@
 // The account's AI settings over HTTP and the operator CLI: the brand voice (set, read, cleared,
 // checked), the writer and coach add-ons (requested by the customer, switched by `engage ai`), and
 // the coach's recommendations: 403 until enabled, asked of the provider once a day and then served
-// from the read model (the fake counts the requests), a degraded answer not cached. Accounts never
-// see each other's settings.
+// from the read model (the fake counts the requests), a degraded answer as well. Accounts never see
+// each other's settings.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../support/accounts.ts';
 import { startFakeChatCompletions } from '../support/chat-completions.ts';
@@ -160,10 +160,14 @@ describe('ai-recommendations', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it('a degraded answer (rules over the snapshot) is returned but not cached: the next call asks again', async () => {
+  const enableCoach = async (account: TestAccount) => {
+    expect((await runEngage(['ai', 'coach', 'enable', account.accountId], server.databaseUrl)).code).toBe(0);
+    await eventually('the coach to show enabled', async () => ((await server.call('GET', '/v1/account/ai-coach-status', { key: account.key })).body.enabled ? true : undefined));
+  };
+
+  it('a degraded answer (rules over the snapshot) is recorded for the day like any other: later calls that day answer it and do not ask the provider', async () => {
     const d = await server.newAccount('Degraded');
-    expect((await runEngage(['ai', 'coach', 'enable', d.accountId], server.databaseUrl)).code).toBe(0);
-    await eventually('the coach to show enabled', async () => ((await server.call('GET', '/v1/account/ai-coach-status', { key: d.key })).body.enabled ? true : undefined));
+    await enableCoach(d);
 
     fake.script({ content: 'I think you should send more email.' });
     const degraded = await recommend(d.key);
@@ -171,12 +175,16 @@ describe('ai-recommendations', () => {
     expect(degraded.body.recommendations[0].title).toBe('Send your first campaign');
     expect(degraded.body.recommendations.length).toBeGreaterThanOrEqual(3);
 
-    fake.script({ content: JSON.stringify({ recommendations: RECOMMENDATIONS.recommendations.slice(0, 2) }) });
-    expect((await recommend(d.key)).body).toMatchObject({ cached: false, degraded: true, degraded_reason: 'provider_error: bad output' });
-
     fake.script({ content: JSON.stringify(RECOMMENDATIONS) });
-    expect((await recommend(d.key)).body).toMatchObject({ cached: false, degraded: false });
-    expect((await recommend(d.key)).body).toMatchObject({ cached: true, degraded: false });
-    expect(fake.requests).toHaveLength(3);
+    expect((await recommend(d.key)).body).toEqual({ ...degraded.body, cached: true });
+    expect(fake.requests).toHaveLength(1);
+    expect((await eventsOf(d.accountId)).filter((t) => t === 'AiRecommendationsGenerated')).toHaveLength(1);
+  });
+
+  it('fewer than 3 recommendations from the provider are bad output: the rules answer', async () => {
+    const e = await server.newAccount('Too few');
+    await enableCoach(e);
+    fake.script({ content: JSON.stringify({ recommendations: RECOMMENDATIONS.recommendations.slice(0, 2) }) });
+    expect((await recommend(e.key)).body).toMatchObject({ cached: false, degraded: true, degraded_reason: 'provider_error: bad output' });
   });
 });

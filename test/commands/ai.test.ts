@@ -1,7 +1,7 @@
 // The AI settings decider (commands/ai.ts): brand voice set and cleared (repeats change nothing),
 // the add-ons requested by the customer and switched by an operator (a standing request or an
-// enabled add-on is not requested again), and the coach's recommendations recorded once a day, only
-// while the coach is enabled.
+// enabled add-on is not requested again), and the coach's recommendations (the provider's or the
+// fallback's) recorded once a day, only while the coach is enabled.
 import { describe, it } from 'vitest';
 import { aiDecider, type AiEvent, type AiRecommendation } from '../../commands/ai.ts';
 import { DeciderSpecification, domainError } from '../support/decider-spec.ts';
@@ -64,12 +64,18 @@ describe('add-ons', () => {
 });
 
 describe('coach recommendations', () => {
-  const record = (day: string) => ({ type: 'RecordRecommendations' as const, accountId, day, recommendations: advice, model: 'm1', now: at(5) });
+  const record = (day: string) => ({ type: 'RecordRecommendations' as const, accountId, day, recommendations: advice, source: { model: 'm1' }, now: at(5) });
   const generated = (day: string): AiEvent => ({ type: 'AiRecommendationsGenerated', data: { ...stamp(5), day, recommendations: advice, model: 'm1' } });
   const enabled: AiEvent = { type: 'AiCoachEnabled', data: stamp(0) };
 
   it('are recorded for a day while the coach is enabled', () => {
     given([enabled]).when(record('2026-03-01')).then([generated('2026-03-01')]);
+  });
+
+  it('the fallback\'s are recorded the same way, with why the provider did not make them', () => {
+    given([enabled])
+      .when({ ...record('2026-03-01'), source: { degraded_reason: 'not_configured' } })
+      .then([{ type: 'AiRecommendationsGenerated', data: { ...stamp(5), day: '2026-03-01', recommendations: advice, degraded_reason: 'not_configured' } }]);
   });
 
   it('once per day: a second recording of the same day (a concurrent call) changes nothing; the next day records', () => {

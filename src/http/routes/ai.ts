@@ -41,6 +41,9 @@ const WriteBody = z.strictObject({
 
 const RequestBody = z.strictObject({ note: z.string().trim().min(1).max(1_000).optional() });
 
+// the coach takes no input: no body, or an empty object (README "API conventions": unknown fields are a 400)
+const NoBody = z.strictObject({});
+
 const SpamCheckBody = z
   .strictObject({
     subject: z.string().max(2_000),
@@ -117,6 +120,7 @@ export function aiRoutes({ engage }: AppDeps): AnyRoute[] {
       scope: 'read',
       summary: "The AI coach's marketing recommendations for today (UTC), made once a day and then cached; 403 unless the coach is enabled",
       tags: ['account'],
+      body: NoBody,
       async handler({ auth, req }) {
         const { position: _position, ...answer } = await runCommand(engage, metadataOf(req), AI, (metadata) => coachRecommendations(engage, auth.accountId, metadata));
         return answer;
