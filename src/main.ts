@@ -20,7 +20,8 @@ import { readStatuses } from './read-models/status.ts';
 import { dropParked, listParked, retryParked } from './read-models/parked.ts';
 import { sleep } from './sleep.ts';
 import { reviewSender, type SenderWrite } from './senders/service.ts';
-import { applyErasures, ExportedErasure, listErasures } from './personal-data/erasure.ts';
+import { applyErasures, ExportedErasure } from './personal-data/erasure.ts';
+import { listErasures } from './personal-data/erasures-table.ts';
 import { billingCommands } from './billing/cli.ts';
 import { aiCommands } from './ai/cli.ts';
 import { webhookCommands } from './webhooks/cli.ts';
@@ -365,7 +366,7 @@ erasures
   .description('every erasure as JSON lines (ids and address hashes only): keep them apart from database backups')
   .action(async () => {
     await withEngage(async (engage) => {
-      for (const r of await listErasures(engage)) {
+      for (const r of await listErasures(engage.pool)) {
         const { erasure_id, account_id, kind, contact_id, address_hashes, reason, erased_by } = r;
         process.stdout.write(`${JSON.stringify({ erasure_id, account_id, kind, contact_id, address_hashes, reason, erased_by })}\n`);
       }

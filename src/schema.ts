@@ -8,7 +8,7 @@ import { type Migration, runMigrations } from './db/migrations.ts';
 import { EVENTSTORE_MIGRATIONS } from './eventstore/postgres.ts';
 import { IDEMPOTENCY_MIGRATIONS } from './idempotency.ts';
 import { IMPORT_UPLOADS_MIGRATIONS } from './imports/uploads.ts';
-import { ERASURES_MIGRATIONS } from './personal-data/erasure.ts';
+import { ERASURES_MIGRATIONS } from './personal-data/erasures-table.ts';
 import { DATA_KEYS_MIGRATIONS } from './personal-data/keys.ts';
 import { READ_MODEL_STATE_MIGRATIONS } from './read-models/state.ts';
 import { SERVICE_SECRETS_MIGRATIONS } from './service-secrets.ts';

@@ -5,10 +5,10 @@
 // releases the contact's unique email/phone, and keeps a suppression by the keyed hash of each
 // address so the person is not messaged again.
 //
-// Owns the erasures table: each erasure is recorded (hashes and ids only) before any key is
-// destroyed, so a request cut off half-way resumes with what it knew (the contact's addresses are
-// unreadable once its key is gone), and so that the list of erasures can be exported and applied
-// again after a database is restored from a backup older than some of them (README: Erasure).
+// Each erasure is recorded (src/personal-data/erasures-table.ts) before any key is destroyed, so a
+// request cut off half-way resumes with what it knew (the contact's addresses are unreadable once its
+// key is gone), and so that the list of erasures can be exported and applied again after a database
+// is restored from a backup older than some of them (README: Erasure).
 import { z } from 'zod';
 import { contactDecider, contactStream } from '../../commands/contact.ts';
 import { erasureDecider, erasureStream } from '../../commands/erasure.ts';
@@ -17,13 +17,13 @@ import { releaseAllOf } from '../claims.ts';
 import { loadContact } from '../contacts/service.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { Engage } from '../context.ts';
-import type { Migration } from '../db/migrations.ts';
 import { notFound } from '../errors.ts';
 import { comparePositions, type EventMetadata, type Position } from '../eventstore/port.ts';
 import { newId } from '../ids.ts';
 import { suppressRecipient } from '../messages/suppressions.ts';
 import { addressHasher, normaliseAddress } from './address-hash.ts';
 import { ERASED } from './codec.ts';
+import { contactErasure, type ErasureRecord, markErasureCompleted, recordErasure } from './erasures-table.ts';
 import { addressSubject, contactSubject, eraseKeys } from './keys.ts';
 
 /** The read models an erasure changes: its HTTP response waits until they show it. */
@@ -43,20 +43,6 @@ export const ExportedErasure = z.strictObject({
   erased_by: z.string(),
 });
 
-/** One erasure as recorded (and exported): what was erased, never what it held. */
-export interface ErasureRecord {
-  erasure_id: string;
-  account_id: string;
-  kind: 'contact' | 'address';
-  /** the contact erased (kind contact) */
-  contact_id: string | null;
-  address_hashes: string[];
-  reason: string | null;
-  erased_by: string;
-  requested_at: Date;
-  completed_at: Date | null;
-}
-
 export interface ErasureResult {
   erasure_id: string;
   erased_at: string;
@@ -74,14 +60,14 @@ interface ErasureRequest {
 
 /** Erases a contact: its own data and that of every address it ever had. Idempotent. */
 export async function eraseContact(engage: Engage, accountId: string, contactId: string, request: ErasureRequest, metadata: EventMetadata): Promise<ErasureResult> {
-  let record = await contactErasure(engage, accountId, contactId);
+  let record = await contactErasure(engage.pool, accountId, contactId);
   if (!record) {
     const state = await loadContact(engage, contactId);
     if (state.status === 'none' || state.accountId !== accountId) throw notFound('contact');
     const hash = await addressHasher(engage.pool);
     // an address erased before (by an address erasure) reads as erased: it is covered already
     const addresses = state.addresses.filter((a) => a !== ERASED);
-    record = await recordErasure(engage, {
+    record = await recordErasure(engage.pool, {
       erasure_id: newId('erasure'), account_id: accountId, kind: 'contact', contact_id: contactId,
       address_hashes: [...new Set(addresses.map(hash))], reason: request.reason ?? null, erased_by: request.actor,
     });
@@ -99,7 +85,7 @@ export async function eraseAddress(engage: Engage, accountId: string, address: s
   const contactIds = await contactIdsWithAddress(engage.pool, accountId, normaliseAddress(address));
   const contacts: ErasureResult[] = [];
   for (const contactId of contactIds) contacts.push(await eraseContact(engage, accountId, contactId, request, metadata));
-  const record = await recordErasure(engage, {
+  const record = await recordErasure(engage.pool, {
     erasure_id: newId('erasure'), account_id: accountId, kind: 'address', contact_id: null, address_hashes: [hash(address)], reason: request.reason ?? null, erased_by: request.actor,
   });
   const done = await completeErasure(engage, record, metadata, contactIds);
@@ -141,33 +127,9 @@ async function completeErasure(engage: Engage, record: ErasureRecord, metadata: 
     const suppressed = await suppressRecipient(engage, { accountId, addressHash, reason: 'erasure', source: 'erasure' }, metadata);
     if (suppressed.position && (!position || comparePositions(suppressed.position, position) > 0)) position = suppressed.position;
   }
-  await engage.pool.query('UPDATE erasures SET completed_at = coalesce(completed_at, now()) WHERE erasure_id = $1', [erasureId]);
+  await markErasureCompleted(engage.pool, erasureId);
   const erasedAt = (appended.events[0]?.data as { erased_at?: string } | undefined)?.erased_at ?? record.requested_at.toISOString();
   return { keyIds, position, erasedAt };
-}
-
-/** The erasure recorded for a contact, if one was asked for (done, or cut off half-way). */
-async function contactErasure(engage: Engage, accountId: string, contactId: string): Promise<ErasureRecord | undefined> {
-  const { rows } = await engage.pool.query<ErasureRecord>(
-    `SELECT * FROM erasures WHERE account_id = $1 AND kind = 'contact' AND contact_id = $2 ORDER BY requested_at LIMIT 1`,
-    [accountId, contactId],
-  );
-  return rows[0];
-}
-
-async function recordErasure(engage: Engage, r: Omit<ErasureRecord, 'requested_at' | 'completed_at'>): Promise<ErasureRecord> {
-  const { rows } = await engage.pool.query<ErasureRecord>(
-    `INSERT INTO erasures (erasure_id, account_id, kind, contact_id, address_hashes, reason, erased_by) VALUES ($1, $2, $3, $4, $5, $6, $7)
-     ON CONFLICT (erasure_id) DO UPDATE SET erasure_id = excluded.erasure_id RETURNING *`,
-    [r.erasure_id, r.account_id, r.kind, r.contact_id, r.address_hashes, r.reason, r.erased_by],
-  );
-  return rows[0];
-}
-
-/** Every erasure of the deployment, oldest first (what `engage erasures export` writes). */
-export async function listErasures(engage: Pick<Engage, 'pool'>): Promise<ErasureRecord[]> {
-  const { rows } = await engage.pool.query<ErasureRecord>('SELECT * FROM erasures ORDER BY requested_at, erasure_id');
-  return rows;
 }
 
 /**
@@ -177,29 +139,8 @@ export async function listErasures(engage: Pick<Engage, 'pool'>): Promise<Erasur
  */
 export async function applyErasures(engage: Engage, records: readonly Omit<ErasureRecord, 'requested_at' | 'completed_at'>[]): Promise<number> {
   for (const r of records) {
-    const record = await recordErasure(engage, r);
+    const record = await recordErasure(engage.pool, r);
     await completeErasure(engage, record, { accountId: r.account_id, actor: r.erased_by, correlationId: r.erasure_id });
   }
   return records.length;
 }
-
-/** The erasures table (src/schema.ts runs them). */
-export const ERASURES_MIGRATIONS: Migration[] = [
-  {
-    id: 24,
-    name: 'erasures: each erasure recorded (ids and address hashes only), for resuming and for re-applying after a restore',
-    sql: `
-      CREATE TABLE IF NOT EXISTS erasures (
-        erasure_id text PRIMARY KEY,
-        account_id text NOT NULL,
-        kind text NOT NULL CHECK (kind IN ('contact', 'address')),
-        contact_id text,
-        address_hashes text[] NOT NULL,
-        reason text,
-        erased_by text NOT NULL,
-        requested_at timestamptz NOT NULL DEFAULT now(),
-        completed_at timestamptz
-      );
-      CREATE INDEX IF NOT EXISTS erasures_contact ON erasures (account_id, contact_id) WHERE kind = 'contact';`,
-  },
-];
