@@ -1,12 +1,13 @@
-// The AI writing helpers (README "AI helpers"): ai-assist and ai-write ask the provider when one is
-// configured and answer with the deterministic fallback (degraded) when none is or it failed; and
-// the account's AI settings: brand voice and the writer and coach add-ons.
+// The AI writing helpers (README "AI helpers"): ai-assist and ai-write (the writer add-on, once
+// enabled) ask the provider when one is configured and answer with the deterministic fallback
+// (degraded) when none is or it failed; and the account's AI settings: brand voice and the writer
+// and coach add-ons.
 import { accountStream } from '../../commands/account.ts';
 import { type AddonState, type AiAddon, aiDecider, aiStream, type BrandVoiceProfile } from '../../commands/ai.ts';
 import { findAiAccount } from '../../projections/ai.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { Engage } from '../context.ts';
-import { notFound } from '../errors.ts';
+import { forbidden, notFound } from '../errors.ts';
 import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { isId } from '../ids.ts';
 import { chatSettingsOf, completeChat } from './chat-completions.ts';
@@ -74,9 +75,11 @@ export async function assist(engage: Engage, accountId: string, input: AssistInp
   );
 }
 
-/** POST /v1/account/ai-write: a whole email from a brief. */
+/** POST /v1/account/ai-write: a whole email from a brief, for an account with the writer add-on enabled. */
 export async function writeEmail(engage: Engage, accountId: string, input: WriteInput): Promise<EmailDraft & Provenance> {
-  const brandVoice = await brandVoiceOf(engage, accountId);
+  const settings = await findAiAccount(engage.pool, accountId);
+  if (settings?.writer_status !== 'enabled') throw forbidden('the AI writer is not enabled for this account (POST /v1/account/ai-writer-request asks for it)');
+  const brandVoice = settings.brand_voice;
   const prompt = { system: systemPrompt('an email marketing copywriter', brandVoice), user: writePrompt(input), temperature: 0.7 };
   return withProvider<EmailDraft>(
     engage,

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ASSIST_ACTIONS } from '../../src/ai/prompts.ts';
 import { fixText } from '../../src/ai/text-fallbacks.ts';
-import type { TestAccount } from '../support/accounts.ts';
+import { enableAiAddon, type TestAccount } from '../support/accounts.ts';
 import { openAiErrors, startFakeChatCompletions } from '../support/chat-completions.ts';
 import { testServerForSuite } from '../support/harness.ts';
 import { expectRejected } from '../support/http.ts';
@@ -17,6 +17,7 @@ const server = testServerForSuite(fake.env({ AI_TIMEOUT_MS: '500', AI_MAX_RETRIE
 let a: TestAccount;
 beforeAll(async () => {
   a = await server.newAccount('Acme');
+  await enableAiAddon(server, a, 'writer');
 });
 beforeEach(() => fake.reset());
 

@@ -6,11 +6,9 @@ import { ASSIST_ACTIONS } from '../../src/ai/prompts.ts';
 import { rewriteText } from '../../src/ai/text-fallbacks.ts';
 import { addDays, dayOf } from '../../src/analytics/range.ts';
 import { noonOf, SettableClock } from '../analytics/helpers.ts';
-import type { TestAccount } from '../support/accounts.ts';
+import { enableAiAddon, type TestAccount } from '../support/accounts.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
 import { expectRejected } from '../support/http.ts';
-import { runEngage } from '../support/processes.ts';
-import { eventually } from '../support/waits.ts';
 
 // the clock never runs ahead of the wall clock: the coach's first day is yesterday, its second today
 const YESTERDAY = addDays(dayOf(new Date()), -1);
@@ -21,6 +19,7 @@ beforeAll(async () => {
   // a key and a model but no base URL: still not configured
   server = await startTestServer({ AI_API_KEY: 'sk-unused', AI_MODEL: 'unused' }, undefined, clock);
   a = await server.newAccount('Offline');
+  await enableAiAddon(server, a, 'writer');
 });
 afterAll(async () => {
   await server?.close();
@@ -46,8 +45,7 @@ describe('no provider configured', () => {
 
   it('ai-recommendations with the coach enabled: rule-based and degraded, recorded for its UTC day like a provider answer', async () => {
     clock.set(noonOf(YESTERDAY));
-    expect((await runEngage(['ai', 'coach', 'enable', a.accountId], server.databaseUrl)).code).toBe(0);
-    await eventually('the coach to show enabled', async () => ((await server.call('GET', '/v1/account/ai-coach-status', { key: a.key })).body.enabled ? true : undefined));
+    await enableAiAddon(server, a, 'coach');
     const first = await server.call('POST', '/v1/account/ai-recommendations', { key: a.key });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ day: YESTERDAY, cached: false, degraded: true, degraded_reason: 'not_configured' });

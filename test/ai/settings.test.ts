@@ -4,7 +4,7 @@
 // from the read model (the fake counts the requests), a degraded answer as well. Accounts never see
 // each other's settings.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { TestAccount } from '../support/accounts.ts';
+import { enableAiAddon, type TestAccount } from '../support/accounts.ts';
 import { startFakeChatCompletions } from '../support/chat-completions.ts';
 import { testServerForSuite } from '../support/harness.ts';
 import { expectRejected } from '../support/http.ts';
@@ -103,6 +103,31 @@ describe('the writer and coach add-ons', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/account not found/);
   });
+
+  it('ai-write answers 403 forbidden until the writer is enabled (none, then requested), and again once it is disabled', async () => {
+    const w = await server.newAccount('Writer');
+    const write = () => server.call('POST', '/v1/account/ai-write', { key: w.key, body: { brief: 'our spring sale starts Monday' } });
+    const refused = await write();
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe('forbidden');
+    expect((await server.call('POST', '/v1/account/ai-writer-request', { key: w.key, body: {} })).body.status).toBe('requested');
+    expect((await write()).status).toBe(403);
+    // the coach is another add-on: enabling it does not open the writer
+    await enableAiAddon(server, w, 'coach');
+    expect((await write()).status).toBe(403);
+    expect(fake.requests).toHaveLength(0);
+
+    await enableAiAddon(server, w, 'writer');
+    fake.script({ content: JSON.stringify({ subject: 'Spring sale', preheader: 'From Monday', body: 'Our spring sale starts Monday.' }) });
+    const written = await write();
+    expect(written.status).toBe(200);
+    expect(written.body).toMatchObject({ subject: 'Spring sale', degraded: false, model: fake.model });
+
+    expect((await runEngage(['ai', 'writer', 'disable', w.accountId], server.databaseUrl)).code).toBe(0);
+    await eventually('the writer to show off', async () => ((await server.call('GET', '/v1/account/ai-writer-status', { key: w.key })).body.status === 'none' ? true : undefined));
+    expect((await write()).status).toBe(403);
+    expect(fake.requests).toHaveLength(1);
+  });
 });
 
 const RECOMMENDATIONS = {
@@ -160,14 +185,9 @@ describe('ai-recommendations', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  const enableCoach = async (account: TestAccount) => {
-    expect((await runEngage(['ai', 'coach', 'enable', account.accountId], server.databaseUrl)).code).toBe(0);
-    await eventually('the coach to show enabled', async () => ((await server.call('GET', '/v1/account/ai-coach-status', { key: account.key })).body.enabled ? true : undefined));
-  };
-
   it('a degraded answer (rules over the snapshot) is recorded for the day like any other: later calls that day answer it and do not ask the provider', async () => {
     const d = await server.newAccount('Degraded');
-    await enableCoach(d);
+    await enableAiAddon(server, d, 'coach');
 
     fake.script({ content: 'I think you should send more email.' });
     const degraded = await recommend(d.key);
@@ -183,7 +203,7 @@ describe('ai-recommendations', () => {
 
   it('fewer than 3 recommendations from the provider are bad output: the rules answer', async () => {
     const e = await server.newAccount('Too few');
-    await enableCoach(e);
+    await enableAiAddon(server, e, 'coach');
     fake.script({ content: JSON.stringify({ recommendations: RECOMMENDATIONS.recommendations.slice(0, 2) }) });
     expect((await recommend(e.key)).body).toMatchObject({ cached: false, degraded: true, degraded_reason: 'provider_error: bad output' });
   });

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createAccount } from '../../src/accounts/service.ts';
 import type { Server } from '../../src/server.ts';
 import type { TestServer } from './harness.ts';
+import { runEngage } from './processes.ts';
 import { eventually } from './waits.ts';
 
 export interface TestAccount {
@@ -38,4 +39,14 @@ export async function readyAccount(server: TestServer, name?: string): Promise<T
     100,
   );
   return account;
+}
+
+/**
+ * Switches an AI add-on on for the account as an operator does (`engage ai <addon> enable`, README
+ * "AI helpers") and waits until the account sees it enabled.
+ */
+export async function enableAiAddon(server: TestServer, account: TestAccount, addon: 'writer' | 'coach'): Promise<void> {
+  const run = await runEngage(['ai', addon, 'enable', account.accountId], server.databaseUrl);
+  if (run.code !== 0) throw new Error(`engage ai ${addon} enable failed (${run.code}): ${run.stderr}`);
+  await eventually(`the ${addon} to show enabled`, async () => ((await server.call('GET', `/v1/account/ai-${addon}-status`, { key: account.key })).body.enabled ? true : undefined));
 }
