@@ -1,9 +1,11 @@
 // DMARC aggregate ("rua") reports, RFC 7489 appendix C and RFC 9990 (DMARCbis): untrusted XML from any
 // reporter, refused if it carries a DTD, then summarised per source IP (messages, aligned DKIM/SPF
-// results, dispositions). Pure: the caller stores and rolls up the summary.
+// results, dispositions). Pure: the caller stores and rolls up the summary. What real reporters get
+// wrong and is still read is in README "Email domains" (DMARC aggregate reports).
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import ipaddr from 'ipaddr.js';
 import type { DmarcReportRecord, DmarcSourceRecord, Disposition } from '../../commands/email-domain.ts';
+import { alignmentOf } from './signing-check.ts';
 
 export const DMARC_MAX_XML_BYTES = 5 * 1024 * 1024;
 
@@ -58,26 +60,55 @@ export function parseDmarcReport(xml: string): DmarcReport {
   if (DTD.test(xml)) throw new DmarcReportError('a DOCTYPE or ENTITY declaration is not allowed');
   const text = xml.replace(/^\uFEFF/, '').trim();
   if (text === '') throw new DmarcReportError('empty');
+  return summarise(feedbackOf(text));
+}
+
+/** The text's DmarcReportError when it is not well-formed XML, else its parsed document. */
+function readXml(text: string): DmarcReportError | XmlNode {
   const valid = XMLValidator.validate(text);
-  if (valid !== true) throw new DmarcReportError(`not well-formed XML (line ${valid.err.line}: ${valid.err.msg})`);
-  let document: XmlNode;
+  if (valid !== true) return new DmarcReportError(`not well-formed XML (line ${valid.err.line}: ${valid.err.msg})`);
   try {
-    document = parser.parse(text) as XmlNode;
+    return parser.parse(text) as XmlNode;
   } catch (error) {
     throw new DmarcReportError(`unreadable XML (${(error as Error).message})`);
   }
-  const roots = Object.keys(document);
-  if (roots.length !== 1 || roots[0] !== 'feedback') {
-    throw new DmarcReportError(`the root element is ${roots[0] === undefined ? 'missing' : `<${roots[0]}>`}, not <feedback>`);
+}
+
+const FEEDBACK_START = /<(?:[A-Za-z_][\w.-]*:)?feedback(?=[\s/>])/;
+const FEEDBACK_END = /<\/(?:[A-Za-z_][\w.-]*:)?feedback\s*>/g;
+
+/**
+ * The <feedback> element of a report. Some reporters put a stray XML Schema element before or
+ * around it (IKEA sent an unclosed <xs:schema> start tag in front of it): when the document is not
+ * a <feedback> report, its outermost <feedback>…</feedback> is read on its own, and when that is not
+ * well-formed either the document's own error is the answer. The DTD and size checks have already
+ * looked at the whole text, and the element is parsed with the same depth limit.
+ */
+function feedbackOf(text: string): XmlNode {
+  const document = readXml(text);
+  if (!(document instanceof DmarcReportError)) {
+    const roots = Object.keys(document);
+    if (roots.length === 1 && roots[0] === 'feedback') return asNode(document.feedback) ?? {};
   }
-  const feedback = asNode(document.feedback) ?? {};
-  return summarise(feedback);
+  const start = text.search(FEEDBACK_START);
+  let end = -1;
+  if (start >= 0) for (const closing of text.matchAll(FEEDBACK_END)) end = closing.index + closing[0].length;
+  const inner = start >= 0 && end > start ? readXml(text.slice(start, end)) : undefined;
+  if (inner !== undefined && !(inner instanceof DmarcReportError) && Object.keys(inner).length === 1 && 'feedback' in inner) {
+    return asNode(inner.feedback) ?? {};
+  }
+  if (document instanceof DmarcReportError) throw document;
+  const roots = Object.keys(document);
+  throw new DmarcReportError(`the root element is ${roots[0] === undefined ? 'missing' : `<${roots[0]}>`}, not <feedback>`);
 }
 
 function summarise(feedback: XmlNode): DmarcReport {
   const metadata = asNode(feedback.report_metadata);
   if (!metadata) throw new DmarcReportError('report_metadata is missing');
-  const orgName = required(metadata, 'org_name', 'report_metadata/org_name');
+  const email = textOf(metadata.email);
+  // some reporters leave org_name empty: their email address's domain names them instead
+  const orgName = textOf(metadata.org_name) || domainOfAddress(email);
+  if (orgName === '') throw new DmarcReportError('report_metadata/org_name is missing and report_metadata/email has no domain to name the reporter by');
   const reportId = required(metadata, 'report_id', 'report_metadata/report_id');
   const range = asNode(metadata.date_range);
   if (!range) throw new DmarcReportError('report_metadata/date_range is missing');
@@ -89,6 +120,7 @@ function summarise(feedback: XmlNode): DmarcReport {
   const domain = hostName(required(published, 'domain', 'policy_published/domain'));
   const p = disposition(textOf(published.p), 'policy_published/p');
   if (p === null) throw new DmarcReportError('policy_published/p is missing');
+  const policy = { domain, adkim: alignmentMode(textOf(published.adkim)), aspf: alignmentMode(textOf(published.aspf)) };
 
   const records = Array.isArray(feedback.record) ? feedback.record : [];
   if (records.length === 0) throw new DmarcReportError('it has no <record>');
@@ -97,13 +129,13 @@ function summarise(feedback: XmlNode): DmarcReport {
   const headerFroms = new Map<string, Set<string>>();
   let messages = 0;
   records.forEach((record, index) => {
-    messages += addRecord(bySource, headerFroms, asNode(record), index);
+    messages += addRecord(bySource, headerFroms, policy, asNode(record), index);
   });
 
   return {
     org_name: orgName,
     report_id: reportId,
-    email: textOf(metadata.email) || null,
+    email: email || null,
     begin,
     end,
     domain,
@@ -111,16 +143,28 @@ function summarise(feedback: XmlNode): DmarcReport {
       p,
       sp: disposition(textOf(published.sp), 'policy_published/sp'),
       pct: percent(textOf(published.pct)),
-      adkim: alignmentMode(textOf(published.adkim)),
-      aspf: alignmentMode(textOf(published.aspf)),
+      adkim: policy.adkim,
+      aspf: policy.aspf,
     },
     messages,
     sources: [...bySource.values()].sort((a, b) => b.messages - a.messages || a.source_ip.localeCompare(b.source_ip)),
   };
 }
 
+interface PublishedPolicy {
+  domain: string;
+  adkim: 'r' | 's';
+  aspf: 'r' | 's';
+}
+
 /** Adds one <record> to its source's summary; answers its message count. */
-function addRecord(bySource: Map<string, DmarcSourceSummary>, headerFroms: Map<string, Set<string>>, record: XmlNode | undefined, index: number): number {
+function addRecord(
+  bySource: Map<string, DmarcSourceSummary>,
+  headerFroms: Map<string, Set<string>>,
+  policy: PublishedPolicy,
+  record: XmlNode | undefined,
+  index: number,
+): number {
   const where = `record ${index + 1}`;
   const row = record && asNode(record.row);
   if (!row) throw new DmarcReportError(`${where} has no <row>`);
@@ -144,16 +188,17 @@ function addRecord(bySource: Map<string, DmarcSourceSummary>, headerFroms: Map<s
     };
     bySource.set(sourceIp, source);
   }
-  const dkim = passOrFail(textOf(evaluated.dkim));
-  const spf = passOrFail(textOf(evaluated.spf));
+  // early reporters wrote <identities>, RFC 7489 says <identifiers>
+  const identifiers = asNode(record.identifiers) ?? asNode(record.identities);
+  const headerFrom = identifiers ? hostName(textOf(identifiers.header_from)) : '';
+  const results = asNode(record.auth_results);
+  const dkim = verdict(textOf(evaluated.dkim), results?.dkim, headerFrom || policy.domain, policy.adkim);
+  const spf = verdict(textOf(evaluated.spf), results?.spf, headerFrom || policy.domain, policy.aspf);
   source.messages += count;
   if (dkim === 'pass' || spf === 'pass') source.dmarc_pass += count;
   source.dkim_aligned[dkim] += count;
   source.spf_aligned[spf] += count;
   source.disposition[applied] += count;
-  // early reporters wrote <identities>, RFC 7489 says <identifiers>
-  const identifiers = asNode(record.identifiers) ?? asNode(record.identities);
-  const headerFrom = identifiers ? textOf(identifiers.header_from).toLowerCase().replace(/\.$/, '') : '';
   if (headerFrom !== '') {
     let seen = headerFroms.get(sourceIp);
     if (!seen) headerFroms.set(sourceIp, (seen = new Set()));
@@ -228,6 +273,28 @@ function disposition(text: string, path: string, applied = false): Disposition |
 
 /** Old drafts write "PASS"/"Fail"; any word but pass (fail, softfail, temperror, garbage) is a failure. */
 const passOrFail = (text: string): 'pass' | 'fail' => (text.toLowerCase() === 'pass' ? 'pass' : 'fail');
+
+/**
+ * The DMARC-aligned DKIM or SPF verdict of a record: policy_evaluated's word, or, where the reporter
+ * wrote none (AOL's reports until 2018), whether auth_results holds a pass for a domain aligned with
+ * the header From domain (RFC 7489 §3.1: the same organisational domain, or the same name when strict).
+ */
+function verdict(evaluated: string, results: XmlValue | undefined, fromDomain: string, mode: 'r' | 's'): 'pass' | 'fail' {
+  if (evaluated !== '') return passOrFail(evaluated);
+  const aligned = (Array.isArray(results) ? results : []).some((result) => {
+    const node = asNode(result);
+    if (!node || passOrFail(textOf(node.result)) !== 'pass') return false;
+    const alignment = alignmentOf(hostName(textOf(node.domain)), fromDomain);
+    return mode === 's' ? alignment === 'strict' : alignment !== null;
+  });
+  return aligned ? 'pass' : 'fail';
+}
+
+/** The domain of an email address ("x@Example.com", "Name <x@example.com>", "mailto:x@example.com"), or ''. */
+function domainOfAddress(address: string): string {
+  const domain = hostName(address.slice(address.lastIndexOf('@') + 1).replace(/[>\s].*$/, ''));
+  return address.includes('@') && /^[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})+$/.test(domain) ? domain : '';
+}
 
 /** An absent or unreadable pct is unknown (null), not a reason to refuse the report. */
 function percent(text: string): number | null {

@@ -101,7 +101,8 @@ function domainName(text: string): string | null {
 // (a.github.io, b.github.io) are different organisations, so their signatures must not align.
 const organisationalDomain = (name: string) => getDomain(name, { allowPrivateDomains: true });
 
-function alignmentOf(d: string, domain: string): 'strict' | 'relaxed' | null {
+/** How the domain `d` aligns with `domain`: the same name (strict), the same organisational domain (relaxed), or not at all. */
+export function alignmentOf(d: string, domain: string): 'strict' | 'relaxed' | null {
   if (d === domain) return 'strict';
   const organisation = organisationalDomain(domain);
   return organisation !== null && organisation === organisationalDomain(d) ? 'relaxed' : null;

@@ -166,6 +166,82 @@ describe('reports from real reporters', () => {
   });
 });
 
+describe('what real reporters get wrong', () => {
+  const realReport = (name: string) => readFileSync(new URL(`./fixtures/dmarc-reports/${name}`, import.meta.url), 'utf8');
+
+  it('an empty or missing org_name is the domain of the reporter\'s email (lower case)', () => {
+    for (const [metadata, org] of [
+      ['<org_name></org_name><email>administrator@AccuratePlastics.com</email>', 'accurateplastics.com'],
+      ['<org_name>  </org_name><email>dmarc-reports@mail.example.net.</email>', 'mail.example.net'],
+      ['<email>"DMARC reports" &lt;noreply@example.org&gt;</email>', 'example.org'],
+    ]) {
+      const parsed = parseDmarcReport(report(record('192.0.2.10', '1'), { metadata: `${metadata}<report_id>r-1</report_id>` }));
+      expect(parsed.org_name, metadata).toBe(org);
+    }
+    expect(parseDmarcReport(realReport('accurateplastics-empty-org-name.xml'))).toMatchObject({
+      org_name: 'accurateplastics.com',
+      email: 'administrator@accurateplastics.com',
+      report_id: 'example.com:1538463741',
+    });
+  });
+
+  it('a <feedback> after an unclosed schema start tag (IKEA, 2018) is read as the report', () => {
+    const parsed = parseDmarcReport(realReport('ikea-unclosed-xs-schema.xml'));
+    expect(parsed).toMatchObject({ org_name: 'ikea.com', domain: 'example.de', messages: 1 });
+    expect(parsed.sources).toEqual([source('234.234.234.234', 1, 0, [0, 1], [0, 1], { none: 1 }, ['example.de'])]);
+  });
+
+  it('a <feedback> wrapped in a schema element, or after a complete one, is read as the report', () => {
+    const plain = report(record('192.0.2.10', '3') + record('198.51.100.1', '1', { dkim: 'fail', spf: 'fail' }));
+    const body = plain.replace('<?xml version="1.0"?>', '');
+    const schema = '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="http://dmarc.org/dmarc-xml/0.1">';
+    for (const variant of [
+      `<?xml version="1.0"?>${schema}${body}</xs:schema>`,
+      `<?xml version="1.0"?><xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"/>\n${body}`,
+      `<?xml version="1.0"?>${schema}<xs:element name="feedback"/></xs:schema>${body}`,
+      `<wrapper><other>text</other>${body}</wrapper>`,
+    ]) {
+      expect(parseDmarcReport(variant), variant.slice(0, 120)).toEqual(parseDmarcReport(plain));
+    }
+  });
+
+  it('around a stray schema element, what is unsafe or broken is still refused', () => {
+    const ikea = realReport('ikea-unclosed-xs-schema.xml');
+    expect(refusal(ikea.replace('<?xml version="1.0"?>', '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e "e">]>'))).toBe(
+      'not a DMARC aggregate report: a DOCTYPE or ENTITY declaration is not allowed',
+    );
+    const deep = '<x>'.repeat(5000) + '</x>'.repeat(5000);
+    expect(refusal(ikea.replace('</feedback>', `${deep}</feedback>`))).toMatch(/unreadable XML/);
+    // the report inside is itself broken: the error is the document's, at its line
+    expect(refusal(ikea.replace('<count>1</count>', '<count>1</cnt>'))).toMatch(/^not a DMARC aggregate report: not well-formed XML \(line 24: Expected closing tag 'count'/);
+    expect(refusal(ikea.replace('</feedback>', ''))).toMatch(/not well-formed XML/);
+  });
+
+  it('without dkim/spf verdicts in policy_evaluated (AOL, 2012), aligned auth_results decide them', () => {
+    const aol = (dkim: string, spf: string, { adkim = 'r', aspf = 'r', from = 'example.com' } = {}) =>
+      report(
+        `<record><row><source_ip>192.0.2.10</source_ip><count>2</count><policy_evaluated><disposition>none</disposition></policy_evaluated></row>` +
+          `<identifiers><header_from>${from}</header_from></identifiers><auth_results>${dkim}${spf}</auth_results></record>`,
+        { policy: `<adkim>${adkim}</adkim><aspf>${aspf}</aspf><p>reject</p>` },
+      );
+    const dkim = (domain: string, result = 'pass') => `<dkim><domain>${domain}</domain><result>${result}</result></dkim>`;
+    const spf = (domain: string, result = 'pass') => `<spf><domain>${domain}</domain><result>${result}</result></spf>`;
+    const verdicts = (xml: string) => {
+      const [s] = parseDmarcReport(xml).sources;
+      return [s.dkim_aligned.pass ? 'pass' : 'fail', s.spf_aligned.pass ? 'pass' : 'fail', s.dmarc_pass];
+    };
+    expect(verdicts(realReport('aol-2012.xml'))).toEqual(['pass', 'pass', 1]);
+    expect(verdicts(aol(dkim('example.com'), spf('example.com')))).toEqual(['pass', 'pass', 2]);
+    // relaxed: the same organisational domain aligns; strict: only the same name
+    expect(verdicts(aol(dkim('mail.example.com'), spf('bounces.example.com')))).toEqual(['pass', 'pass', 2]);
+    expect(verdicts(aol(dkim('mail.example.com'), spf('bounces.example.com'), { adkim: 's', aspf: 's' }))).toEqual(['fail', 'fail', 0]);
+    // a pass for another organisation, or a result that is not pass, does not align
+    expect(verdicts(aol(dkim('esp.example.net') + dkim('example.com', 'fail'), spf('example.com', 'softfail')))).toEqual(['fail', 'fail', 0]);
+    expect(verdicts(aol(dkim('example.co.uk'), spf('other.co.uk'), { from: 'example.co.uk' }))).toEqual(['pass', 'fail', 2]);
+    expect(verdicts(aol('', ''))).toEqual(['fail', 'fail', 0]);
+  });
+});
+
 describe('shapes every parser must survive', () => {
   it('a single <record> (an object to the XML parser, not an array) is one source', () => {
     const parsed = parseDmarcReport(report(record('192.0.2.10', '7')));
@@ -255,11 +331,18 @@ describe('input that is not a report', () => {
     expect(refusal(report(record('192.0.2.10', '1')).replace('</feedback>', `${deep}</feedback>`))).toMatch(/unreadable XML/);
   });
 
-  it.each([
-    ['report_metadata/org_name', { metadata: '<report_id>r-1</report_id>' }],
-    ['report_metadata/report_id', { metadata: '<org_name>Example Receiver</org_name>' }],
-  ])('refuses a report without %s', (path, parts) => {
-    expect(refusal(report(record('192.0.2.10', '1'), parts))).toBe(`not a DMARC aggregate report: ${path} is missing`);
+  it('refuses a report without report_id', () => {
+    expect(refusal(report(record('192.0.2.10', '1'), { metadata: '<org_name>Example Receiver</org_name>' }))).toBe(
+      'not a DMARC aggregate report: report_metadata/report_id is missing',
+    );
+  });
+
+  it('refuses a report naming no reporter: no org_name and no email address to take one from', () => {
+    for (const metadata of ['<report_id>r-1</report_id>', '<org_name></org_name><email></email><report_id>r-1</report_id>', '<org_name/><email>postmaster</email><report_id>r-1</report_id>']) {
+      expect(refusal(report(record('192.0.2.10', '1'), { metadata })), metadata).toBe(
+        'not a DMARC aggregate report: report_metadata/org_name is missing and report_metadata/email has no domain to name the reporter by',
+      );
+    }
   });
 
   it('refuses a character reference to a surrogate, NUL or another character XML does not allow', () => {
