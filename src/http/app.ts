@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { newUlid } from '../ids.ts';
-import { type AnyRoute, openApiDocument, registerRoutes } from './route.ts';
+import { type AnyRoute, openApiDocument, registerRoutes, routeRules } from './route.ts';
 import type { AppDeps } from './deps.ts';
 import { authPlugin, authorizePlugin } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -85,6 +85,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('X-Request-Id', req.id);
   });
   errorsPlugin(app);
+  // before any route and any other onRequest hook: a literal segment in a :param's place is a route
+  // that does not exist, credentials or not (README "API conventions")
+  routeRules(app);
   // onRequest hooks run in registration order, before the body is read: authentication first, so
   // the rate limit knows the account (or counts a failed credential against the IP), then the 401
   // or 403; idempotency (preHandler) comes after, so a 429 is never stored as a key's first response

@@ -114,6 +114,92 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], registe
   }
 }
 
+/** One route the app serves: its method and URL pattern (`/v1/segments/:id`). */
+export interface ServedRoute {
+  method: string;
+  url: string;
+}
+
+const servedRoutes = new WeakMap<FastifyInstance, ServedRoute[]>();
+
+/** Every route `app` serves, those of child contexts included (collected by routeRules). */
+export function routesOf(app: FastifyInstance): readonly ServedRoute[] {
+  return servedRoutes.get(app) ?? [];
+}
+
+/** A :param of a route pattern, and the literal segments other patterns have in its place. */
+interface ParamLiterals {
+  param: string;
+  literals: ReadonlySet<string>;
+}
+
+/**
+ * For each URL pattern, its :params that other patterns put a literal beside: the literal segments
+ * of the patterns that have the same segments before that place (a :param matching any :param).
+ * `/v1/segments/schema` beside `/v1/segments/:id` and `/v1/segments/:id/contacts` makes `schema`
+ * a literal of both their `:id`s.
+ */
+export function literalSegments(urls: Iterable<string>): Map<string, ParamLiterals[]> {
+  // a tree of the patterns' segments, every :param of a place one branch (':')
+  type Node = Map<string, Node>;
+  const root: Node = new Map();
+  const patterns = [...new Set(urls)].map((url) => ({ url, segments: url.split('/').slice(1) }));
+  const key = (segment: string) => (segment.startsWith(':') ? ':' : segment);
+  for (const { segments } of patterns) {
+    let node = root;
+    for (const segment of segments) {
+      const next = node.get(key(segment)) ?? new Map();
+      node.set(key(segment), next);
+      node = next;
+    }
+  }
+  const index = new Map<string, ParamLiterals[]>();
+  for (const { url, segments } of patterns) {
+    const params: ParamLiterals[] = [];
+    let node = root;
+    for (const segment of segments) {
+      if (segment.startsWith(':')) {
+        const literals = new Set([...node.keys()].filter((s) => !s.includes(':') && !s.includes('*')));
+        // (a :param written with a regular expression, `:id(^\\d+)`, is named by the part before it)
+        if (literals.size > 0) params.push({ param: segment.slice(1).replace(/\(.*$/, ''), literals });
+      }
+      node = node.get(key(segment))!;
+    }
+    if (params.length > 0) index.set(url, params);
+  }
+  return index;
+}
+
+/**
+ * The rules every route obeys, whoever registers it; call before any route is added. Collects the
+ * routes as they are added (routesOf), and keeps literal path segments routes of their own, never
+ * ids (README "API conventions"): a request whose :param holds a literal that stands in that place
+ * in another route (`PUT /v1/segments/preview`, `DELETE /v1/contacts/fields`) is answered as a route
+ * that does not exist, before credentials are looked at, as such a route is.
+ */
+export function routeRules(app: FastifyInstance): void {
+  const served: ServedRoute[] = [];
+  servedRoutes.set(app, served);
+  let index: Map<string, ParamLiterals[]> | undefined;
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) served.push({ method, url: route.url });
+    index = undefined;
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    const url = req.routeOptions.url;
+    if (url === undefined) return;
+    index ??= literalSegments(served.map((r) => r.url));
+    const params = req.params as Record<string, string | undefined>;
+    for (const { param, literals } of index.get(url) ?? []) {
+      const value = params[param];
+      if (value !== undefined && literals.has(value)) {
+        reply.callNotFound();
+        return reply;
+      }
+    }
+  });
+}
+
 function jsonSchema(schema: ZodType): unknown {
   try {
     return z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' });

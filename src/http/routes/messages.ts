@@ -1,7 +1,7 @@
 // Messages: send, bulk, send-by-tag, history, lookup, cancel, resend, timeline.
 import { z } from 'zod';
 import { CHANNELS } from '../../../commands/message.ts';
-import { AppError, describeIssues, invalid, notFound, validationError } from '../../errors.ts';
+import { describeIssues, invalid, notFound, validationError } from '../../errors.ts';
 import { requireCapabilities } from '../plugins/auth.ts';
 import { newId } from '../../ids.ts';
 import { contactsWithTag } from '../../../projections/contacts.ts';
@@ -69,13 +69,12 @@ export const messageOut = (r: MessageRow) => ({
   cancelled_at: iso(r.cancelled_at),
 });
 
-/** Routing rule (README "API conventions"): these literal segments are routes of their own and never an :id. */
-const LITERAL_SEGMENTS = new Set(['history', 'bulk', 'send', 'send-by-tag']);
-
-/** For /v1/messages/:id…: a literal segment in the :id place is an unknown route (the same 404 as any), not a message lookup. */
-function rejectLiteralId(id: string, req: { method: string; url: string }): void {
-  if (LITERAL_SEGMENTS.has(id)) throw new AppError(404, 'not_found', `no route ${req.method} ${req.url.split('?')[0]}`);
-  // an id no message can have is missing like any other (404), not a malformed request (400)
+/**
+ * For /v1/messages/:id…: an id no message can have is missing like any other (404), not a malformed
+ * request (400). (A literal segment in the :id place, `history`, `bulk`, never gets here: README
+ * "API conventions".)
+ */
+function rejectImpossibleId(id: string): void {
   if (id.length > 64) throw notFound('message');
 }
 
@@ -200,8 +199,8 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       summary: 'Look up one message',
       tags: ['messages'],
       params: IdParams,
-      async handler({ params, auth, req }) {
-        rejectLiteralId(params.id, req);
+      async handler({ params, auth }) {
+        rejectImpossibleId(params.id);
         return messageOut(found(await findMessageById(engage, auth.accountId, params.id), 'message'));
       },
     }),
@@ -213,7 +212,7 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: ['messages'],
       params: IdParams,
       async handler({ params, auth, req }) {
-        rejectLiteralId(params.id, req);
+        rejectImpossibleId(params.id);
         const result = await runCommand(engage, metadataOf(req), MESSAGES, (metadata) => cancelMessage(engage, auth.accountId, params.id, metadata));
         return { id: params.id, status: result.state.status, cancelled_at: (result.events[0]?.data as { at?: string } | undefined)?.at ?? null };
       },
@@ -228,7 +227,7 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       params: IdParams,
       body: z.strictObject({}).optional(),
       async handler({ params, auth, req, reply }) {
-        rejectLiteralId(params.id, req);
+        rejectImpossibleId(params.id);
         const content = await contentOf(engage, auth.accountId, params.id);
         const { accepted } = await runCommand(engage, metadataOf(req), MESSAGES, (metadata) => acceptMessages(engage, auth.accountId, [{ content }], metadata, { resendOf: params.id }));
         reply.code(202);
@@ -242,8 +241,8 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       summary: 'Every state change of a message with time, reason and provider data (from its event stream)',
       tags: ['messages'],
       params: IdParams,
-      async handler({ params, auth, req }) {
-        rejectLiteralId(params.id, req);
+      async handler({ params, auth }) {
+        rejectImpossibleId(params.id);
         return timelineOf(engage, auth.accountId, params.id);
       },
     }),
