@@ -33,6 +33,13 @@ export const invalid = (issues: Issue[]) => validationError(describeIssues(issue
 export const invalidField = (path: string, message: string) =>
   validationError(`${path}: ${message}`, [{ path, message }]);
 
+/**
+ * A body of a media type the route does not read (415): `given` is the request's media type, `expected`
+ * what to send instead, `mustBe` the same in the issue naming the header.
+ */
+export const unsupportedMediaType = (given: string, expected: string, mustBe = `must be ${expected}`) =>
+  new AppError(415, 'unsupported_media_type', `unsupported content type ${given || '(none)'}; send ${expected}`, { issues: [{ path: 'Content-Type', message: mustBe }] });
+
 export const notFound = (what = 'resource') => new AppError(404, 'not_found', `${what} not found`);
 export const conflict = (message: string, extra: Record<string, unknown> = {}) => new AppError(409, 'conflict', message, extra);
 export const unauthorized = (message = 'missing or invalid credentials') => new AppError(401, 'unauthorized', message);

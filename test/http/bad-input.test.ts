@@ -4,6 +4,7 @@
 // body shape, and the OpenAPI document / docs page. Nothing here may answer 5xx.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testServerForSuite } from '../support/harness.ts';
+import { expectUnsupportedMediaType } from '../support/http.ts';
 
 
 let key: string;
@@ -43,10 +44,10 @@ describe('malformed requests', () => {
     }
   });
 
-  it('answers a body that is not JSON with a 4xx naming the content type', async () => {
+  it('answers a body that is not JSON with a 415 unsupported_media_type naming the content type', async () => {
     const res = await server.call('POST', '/v1/contacts', { key, raw: 'email=a@example.com', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(res.body.error).toBe('validation_error');
+    expectUnsupportedMediaType(res);
+    expect(res.body.message).toContain('application/x-www-form-urlencoded');
     expect(await contactCount()).toBe(0);
   });
 

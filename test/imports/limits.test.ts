@@ -11,7 +11,7 @@ import { runImport } from '../../src/imports/run.ts';
 import { requestRebuild } from '../../src/read-models/generations.ts';
 import { readyAccount } from '../support/accounts.ts';
 import { testServerForSuite, type TestServer } from '../support/harness.ts';
-import { expectRejected } from '../support/http.ts';
+import { expectRejected, expectUnsupportedMediaType } from '../support/http.ts';
 import { eventually } from '../support/waits.ts';
 import { accepted, contactsByEmail, upload } from './helpers.ts';
 
@@ -106,8 +106,7 @@ describe('refused uploads store and import nothing', () => {
       }
     }
     const json = await server.call('POST', '/v1/contacts/import', { key, body: { email: 'a@example.com' } });
-    expect(json.status).toBe(415);
-    expect(json.body).toMatchObject({ error: 'validation_error', issues: [{ path: 'Content-Type' }] });
+    expectUnsupportedMediaType(json);
     await nothingStored(accountId, key);
   });
 

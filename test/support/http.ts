@@ -59,6 +59,14 @@ export async function checkedRequest(baseUrl: string, method: string, path: stri
   return res;
 }
 
+/** Asserts a 415 unsupported_media_type naming the Content-Type header (README "API conventions"). */
+export function expectUnsupportedMediaType(res: { status: number; body: any }): void {
+  expect(res.status, shown(res.body)).toBe(415);
+  expect(res.body.error).toBe('unsupported_media_type');
+  expect(typeof res.body.message).toBe('string');
+  expect(res.body.issues.map((i: { path: string }) => i.path)).toEqual(['Content-Type']);
+}
+
 /** Asserts a 400 validation_error whose issues name `path`, every issue with a message. */
 export function expectRejected(res: { status: number; body: any }, path: string): void {
   expect(res.status, shown(res.body)).toBe(400);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { trackingStream } from '../../commands/tracking.ts';
 import { trackingProjection } from '../../projections/tracking.ts';
 import { testServerForSuite, type TestServer } from '../support/harness.ts';
-import { type ApiResponse, expectNoServerError, expectRejected, requestJson } from '../support/http.ts';
+import { type ApiResponse, expectNoServerError, expectRejected, expectUnsupportedMediaType, requestJson } from '../support/http.ts';
 import { burst, inOneWindow } from '../support/rate-limits.ts';
 import { rebuildAndWait } from '../support/rebuild.ts';
 import { contactByEmail, identitySecret, performed, trackedEvents, trackingKey, userHash } from './helpers.ts';
@@ -297,7 +297,7 @@ describe('POST /v1/track', () => {
     expectRejected(await track(server, { key, identity, extra: 1 }), 'extra');
     expectRejected(await track(server, { key, identity, events: Array.from({ length: 51 }, () => ({ type: 'track', name: 'x' })) }), 'events');
     expectRejected(await track(server, 'not json'), '(body)');
-    expect((await track(server, { key, identity }, { contentType: 'application/x-www-form-urlencoded' })).status).toBe(415);
+    expectUnsupportedMediaType(await track(server, { key, identity }, { contentType: 'application/x-www-form-urlencoded' }));
     const big = await track(server, { key, identity, events: [{ type: 'track', name: 'x', properties: { blob: 'x'.repeat(70 * 1024) } }] });
     expect(big.status).toBe(413);
 

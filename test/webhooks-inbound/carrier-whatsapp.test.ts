@@ -5,6 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testServerForSuite } from '../support/harness.ts';
+import { expectUnsupportedMediaType } from '../support/http.ts';
 import { timeline, types } from '../support/messages.ts';
 import {
   HOLD_SANDBOX, SECRETS, metaSignature, postCarrier, postWhatsApp, sendAndWaitSent, statusOf, twilioSignature, whatsappPayload,
@@ -159,8 +160,7 @@ describe('POST /v1/webhooks/carrier', () => {
     expect(missing.body.error).toBe('validation_error');
     expect(missing.body.issues.map((i: { path: string }) => i.path)).toContain('MessageSid');
     const json = await server.call('POST', '/v1/webhooks/carrier', { body: { MessageSid: 'SM1', MessageStatus: 'delivered' }, headers: { 'x-carrier-signature': 'x' } });
-    expect(json.status).toBe(415);
-    expect(json.body.error).toBe('validation_error');
+    expectUnsupportedMediaType(json);
   });
 });
 

@@ -4,6 +4,7 @@
 // here can only come from the callback under test.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testServerForSuite } from '../support/harness.ts';
+import { expectUnsupportedMediaType } from '../support/http.ts';
 import { timeline, types } from '../support/messages.ts';
 import { until } from '../support/waits.ts';
 import { HOLD_SANDBOX, SECRETS, UNKNOWN_MESSAGE_ID, sendAndWaitSent, statusOf } from './helpers.ts';
@@ -111,8 +112,7 @@ describe('POST /v1/webhooks/sandbox', () => {
       raw: 'status=delivered',
       headers: { 'content-type': 'text/plain', 'x-sandbox-secret': SECRETS.WEBHOOK_SECRET_SANDBOX },
     });
-    expect(text.status).toBe(415);
-    expect(text.body.error).toBe('validation_error');
+    expectUnsupportedMediaType(text);
   });
 
   it('needs no API key and is not rate limited like public endpoints', async () => {

@@ -2,7 +2,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
 import { isConnectionError } from '../../db/errors.ts';
-import { AppError, describeIssues } from '../../errors.ts';
+import { AppError, describeIssues, unsupportedMediaType } from '../../errors.ts';
 import { toIssues } from '../../validation.ts';
 
 /**
@@ -36,11 +36,7 @@ export function errorsPlugin(app: FastifyInstance): void {
       return reply.code(413).send({ error: 'payload_too_large', message: 'request body is larger than the limit for this endpoint' });
     }
     if (status === 415 || code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply.code(415).send({
-        error: 'validation_error',
-        message: `unsupported content type ${req.headers['content-type'] ?? '(none)'}; send application/json`,
-        issues: [{ path: 'Content-Type', message: 'unsupported content type' }],
-      });
+      return reply.code(415).send(unsupportedMediaType(req.headers['content-type'] ?? '', 'application/json').body());
     }
     if (status >= 400 && status < 500) {
       const message =

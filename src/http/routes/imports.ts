@@ -10,7 +10,7 @@ import { findImport, listImports } from '../../../projections/imports.ts';
 import { findList } from '../../../projections/lists.ts';
 import { runCommand } from '../../command-handler.ts';
 import type { Engage } from '../../context.ts';
-import { AppError, notFound, validationError } from '../../errors.ts';
+import { notFound, unsupportedMediaType, validationError } from '../../errors.ts';
 import type { EventMetadata } from '../../eventstore/port.ts';
 import { isId } from '../../ids.ts';
 import { acceptImport, acceptedView, ImportOptions, ImportOptionsShape, importOut, type StoreFile } from '../../imports/service.ts';
@@ -82,9 +82,7 @@ async function checkUpload(engage: Engage, req: FastifyRequest, accountId: strin
   const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   const kind = type === 'multipart/form-data' ? 'multipart' : CSV_TYPES.has(type) ? 'csv' : undefined;
   if (!kind) {
-    throw new AppError(415, 'validation_error', `unsupported content type ${type || '(none)'}: send the CSV as multipart/form-data (field "file") or as text/csv`, {
-      issues: [{ path: 'Content-Type', message: 'must be multipart/form-data or text/csv' }],
-    });
+    throw unsupportedMediaType(type, 'the CSV as multipart/form-data (field "file") or as text/csv', 'must be multipart/form-data or text/csv');
   }
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (declared > MAX_IMPORT_BYTES + (kind === 'multipart' ? MULTIPART_OVERHEAD : 0)) throw payloadTooLarge();

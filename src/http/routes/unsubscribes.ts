@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { SUPPRESSION_REASONS } from '../../../commands/suppression.ts';
 import { listSuppressions } from '../../../projections/suppressions.ts';
 import { EmailSchema, PhoneSchema } from '../../contacts/validation.ts';
-import { AppError, invalidField, validationError } from '../../errors.ts';
+import { AppError, invalidField, unsupportedMediaType, validationError } from '../../errors.ts';
 import { addressHasher } from '../../personal-data/address-hash.ts';
 import { toIssues } from '../../validation.ts';
 import { confirmPage, errorPage, PAGE_HEADERS, unsubscribedPage } from '../../suppressions/pages.ts';
@@ -146,9 +146,7 @@ function sourceOfForm(req: FastifyRequest): 'one_click' | 'unsubscribe_page' {
   const raw = typeof req.body === 'string' ? req.body : '';
   if (!multipart && raw.trim() === '') return 'one_click';
   if (!multipart && mediaType !== FORM_TYPE) {
-    throw new AppError(415, 'validation_error', `unsupported content type ${mediaType || '(none)'}; send ${FORM_TYPE}, ${MULTIPART_TYPE} or no body`, {
-      issues: [{ path: 'Content-Type', message: `must be ${FORM_TYPE} or ${MULTIPART_TYPE}` }],
-    });
+    throw unsupportedMediaType(mediaType, `${FORM_TYPE}, ${MULTIPART_TYPE} or no body`, `must be ${FORM_TYPE} or ${MULTIPART_TYPE}`);
   }
   // (no prototype: a field named __proto__ or constructor is just an unknown field)
   const fields: Record<string, unknown> = multipart ? (req.body as Record<string, unknown>) : Object.create(null);

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z, type ZodType } from 'zod';
 import type { DeliveryReport } from '../../../channels/port.ts';
 import type { Engage } from '../../../context.ts';
-import { AppError, describeIssues, unauthorized, validationError } from '../../../errors.ts';
+import { describeIssues, unauthorized, unsupportedMediaType, validationError } from '../../../errors.ts';
 import type { EventMetadata } from '../../../eventstore/port.ts';
 import { isId } from '../../../ids.ts';
 import { recordReports } from '../../../messages/reports.ts';
@@ -77,9 +77,7 @@ export function rawBody(req: FastifyRequest): Buffer {
 export function requireMediaType(req: FastifyRequest, expected: string): void {
   const given = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (given === expected) return;
-  throw new AppError(415, 'validation_error', `unsupported content type ${given || '(none)'}; send ${expected}`, {
-    issues: [{ path: 'Content-Type', message: `must be ${expected}` }],
-  });
+  throw unsupportedMediaType(given, expected);
 }
 
 /** The body as JSON, every string in it storable (NUL dropped, a lone surrogate U+FFFD). */
