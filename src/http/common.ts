@@ -26,6 +26,9 @@ export const pageQuery = {
   cursor: z.string().max(512).optional(),
 };
 
+/** What a DELETE of a resource answers (README "API conventions"), as documented. */
+export const Deleted = z.object({ id: z.string(), deleted: z.literal(true) });
+
 /** The cursor of lists ordered by id (built once: schemas are not free to build per request). */
 export const IdCursor = z.object({ id: z.string() });
 

@@ -94,14 +94,14 @@ describe('creating, reading, replacing and deleting a segment', () => {
     expect(events.map((e) => e.type)).toEqual(['SegmentCreated', 'SegmentUpdated']);
   });
 
-  it('deletes a segment (204): it is gone from GET, the listing and every route of it; its contacts stay', async () => {
+  it('deletes a segment (200 {id, deleted: true}, as every delete): it is gone from GET, the listing and every route of it; its contacts stay', async () => {
     const { key } = await readyAccount(server);
     const c = await createContact(key, { email: 'kept@example.com' });
     const keep = await createSegment(key, { name: 'Keep', rules: all(rule('contact.email', 'is_set')) });
     const gone = await createSegment(key, { name: 'Gone', rules: all(rule('contact.email', 'is_set')) });
     const res = await server.call('DELETE', `/v1/segments/${gone.id}`, { key });
-    expect(res.status).toBe(204);
-    expect(res.body).toBeNull();
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ id: gone.id, deleted: true });
     expect(ids((await ok(key, 'GET', '/v1/segments')).data)).toEqual([keep.id]);
     for (const [method, path, body] of [
       ['GET', `/v1/segments/${gone.id}`],

@@ -13,7 +13,7 @@ import { matchingContacts } from '../../segments/service.ts';
 import { ERASURE_READ_MODELS, ErasureBody, eraseContact } from '../../personal-data/erasure.ts';
 import { newId } from '../../ids.ts';
 import type { AppDeps } from '../deps.ts';
-import { found, iso, metadataOf, pageById, pageQuery } from '../common.ts';
+import { Deleted, found, iso, metadataOf, pageById, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const IdParams = z.object({ id: z.string().max(64) });
@@ -135,6 +135,7 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       summary: 'Remove a custom field definition (values stored on contacts are kept)',
       tags: ['contacts'],
       params: IdParams,
+      responses: { 200: Deleted },
       async handler({ params, auth, req }) {
         await runCommand(engage, metadataOf(req), CUSTOM_FIELDS, {
           decider: customFieldsDecider,
@@ -175,6 +176,7 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       summary: 'Delete a contact',
       tags: ['contacts'],
       params: IdParams,
+      responses: { 200: Deleted },
       async handler({ params, auth, req }) {
         await runCommand(engage, metadataOf(req), CONTACTS_AND_LISTS, (metadata) => deleteContact(engage, auth.accountId, params.id, metadata));
         return { id: params.id, deleted: true };

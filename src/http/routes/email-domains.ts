@@ -21,7 +21,7 @@ import {
 import { notFound } from '../../errors.ts';
 import { isId } from '../../ids.ts';
 import type { AppDeps } from '../deps.ts';
-import { metadataOf, pageById, pageQuery } from '../common.ts';
+import { Deleted, metadataOf, pageById, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const IdParams = z.object({ id: z.string().max(64) });
@@ -89,6 +89,7 @@ export function emailDomainRoutes({ engage }: AppDeps): AnyRoute[] {
       summary: 'Remove a domain and its DKIM key: mail from it is no longer signed',
       tags,
       params: IdParams,
+      responses: { 200: Deleted },
       async handler({ params, auth, req }) {
         await runCommand(engage, metadataOf(req), EMAIL_DOMAINS, (metadata) => removeEmailDomain(engage, auth.accountId, params.id, metadata));
         return { id: params.id, deleted: true };

@@ -6,7 +6,7 @@ import { listIntegrations } from '../../../projections/integrations.ts';
 import { runCommand } from '../../command-handler.ts';
 import { checkedCredentials, createIntegration, integrationOut, removeIntegration } from '../../integrations/service.ts';
 import type { AppDeps } from '../deps.ts';
-import { metadataOf, pageById, pageQuery } from '../common.ts';
+import { Deleted, metadataOf, pageById, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const INTEGRATIONS = ['integrations'];
@@ -53,6 +53,7 @@ export function integrationRoutes({ engage }: AppDeps): AnyRoute[] {
       summary: 'Remove an integration and its credentials',
       tags: ['integrations'],
       params: z.object({ id: z.string().max(64) }),
+      responses: { 200: Deleted },
       async handler({ params, auth, req }) {
         await runCommand(engage, metadataOf(req), INTEGRATIONS, (metadata) => removeIntegration(engage, auth.accountId, params.id, metadata));
         return { id: params.id, deleted: true };

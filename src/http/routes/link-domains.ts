@@ -11,7 +11,7 @@ import { isId } from '../../ids.ts';
 import { followClick } from '../../tracking/clicks.ts';
 import { INTERSTITIAL_CSP, interstitialPage, showsInterstitial } from '../../tracking/interstitial.ts';
 import type { AppDeps } from '../deps.ts';
-import { metadataOf, pageById, pageQuery } from '../common.ts';
+import { Deleted, metadataOf, pageById, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const IdParams = z.object({ id: z.string().max(64) });
@@ -62,6 +62,7 @@ export function linkDomainRoutes({ engage }: AppDeps): AnyRoute[] {
       summary: 'Remove a link domain: links sent from now on no longer use it (links already sent keep working while it points here)',
       tags,
       params: IdParams,
+      responses: { 200: Deleted },
       async handler({ params, auth, req }) {
         await runCommand(engage, metadataOf(req), LINK_DOMAINS, (metadata) => removeLinkDomain(engage, auth.accountId, params.id, metadata));
         return { id: params.id, deleted: true };

@@ -9,7 +9,7 @@ import { runCommand } from '../../command-handler.ts';
 import type { Engage } from '../../context.ts';
 import { addListMember, createList, deleteList, type ListWrite, listOut, listView, removeListMember, setListFavorite, updateList } from '../../lists/service.ts';
 import type { AppDeps } from '../deps.ts';
-import { decodeCursor, found, metadataOf, page, pageById, pageQuery } from '../common.ts';
+import { decodeCursor, Deleted, found, metadataOf, page, pageById, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const IdParams = z.object({ id: z.string().max(64) });
@@ -96,6 +96,7 @@ export function listRoutes({ engage }: AppDeps): AnyRoute[] {
       summary: 'Delete a list (its contacts are kept)',
       tags: ['lists'],
       params: IdParams,
+      responses: { 200: Deleted },
       async handler({ params, auth, req }) {
         await runCommand(engage, metadataOf(req), LISTS, (metadata) => deleteList(engage, auth.accountId, params.id, metadata));
         return { id: params.id, deleted: true };

@@ -12,7 +12,7 @@ import {
   countEach, countMatching, createSegment, deleteSegment, matchingContacts, readModelSources, replaceSegment, type SegmentWrite, segmentOut, segmentView, validRules,
 } from '../../segments/service.ts';
 import type { AppDeps } from '../deps.ts';
-import { decodeCursor, found, IdCursor, metadataOf, page, pageById, pageQuery } from '../common.ts';
+import { decodeCursor, Deleted, found, IdCursor, metadataOf, page, pageById, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const IdParams = z.object({ id: z.string().max(64) });
@@ -145,10 +145,10 @@ export function segmentRoutes({ engage }: AppDeps): AnyRoute[] {
       summary: 'Delete a segment (its contacts are not touched)',
       tags: ['segments'],
       params: IdParams,
-      responses: { 204: 'deleted' },
-      async handler({ params, auth, req, reply }) {
+      responses: { 200: Deleted },
+      async handler({ params, auth, req }) {
         await runCommand(engage, metadataOf(req), SEGMENTS, (metadata) => deleteSegment(engage, auth.accountId, params.id, metadata));
-        return reply.code(204).send();
+        return { id: params.id, deleted: true };
       },
     }),
     defineRoute({

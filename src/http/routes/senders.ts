@@ -10,7 +10,7 @@ import { KNOWN_COUNTRIES } from '../../senders/rules-data.ts';
 import { registerSender, removeSender, senderOut, unknownCountry } from '../../senders/service.ts';
 import { requestVerification, verifySender } from '../../senders/verification.ts';
 import type { AppDeps } from '../deps.ts';
-import { metadataOf, pageById, pageQuery } from '../common.ts';
+import { Deleted, metadataOf, pageById, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 /** The read models a write's response waits for. */
@@ -123,6 +123,7 @@ export function senderRoutes({ engage }: AppDeps): AnyRoute[] {
       summary: 'Remove a sender; its sender, channel and country may be registered again',
       tags: ['senders'],
       params: IdParams,
+      responses: { 200: Deleted },
       async handler({ params, auth, req }) {
         await runCommand(engage, metadataOf(req), SENDERS, (metadata) => removeSender(engage, auth.accountId, params.id, metadata));
         return { id: params.id, deleted: true };

@@ -13,7 +13,7 @@ import { announceRevocation } from '../../webhooks/revocations.ts';
 import { accountWebhookSecret, endpointSecret } from '../../webhooks/signing-secrets.ts';
 import { DeliveryClient } from '../../webhooks/delivery.ts';
 import type { AppDeps } from '../deps.ts';
-import { IdCursor, decodeCursor, iso, metadataOf, page, pageQuery } from '../common.ts';
+import { IdCursor, decodeCursor, Deleted, iso, metadataOf, page, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 import { webhookReplayRoutes } from './webhook-replays.ts';
 
@@ -132,6 +132,7 @@ export function webhookEndpointRoutes(deps: AppDeps): AnyRoute[] {
       summary: 'Remove an endpoint',
       tags: ['webhooks'],
       params: IdParams,
+      responses: { 200: Deleted },
       async handler({ params, auth, req }) {
         await runCommand(engage, metadataOf(req), OUTBOX, async (metadata) => {
           const result = await handleCommand(engage.store, webhookEndpointDecider, webhookEndpointStream(params.id), { type: 'Delete', accountId: auth.accountId, now: engage.clock.now() }, metadata);
