@@ -62,8 +62,14 @@ export async function insertHooks(tx: Db, hooks: readonly StoredHook[], t: Table
   );
 }
 
-export async function setProviderMessageId(tx: Db, messageId: string, providerMessageId: string, t: TableNamer): Promise<void> {
-  await tx.query(`UPDATE ${t('webhook_message_hooks')} SET provider_message_id = $2 WHERE message_id = $1`, [messageId, providerMessageId]);
+/** The provider ids of these messages' stored hooks, in one statement (a batch's MessageSent events). */
+export async function setProviderMessageIds(tx: Db, ids: ReadonlyMap<string, string>, t: TableNamer): Promise<void> {
+  if (!ids.size) return;
+  await tx.query(
+    `UPDATE ${t('webhook_message_hooks')} h SET provider_message_id = u.provider_message_id
+     FROM unnest($1::text[], $2::text[]) AS u(message_id, provider_message_id) WHERE h.message_id = u.message_id`,
+    [[...ids.keys()], [...ids.values()]],
+  );
 }
 
 /** Blanks the recipients the erased keys sealed (a sealed one is dropped: its key is gone anyway). */

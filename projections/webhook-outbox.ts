@@ -18,7 +18,7 @@ import { sealedKeyOf } from '../src/personal-data/codec.ts';
 import { openEvents } from '../src/personal-data/store.ts';
 import { applyInOrder } from './document.ts';
 import { ERASURE_EVENTS, erasedKeys, isErasure } from './erasures.ts';
-import { eraseHooks, hookOfAccepted, insertHooks, loadHooks, messageHooksSchema, messageHooksUpgrade, openHooks, setProviderMessageId, type StoredHook } from './webhook-message-hooks.ts';
+import { eraseHooks, hookOfAccepted, insertHooks, loadHooks, messageHooksSchema, messageHooksUpgrade, openHooks, setProviderMessageIds, type StoredHook } from './webhook-message-hooks.ts';
 import { type DeliveryDraft, deliveriesFor, type EndpointSubscription, erasePersonalData, type MessageHook } from './webhook-payloads.ts';
 import { applyReplayEvent, replaysSchema } from './webhook-replays.ts';
 import { revokeDeliveries } from '../src/webhooks/revocations.ts';
@@ -201,6 +201,8 @@ async function applyRun(tx: Db, sealed: RecordedEvent[], t: TableNamer): Promise
   const { events, listened } = await openWhereListened(tx, sealed, endpoints, inboundHooks, hooks);
   await openListenedHooks(tx, events, hooks, listened);
   const newHooks: StoredHook[] = [];
+  // provider ids of hooks stored before this run, written together at its end (a new hook carries its own)
+  const providerIds = new Map<string, string>();
   const deliveries: DeliveryDraft[] = [];
   for (const recorded of events) {
     const e = recorded as unknown as WebhookEndpointEvent | MessageEvent | InboundSettingsEvent | WebhookReplayEvent;
@@ -235,7 +237,7 @@ async function applyRun(tx: Db, sealed: RecordedEvent[], t: TableNamer): Promise
         hook = hooks.get(e.data.id);
         if (!hook) break;
         hook.provider_message_id = e.data.provider_message_id;
-        await setProviderMessageId(tx, hook.message_id, e.data.provider_message_id, t);
+        providerIds.set(hook.message_id, e.data.provider_message_id);
         break;
       default:
         if (e.type.startsWith('Message')) hook = hooks.get((e.data as { id: string }).id);
@@ -243,7 +245,9 @@ async function applyRun(tx: Db, sealed: RecordedEvent[], t: TableNamer): Promise
     const inboundUrl = recorded.type === 'InboundMessageReceived' ? inboundHooks.get((recorded.data as { account_id: string }).account_id) : undefined;
     deliveries.push(...deliveriesFor(recorded, { endpoints: endpoints.values(), hook: deliverableHook(hook), ...(inboundUrl ? { inboundUrl } : {}) }));
   }
+  for (const h of newHooks) providerIds.delete(h.message_id);
   await insertHooks(tx, newHooks, t);
+  await setProviderMessageIds(tx, providerIds, t);
   await insertDeliveries(tx, deliveries, t);
 }
 
@@ -374,7 +378,7 @@ export async function replayDeliveryCounts(db: Db, replayIds: readonly string[])
 
 /**
  * A delivery a sender has leased for one attempt, with where its endpoint is now (null: per-message,
- * or the endpoint is gone) and its lease: the `locked_until` this claim set, which no other claim of
+ * or the endpoint is gone), the signing secret of a per-message one, and its lease: the `locked_until` this claim set, which no other claim of
  * the row sets (a later claim comes after it, so sets a later one) — the lease's identity, checked by
  * every write that ends it.
  */
@@ -383,6 +387,8 @@ export type ClaimedDelivery = Pick<
   'id' | 'account_id' | 'endpoint_id' | 'target_url' | 'target_host' | 'kind' | 'event_id' | 'event_type' | 'body' | 'attempts' | 'replay_id'
 > & {
   endpoint: SendingEndpoint | null;
+  /** a per-message delivery's: its account's signing secret as it is now, sealed (null: none issued yet, or an endpoint's delivery) */
+  account_secret_sealed: string | null;
   lease: Date;
   /** why the log says it must not be sent (its endpoint deleted or disabled, its replay cancelled), though the outbox may not have applied that yet; null: it may */
   revoked: string | null;
@@ -414,7 +420,8 @@ export interface DeliveryClaim {
  * choice reads the due rows without locking them; only the chosen ones are locked (those another
  * sender locked meanwhile are skipped). Each comes with its endpoint as it is now, in the same
  * round trip: one deleted, disabled or moved since the row was written is sent nothing, or sent to
- * its new address.
+ * its new address; and a per-message one with its account's signing secret as it is now (the auth
+ * read model's), so a rotation answered before the claim signs it, and no delivery asks for it.
  *
  * Whether its endpoint was deleted or disabled, or its replay cancelled, is read from the log
  * itself (the streams' last such event), not from this outbox's copy: the outbox may lag behind
@@ -452,8 +459,10 @@ export async function claimDueDeliveries(db: Db, claim: DeliveryClaim): Promise<
          SELECT ev.type, ev.data->>'status' AS status FROM es_events ev
          WHERE ev.stream_id = s.stream_id AND (ev.type IN ('WebhookEndpointDeleted', 'WebhookReplayCancelled') OR (ev.type LIKE 'WebhookEndpoint%' AND ev.data ? 'status'))
          ORDER BY ev.stream_revision DESC LIMIT 1) l)
-     SELECT c.*, e.url AS endpoint_url, e.status AS endpoint_status, e.secret_sealed, coalesce(re.reason, rr.reason) AS revoked
+     SELECT c.*, e.url AS endpoint_url, e.status AS endpoint_status, e.secret_sealed, a.webhook_secret_sealed AS account_secret_sealed,
+       coalesce(re.reason, rr.reason) AS revoked
      FROM claimed c LEFT JOIN webhook_endpoints e ON c.kind = 'endpoint' AND e.id = c.endpoint_id
+       LEFT JOIN accounts a ON c.kind = 'message' AND a.id = c.account_id
        LEFT JOIN revoked re ON c.kind = 'endpoint' AND re.stream_id = 'webhookendpoint-' || c.endpoint_id
        LEFT JOIN revoked rr ON rr.stream_id = 'webhookreplay-' || c.replay_id`,
     [
