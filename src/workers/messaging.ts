@@ -44,22 +44,28 @@ export class ReportRecorder {
     this.flushing = (async () => {
       // never gives up on a report (a lost database is waited out): the provider made its call
       for (;;) {
-        // the read model first shows what is already recorded (our own `sent` above all), so that
-        // recordReports can append the batch at the revisions it reads, not one stream at a time
-        try {
-          if (this.queue.length) await this.engage.runner.waitFor(['messages'], await this.engage.store.headPosition(), 5_000);
-        } catch (err) {
-          await this.backoff.failed(err);
-          continue;
-        }
+        // the batch is chosen first: a report held for a message being dispatched leaves the hold
+        // only once the dispatcher has recorded what the provider said, so the head read below is
+        // after that `sent` (chosen after the head, its `sent` could still be on its way to the
+        // read model, and the whole batch would meet a newer revision: one stream at a time then)
         const batch: DeliveryReport[] = [];
         const held: DeliveryReport[] = [];
         for (const r of this.queue) {
           if (batch.length < 5000 && !(r.messageId && this.holdWhile?.(r.messageId))) batch.push(r);
           else held.push(r);
         }
-        if (batch.length === 0) break;
+        // taken out of the queue now: reports that come in meanwhile wait for the next batch
         this.queue = held;
+        if (batch.length === 0) break;
+        // the read model first shows what is already recorded (our own `sent` above all), so that
+        // recordReports can append the batch at the revisions it reads, not one stream at a time
+        try {
+          await this.engage.runner.waitFor(['messages'], await this.engage.store.headPosition(), 5_000);
+        } catch (err) {
+          this.queue.unshift(...batch);
+          await this.backoff.failed(err);
+          continue;
+        }
         try {
           await recordReports(this.engage, batch);
           this.backoff.succeeded();
@@ -87,8 +93,8 @@ export interface Messaging {
 
 export async function startMessaging(engage: Engage, overrides: Partial<Record<Channel, ChannelProvider>> = {}): Promise<Messaging> {
   const reports = new ReportRecorder(engage);
-  const accountKeyFor = accountDkimKeys(engage.pool);
-  const providers = new ProviderRegistry(reports.sink, engage.config, overrides, engage.log, accountKeyFor, new IntegrationProviders(engage.pool, engage.config, accountKeyFor));
+  const accountKeyFor = accountDkimKeys(engage.pool, engage.clock);
+  const providers = new ProviderRegistry(reports.sink, engage.config, overrides, engage.log, accountKeyFor, new IntegrationProviders(engage.pool, engage.config, engage.clock, accountKeyFor));
   const dispatcher = new Dispatcher(engage, providers);
   const scheduler = new Scheduler(engage, () => dispatcher.wake());
   reports.holdWhile = (id) => dispatcher.isDispatching(id);
