@@ -14,6 +14,7 @@ import { contentOfRow, type DispatchRow, dueForDispatch } from '../../projection
 import type { ProviderRegistry } from '../channels/index.ts';
 import type { OutboundMessage, SendOutcome } from '../channels/port.ts';
 import type { Engage } from '../context.ts';
+import { comparePositions, type Position } from '../eventstore/port.ts';
 import { applyTransitions, type Transition, type TransitionResult } from '../messages/outcomes.ts';
 import { Policy } from '../messages/policy.ts';
 import { UnsubscribeLinks } from '../suppressions/unsubscribe-links.ts';
@@ -47,6 +48,11 @@ export class Dispatcher extends WorkerLoop {
   private readonly clickTracking: ClickTracking;
   private readonly meta = { actor: 'dispatcher' };
   private readonly ownWrites = new OwnWrites();
+  /**
+   * Messages this dispatcher has written (a claim, an outcome) at positions the messages read model
+   * may not have applied yet: its next reads leave them out rather than wait for it to catch up.
+   */
+  private readonly unapplied = new Map<string, Position>();
 
   constructor(
     private readonly engage: Engage,
@@ -58,6 +64,11 @@ export class Dispatcher extends WorkerLoop {
     this.clickTracking = new ClickTracking(engage);
   }
 
+  private noteWritten(results: readonly TransitionResult[]): void {
+    this.ownWrites.note(results);
+    for (const r of results) if (r.position) this.unapplied.set(r.messageId, r.position);
+  }
+
   /** Whether this dispatcher holds the message in its current batch (its outcome not yet recorded). */
   isDispatching(messageId: string): boolean {
     return this.inFlight.has(messageId);
@@ -66,13 +77,18 @@ export class Dispatcher extends WorkerLoop {
   /** One round: claim up to a batch, decide, send, record. Returns how many messages it claimed. */
   protected async round(): Promise<number> {
     const { config, pool, clock, runner } = this.engage;
-    // Our own last claims and outcomes must be in the read model before we read it again: else
-    // the rows just dispatched come back as 'queued' at stale revisions (every claim then falls
-    // back to the slow path, and a whole batch can be spent re-deciding finished messages), and
-    // the marketing cap would not count the messages this dispatcher has just sent.
-    await this.ownWrites.visibleIn(runner, 'messages');
+    // Our own last claims and outcomes may not be in the read model yet: their rows would come back
+    // as 'queued' at stale revisions (every claim then falls back to the slow path, and a batch can be
+    // spent re-deciding finished messages). They are left out of the read instead, until the read
+    // model has passed what we wrote for them; only when too many are waiting does the round wait.
+    const seenTo = runner.position('messages');
+    for (const [id, at] of this.unapplied) if (seenTo && comparePositions(at, seenTo) <= 0) this.unapplied.delete(id);
+    if (this.unapplied.size > 4 * config.DISPATCH_BATCH_SIZE) {
+      await this.ownWrites.visibleIn(runner, 'messages');
+      this.unapplied.clear();
+    }
     if (this.stopped) return 0;
-    const rows = await dueForDispatch(pool, config.DISPATCH_BATCH_SIZE, [...this.inFlight]);
+    const rows = await dueForDispatch(pool, config.DISPATCH_BATCH_SIZE, [...this.inFlight, ...this.unapplied.keys()]);
     if (rows.length === 0) return 0;
     const now = clock.now();
     for (const r of rows) this.inFlight.add(r.id);
@@ -89,10 +105,13 @@ export class Dispatcher extends WorkerLoop {
         })),
         this.meta,
       );
-      this.ownWrites.note(claims);
+      this.noteWritten(claims);
       const claimed = claims.filter((c) => c.ok && c.state?.content);
       if (claimed.length === 0) return rows.length;
       const byId = new Map(rows.map((r) => [r.id, r]));
+      // the marketing cap and warm-up count the marketing messages sent so far, ours of the rounds
+      // before included: those must be in the read model the policy reads
+      if (claimed.some((c) => byId.get(c.messageId)?.marketing ?? true)) await this.ownWrites.visibleIn(runner, 'messages');
       // the claims are stored: a database that goes away now is waited out while they last (with
       // time to spare for the provider calls), rather than leaving them to block the messages until
       // their leases run out
@@ -116,7 +135,7 @@ export class Dispatcher extends WorkerLoop {
       }
       const sent = await this.sendAll(toSend);
       outcomes.push(...sent);
-      this.ownWrites.note(await this.record(outcomes, now.getTime() + config.DISPATCH_LEASE_MS));
+      this.noteWritten(await this.record(outcomes, now.getTime() + config.DISPATCH_LEASE_MS));
       return rows.length;
     } finally {
       for (const r of rows) this.inFlight.delete(r.id);
