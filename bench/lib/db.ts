@@ -141,6 +141,23 @@ export async function statementStats(db: BenchDatabase, top = 15): Promise<State
   }
 }
 
+/**
+ * With BENCH_PG_STATS=1: how many statements the clients sent to this scenario's database so far
+ * (top-level only; a function's inner statements are not counted again). Undefined without the extension.
+ */
+export async function statementCalls(db: BenchDatabase): Promise<number | undefined> {
+  if (process.env.BENCH_PG_STATS !== '1') return undefined;
+  try {
+    await db.pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    const { rows } = await db.pool.query<{ n: string | null }>(
+      `SELECT sum(calls)::text AS n FROM pg_stat_statements WHERE toplevel AND dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
+    return Number(rows[0]?.n ?? 0);
+  } catch {
+    return undefined;
+  }
+}
+
 /** With BENCH_PG_STATS=1: the database's statements by total time, the top few printed (for a figure's details). */
 export async function statementsOf(db: BenchDatabase): Promise<{ statements?: StatementStat[] }> {
   const statements = await statementStats(db);

@@ -9,7 +9,7 @@ import { messagesProjection } from '../../projections/messages.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
 import type { NewEvent } from '../../src/eventstore/port.ts';
 import { cpuCost, cpuLine, cpuMeter, perUnit, sampleProcess, startBaseline, startEngage, type ServerChild } from '../lib/child.ts';
-import { type BenchDatabase, freshDatabase, PLAIN_EVENTS_TABLE, statementsOf } from '../lib/db.ts';
+import { type BenchDatabase, freshDatabase, PLAIN_EVENTS_TABLE, statementCalls, statementsOf } from '../lib/db.ts';
 import { lagProbe } from '../lib/probes.ts';
 import { counterDelta, dbCounters } from '../lib/procstat.ts';
 import { openLoop } from '../lib/loadgen.ts';
@@ -311,6 +311,8 @@ export const dispatchThroughput: Scenario = {
       const start = now();
       const cpu = cpuMeter(engage.pid, db.name);
       const rss = sampleProcess(engage.pid);
+      const countersBefore = await dbCounters(db.pool);
+      const callsBefore = await statementCalls(db);
       const probe = lagProbe(db, 'messages', MESSAGE_TYPES, url);
       const posts: BulkResult[] = [];
       for (const body of bodies) posts.push(await postBulk(http, key!, body));
@@ -330,6 +332,9 @@ export const dispatchThroughput: Scenario = {
       }
       const wall = (now() - start) / 1000;
       const usage = cpu();
+      // what each message costs the database in round trips and commits (the probes' own are in it: a few per second)
+      const countersAfter = await dbCounters(db.pool);
+      const callsAfter = await statementCalls(db);
       const statements = await statementsOf(db);
       const lag = await probe.stop();
       const mem = rss.stop();
@@ -344,6 +349,11 @@ export const dispatchThroughput: Scenario = {
         `${sent.toLocaleString('en-US')} sent in ${lastSent.toFixed(1)} s = ${Math.round(rate)} messages/s end to end (steady ${sentSteady}/s); ` +
           `lag p99 ${lag.lag_ms.p99} max ${lag.lag_ms.max} ms; ${cpuLine(usage)}; CPU per message: server ${perUnit(usage.server_cpu_s, sent)} ms, postgres ${perUnit(usage.postgres_cpu_s, sent)} ms`,
       );
+      const perMessage = {
+        commits: round1((countersAfter.commits - countersBefore.commits) / Math.max(1, sent)),
+        ...(callsBefore !== undefined && callsAfter !== undefined ? { statements: round1((callsAfter - callsBefore) / Math.max(1, sent)) } : {}),
+      };
+      progress(`per message: ${perMessage.commits} commits${perMessage.statements !== undefined ? `, ${perMessage.statements} statements` : ''}`);
       const details = {
         messages: total,
         accepted,
@@ -363,6 +373,7 @@ export const dispatchThroughput: Scenario = {
         stages: byType,
         ...usage,
         cpu_per_message: cpuCost(usage, sent),
+        database_per_message: perMessage,
         peak_rss_mib: mem.peak_rss_mib,
         config: { DISPATCH_BATCH_SIZE: 500, DISPATCH_CONCURRENCY: 256, SANDBOX_DELIVERY_DELAY_MS: 50, projection_batch: 2000 },
         ...statements,
