@@ -1,7 +1,7 @@
 // Validation of one send request (POST /v1/messages/send and each bulk item): field types, the
 // email-only fields, reserved headers, `to` per channel, scheduling and webhook URLs.
 import { z } from 'zod';
-import { CHANNELS, KEYWORD_REPLY_CATEGORY, PHONE_CHANNELS, type Channel, type MessageContent } from '../../commands/message.ts';
+import { CHANNELS, isMarketing, KEYWORD_REPLY_CATEGORY, PHONE_CHANNELS, type Channel, type MessageContent } from '../../commands/message.ts';
 import { RESERVED_HEADERS } from '../channels/port.ts';
 import { normalisePhone } from '../contacts/validation.ts';
 import type { Issue } from '../errors.ts';
@@ -120,7 +120,8 @@ export function validateSend(
     channel: b.channel,
     to: recipient.ok ? recipient.to : b.to,
     message: b.message,
-    transactional: b.transactional ?? false,
+    // category "transactional" makes it transactional (README "Messaging"): the record says what the policy does
+    transactional: !isMarketing({ transactional: b.transactional ?? false, category: b.category }),
     ...(b.htmlmessage !== undefined ? { htmlmessage: b.htmlmessage } : {}),
     ...(b.subject !== undefined ? { subject: b.subject } : {}),
     ...(b.reply_to !== undefined ? { reply_to: b.reply_to.trim().toLowerCase() } : {}),

@@ -1,6 +1,8 @@
 // POST /v1/messages/send over HTTP (README "Messaging"; README "API conventions"): the 202 record, every validation rule naming its field, `to` per channel, scheduling,
 // webhook URLs, content stored intact, Idempotency-Key replay.
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { MessageAcceptedData } from '../../commands/message.ts';
+import { newId } from '../../src/ids.ts';
 import { readyAccount } from '../support/accounts.ts';
 import { testServerForSuite } from '../support/harness.ts';
 import { expectRejected } from '../support/http.ts';
@@ -8,6 +10,7 @@ import { expectRejected } from '../support/http.ts';
 // a loaded machine must not turn read-your-writes into a flaky read: wait for the read model as long as it takes
 const SETTLE_MS = '60000';
 let key: string;
+let accountId: string;
 
 const SMS = { to: '+14155550123', channel: 'sms', message: 'hello' } as const;
 const EMAIL = { to: 'alice@example.com', channel: 'email', message: 'plain text', subject: 'Hi' } as const;
@@ -27,7 +30,7 @@ async function storedCount() {
 // nothing here needs dispatching; the stored record stays exactly as accepted
 const server = testServerForSuite({ WORKERS_ENABLED: 'false', READ_YOUR_WRITES_TIMEOUT_MS: SETTLE_MS });
 beforeAll(async () => {
-  ({ key } = await readyAccount(server));
+  ({ key, accountId } = await readyAccount(server));
 });
 
 describe('POST /v1/messages/send: accepted', () => {
@@ -87,6 +90,42 @@ describe('POST /v1/messages/send: accepted', () => {
       transactional: true,
       category: 'transactional',
     });
+  });
+});
+
+describe('POST /v1/messages/send: transactional', () => {
+  const record = async (id: string) => (await server.call('GET', `/v1/messages/${id}`, { key })).body;
+  const listed = async (id: string) => (await server.call('GET', '/v1/messages/history?limit=500', { key })).body.data.find((m: { id: string }) => m.id === id);
+  const accepted = async (id: string) => {
+    const [first] = await server.engage.store.readStream(`message-${id}`, { maxCount: 1 });
+    return first!.data as { transactional: boolean; category?: string };
+  };
+
+  it('category "transactional" makes a message transactional, and its record, its history entry and its event say so', async () => {
+    const res = await send({ ...SMS, category: 'transactional' });
+    expect(res.status).toBe(202);
+    const id = res.body.id;
+    expect(await record(id)).toMatchObject({ transactional: true, category: 'transactional' });
+    expect(await listed(id)).toMatchObject({ transactional: true, category: 'transactional' });
+    expect(await accepted(id)).toMatchObject({ transactional: true, category: 'transactional' });
+  });
+
+  it('transactional: true is transactional whatever the category; neither makes a marketing message', async () => {
+    const flagged = (await send({ ...SMS, transactional: true, category: 'receipts' })).body.id;
+    expect(await record(flagged)).toMatchObject({ transactional: true, category: 'receipts' });
+    const marketing = (await send({ ...SMS, category: 'newsletter' })).body.id;
+    expect(await record(marketing)).toMatchObject({ transactional: false, category: 'newsletter' });
+    expect(await listed(marketing)).toMatchObject({ transactional: false });
+    expect(await accepted(marketing)).toMatchObject({ transactional: false });
+  });
+
+  it('a message accepted before its event said so (transactional: false, category "transactional") reads transactional too', async () => {
+    const id = newId('message');
+    const data: MessageAcceptedData = { id, account_id: accountId, channel: 'sms', to: '+14155550123', message: 'Your code is 1234', transactional: false, category: 'transactional', status: 'queued', created_at: new Date().toISOString() };
+    const written = await server.engage.store.append(`message-${id}`, [{ type: 'MessageAccepted', data }], 'no_stream');
+    expect(await server.engage.runner.waitFor(['messages'], written.position, 60_000)).toBe(true);
+    expect(await record(id)).toMatchObject({ transactional: true, category: 'transactional' });
+    expect(await listed(id)).toMatchObject({ transactional: true });
   });
 });
 

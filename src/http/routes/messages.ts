@@ -51,7 +51,8 @@ export const messageOut = (r: MessageRow) => ({
   message: r.message,
   ...emailFieldsOf(r),
   sender: r.sender,
-  transactional: r.transactional,
+  // what the policy treats it as: also true for category "transactional" accepted before its event said so
+  transactional: !r.marketing,
   category: r.category,
   webhook_url: r.webhook_url,
   scheduled_at: iso(r.scheduled_at),
