@@ -12,7 +12,6 @@ export const PLATFORM_EVENTS = [
   'message.failed',
   'message.received',
   'campaign.sent',
-  'form.submitted',
 ] as const;
 export type PlatformEvent = (typeof PLATFORM_EVENTS)[number];
 export type EndpointStatus = 'active' | 'disabled';

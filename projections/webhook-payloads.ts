@@ -67,8 +67,6 @@ export const LOG_TYPES_OF_PLATFORM_EVENT: Readonly<Record<PlatformEvent, readonl
   'message.failed': ['MessageFailed'],
   'message.received': ['InboundMessageReceived'],
   'campaign.sent': ['CampaignSent'],
-  // not (yet) an event of the log
-  'form.submitted': [],
 };
 
 const PER_MESSAGE_STATUS: Partial<Record<MessageEvent['type'], string>> = {

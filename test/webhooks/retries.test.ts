@@ -157,7 +157,7 @@ describe('webhook retries', () => {
     expect(again.status).toBe(409);
     expect(again.body.error).toBe('conflict');
     expect((await server.call('POST', `/v1/webhook-endpoints/${ep.id}/deliveries/whd_nope/retry`, { key })).status).toBe(404);
-    const sibling = await endpoint(down.url, ['form.submitted']);
+    const sibling = await endpoint(down.url, ['campaign.sent']);
     expect((await server.call('POST', `/v1/webhook-endpoints/${sibling.id}/deliveries/${d.id}/retry`, { key })).status).toBe(404);
     const { key: stranger } = await server.newAccount();
     expect((await server.call('POST', `/v1/webhook-endpoints/${ep.id}/deliveries/${d.id}/retry`, { key: stranger })).status).toBe(404);

@@ -35,7 +35,6 @@ const CATALOGUE: { name: PlatformEvent; description: string }[] = [
   { name: 'message.failed', description: 'a message fails permanently' },
   { name: 'message.received', description: 'an inbound email reply arrives' },
   { name: 'campaign.sent', description: 'a campaign has finished sending' },
-  { name: 'form.submitted', description: 'a hosted form is submitted' },
 ];
 
 const endpointOut = (r: WebhookEndpointRow) => ({ id: r.id, url: r.url, events: r.events, status: r.status, created_at: iso(r.created_at), updated_at: iso(r.updated_at) });
