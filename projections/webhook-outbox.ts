@@ -378,9 +378,9 @@ export async function replayDeliveryCounts(db: Db, replayIds: readonly string[])
 
 /**
  * A delivery a sender has leased for one attempt, with where its endpoint is now (null: per-message,
- * or the endpoint is gone), the signing secret of a per-message one, and its lease: the `locked_until` this claim set, which no other claim of
- * the row sets (a later claim comes after it, so sets a later one) — the lease's identity, checked by
- * every write that ends it.
+ * or the endpoint is gone), the signing secret of a per-message one, and its lease: the
+ * `locked_until` this claim set, which no other claim of the row sets (a later claim comes after it,
+ * so sets a later one) — the lease's identity, checked by every write that ends it.
  */
 export type ClaimedDelivery = Pick<
   WebhookDelivery,

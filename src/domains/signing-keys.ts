@@ -6,26 +6,19 @@
 import type pg from 'pg';
 import { verifiedEmailDomain } from '../../projections/email-domains.ts';
 import type { AccountDkimKeyLookup } from '../channels/smtp.ts';
+import type { Clock } from '../clock.ts';
 import type { DkimKey } from '../dkim-keys.ts';
 import { unseal } from '../seal.ts';
+import { TtlCache } from '../ttl-cache.ts';
 
 export const SIGNING_KEY_TTL_MS = 5_000;
 
-export function accountDkimKeys(pool: pg.Pool, now: () => number = Date.now): AccountDkimKeyLookup {
-  const cache = new Map<string, { at: number; key: Promise<DkimKey | undefined> }>();
+export function accountDkimKeys(pool: pg.Pool, clock: Clock): AccountDkimKeyLookup {
+  const cache = new TtlCache<DkimKey>({ ttlMs: SIGNING_KEY_TTL_MS, max: 10_000, clock });
   return function accountKeyFor(accountId: string, domain: string) {
-    const name = `${accountId} ${domain}`;
-    const hit = cache.get(name);
-    if (hit && now() - hit.at < SIGNING_KEY_TTL_MS) return hit.key;
-    const key = (async () => {
+    return cache.get(`${accountId} ${domain}`, async () => {
       const row = await verifiedEmailDomain(pool, accountId, domain);
       return row ? { selector: row.selector, privateKey: await unseal(pool, row.private_key_sealed) } : undefined;
-    })();
-    cache.set(name, { at: now(), key });
-    // neither a miss nor a failed lookup (the database went away) is remembered
-    const forget = () => cache.get(name)?.key === key && cache.delete(name);
-    key.then((found) => found === undefined && forget(), forget);
-    if (cache.size > 10_000) cache.delete(cache.keys().next().value!);
-    return key;
+    });
   };
 }

@@ -10,22 +10,27 @@ import { type AccountDkimKeyLookup, SmtpProvider } from '../channels/smtp.ts';
 import { TwilioProvider } from '../channels/twilio.ts';
 import { WhatsappCloudProvider } from '../channels/whatsapp-cloud.ts';
 import type { ChannelProvider } from '../channels/port.ts';
+import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { unseal } from '../seal.ts';
+import { TtlCache } from '../ttl-cache.ts';
 
 export const INTEGRATIONS_TTL_MS = 5_000;
 
 export type IntegrationConfig = Pick<Config, 'EMAIL_FROM' | 'TWILIO_API_BASE' | 'SENDGRID_API_BASE' | 'WHATSAPP_API_BASE' | 'DISPATCH_PROVIDER_TIMEOUT_MS' | 'PUBLIC_BASE_URL' | 'SMTP_TIMEOUT_MS' | 'OUTBOUND_ALLOW_PRIVATE'>;
 
 export class IntegrationProviders {
-  private readonly byAccount = new Map<string, { at: number; rows: Promise<IntegrationRow[]> }>();
+  private readonly byAccount: TtlCache<IntegrationRow[]>;
   private readonly instances = new Map<string, { accountId: string; provider: Promise<ChannelProvider> }>();
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly config: IntegrationConfig,
+    clock: Clock,
     private readonly accountKeyFor?: AccountDkimKeyLookup,
-  ) {}
+  ) {
+    this.byAccount = new TtlCache({ ttlMs: INTEGRATIONS_TTL_MS, max: 10_000, clock });
+  }
 
   /** The provider of the account's newest integration for the channel, if it has one. */
   async providerFor(accountId: string, channel: Channel): Promise<ChannelProvider | undefined> {
@@ -41,17 +46,13 @@ export class IntegrationProviders {
     return instance.provider;
   }
 
-  private integrationsOf(accountId: string): Promise<IntegrationRow[]> {
-    const hit = this.byAccount.get(accountId);
-    if (hit && Date.now() - hit.at < INTEGRATIONS_TTL_MS) return hit.rows;
-    const rows = accountIntegrations(this.pool, accountId);
-    this.byAccount.set(accountId, { at: Date.now(), rows });
-    rows.then(
-      (list) => this.retire(accountId, list),
-      () => this.byAccount.delete(accountId),
-    );
-    if (this.byAccount.size > 10_000) this.byAccount.delete(this.byAccount.keys().next().value!);
-    return rows;
+  private async integrationsOf(accountId: string): Promise<IntegrationRow[]> {
+    const rows = await this.byAccount.get(accountId, async () => {
+      const live = await accountIntegrations(this.pool, accountId);
+      this.retire(accountId, live);
+      return live;
+    });
+    return rows ?? [];
   }
 
   /** Closes the instances of the account's integrations that are gone. */

@@ -67,7 +67,7 @@ export class WebhookSender extends WorkerLoop {
   private readonly replaySettled = new Set<() => void>();
   /** attempts' outcomes, written together: one statement for all that end while the last is written */
   private readonly attempts: GroupCommit<DeliveryAttempt>;
-  /** endpoint secrets as opened, by their sealed form (the same endpoint is signed for many times) */
+  /** signing secrets (endpoints' and accounts') as opened, by their sealed form (each signs many deliveries) */
   private readonly opened = new Map<string, string>();
   /** revocations announced by API writes in other processes (README "Webhooks") */
   private readonly revocations: NotificationListener;
@@ -219,7 +219,11 @@ export class WebhookSender extends WorkerLoop {
   private async targetOf(row: ClaimedDelivery): Promise<{ url: string; secret: string } | { cancel: string }> {
     // the log says so, though the outbox may not have applied it yet
     if (row.revoked) return { cancel: row.revoked };
-    if (row.kind !== 'endpoint') return { url: row.target_url, secret: await accountWebhookSecret(this.engage, row.account_id) };
+    if (row.kind !== 'endpoint') {
+      // the claim brought the account's secret; an account that has none yet gets one now, once
+      const secret = row.account_secret_sealed ? await this.openSecret(row.account_secret_sealed) : await accountWebhookSecret(this.engage, row.account_id);
+      return { url: row.target_url, secret };
+    }
     const { endpoint } = row;
     if (!endpoint) return { cancel: 'endpoint deleted' };
     // a disabled endpoint gets nothing, retries included (POST …/retry re-sends once it is active again)
@@ -231,7 +235,7 @@ export class WebhookSender extends WorkerLoop {
     let secret = this.opened.get(sealed);
     if (secret === undefined) {
       secret = await unseal(this.engage.pool, sealed);
-      // a rotated or deleted endpoint's old secret is never asked for again: keep the map small
+      // a rotated secret, or a deleted endpoint's, is never asked for again: keep the map small
       if (this.opened.size >= 1000) this.opened.clear();
       this.opened.set(sealed, secret);
     }

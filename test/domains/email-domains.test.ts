@@ -11,8 +11,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emailDomainsProjection } from '../../projections/email-domains.ts';
-import { accountDkimKeys } from '../../src/domains/signing-keys.ts';
+import { emailDomainsProjection, verifiedEmailDomain } from '../../projections/email-domains.ts';
+import { accountDkimKeys, SIGNING_KEY_TTL_MS } from '../../src/domains/signing-keys.ts';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
 import type { TestAccount } from '../support/accounts.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
@@ -248,7 +248,7 @@ describe('DKIM signing belongs to the account that verified the domain', () => {
 
       // the signer itself answers only the account that verified the domain (defence in depth: every
       // path to a provider asks it with the message's own account)
-      const keys = accountDkimKeys(server.engage.pool);
+      const keys = accountDkimKeys(server.engage.pool, server.engage.clock);
       expect((await keys(a.accountId, domain))?.selector).toBe(d.dkim.selector);
       expect(await keys(b.accountId, domain)).toBeUndefined();
 
@@ -279,6 +279,26 @@ describe('DKIM signing belongs to the account that verified the domain', () => {
       20_000,
       1000,
     );
+  });
+
+  it(`the signer remembers a key found for ${SIGNING_KEY_TTL_MS} ms of the service's clock, and never that there was none`, async () => {
+    let now = Date.parse('2026-03-01T10:00:00.000Z');
+    const keys = accountDkimKeys(server.engage.pool, { now: () => new Date(now) });
+    const d = await add(a.key, { domain: 'remembered.acme.test' });
+    // not verified yet: no key, and that is not remembered (mail right after verifying is signed)
+    expect(await keys(a.accountId, d.domain)).toBeUndefined();
+    publish(d);
+    expect((await verify(a.key, d.id)).status).toBe('verified');
+    expect((await keys(a.accountId, d.domain))?.selector).toBe(d.dkim.selector);
+
+    expect((await server.call('DELETE', `/v1/account/email-domains/${d.id}`, { key: a.key })).status).toBeLessThan(300);
+    await server.caughtUp(['email_domains']);
+    expect(await verifiedEmailDomain(server.engage.pool, a.accountId, d.domain)).toBeUndefined();
+    // the key found is still what the signer answers, until its time is up on the clock
+    now += SIGNING_KEY_TTL_MS;
+    expect((await keys(a.accountId, d.domain))?.selector).toBe(d.dkim.selector);
+    now += 1;
+    expect(await keys(a.accountId, d.domain)).toBeUndefined();
   });
 });
 

@@ -88,17 +88,17 @@ describe('a lease that ran out and was claimed again', () => {
 
 describe('an attempt held up past its lease before it starts', () => {
   it('is not made once the lease may be another claim\'s: the receiver gets the delivery once', async () => {
-    const { accountId, key } = await server.newAccount('Slow secret');
-    // the account's per-message signing secret exists (the sender reads it for each such delivery)
-    expect((await server.call('GET', '/v1/account/webhook-secret', { key })).status).toBe(200);
+    // the account has no per-message signing secret yet: the sender issues it before the first
+    // attempt (an append to the account's stream; later deliveries bring it with their claim)
+    const { accountId } = await server.newAccount('Slow secret');
     const receiver = await startReceiver();
     receivers.push(receiver);
     const blocker = await server.engage.pool.connect();
     let id: string;
     try {
-      // reading the account's secret waits for this lock: the sender's claimed attempt is held up
+      // issuing the account's secret waits for this lock on its stream: the sender's claimed attempt is held up
       await blocker.query('BEGIN');
-      await blocker.query('LOCK TABLE accounts IN ACCESS EXCLUSIVE MODE');
+      expect((await blocker.query('SELECT 1 FROM es_streams WHERE stream_id = $1 FOR UPDATE', [`account-${accountId}`])).rowCount).toBe(1);
       id = await deliveryRow(accountId, receiver.url, new Date());
       const firstLease = (await until(() => row(id), (r) => r.locked_until !== null, 10_000)).locked_until as Date;
       expect(firstLease).not.toBeNull();

@@ -194,4 +194,34 @@ describe('platform events and per-message webhooks', () => {
     const ep = await until(() => all.hits.filter((x) => x.json?.data?.id === c.body.id), (l) => l.length === 1);
     expect(h(ep[0], 'x-service-signature')).toBe(independentServiceSignature(allEp.secret, h(ep[0], 'x-service-timestamp'), ep[0].body));
   });
+
+  it('a per-message delivery retried after a rotation is signed with the new secret', async () => {
+    const old = (await server.call('GET', '/v1/account/webhook-secret', { key })).body.secret as string;
+    // the first request is answered 500 only once the rotation is done: its retry is claimed after it
+    let release!: () => void;
+    const rotated = new Promise<void>((resolve) => (release = resolve));
+    let first = true;
+    const flaky = await startReceiver(async () => {
+      if (!first) return 200;
+      first = false;
+      await rotated;
+      return 500;
+    });
+    try {
+      const id = await send({ to: '+14155550166', channel: 'sms', message: 'retried', webhook_url: flaky.url });
+      const [failed] = await until(() => flaky.hits, (l) => l.length >= 1);
+      expect(failed.json.data.message_id).toBe(id);
+      expectMessagePayload(failed, failed.json.type, old);
+
+      const fresh = (await server.call('POST', '/v1/account/webhook-secret/rotate', { key })).body.secret as string;
+      expect(fresh).not.toBe(old);
+      release();
+      const again = await until(() => flaky.where('x-service-event-id', failed.json.id), (l) => l.length >= 2, 30_000);
+      expect(again[1].body).toBe(failed.body);
+      expectMessagePayload(again[1], failed.json.type, fresh);
+    } finally {
+      release();
+      await flaky.close();
+    }
+  });
 });
