@@ -53,6 +53,8 @@ export class Dispatcher extends WorkerLoop {
    * may not have applied yet: its next reads leave them out rather than wait for it to catch up.
    */
   private readonly unapplied = new Map<string, Position>();
+  /** Of those, the marketing messages this dispatcher has sent: the caps the policy reads count them. */
+  private readonly unappliedMarketing = new Map<string, { account: string; to: string; email: boolean }>();
 
   constructor(
     private readonly engage: Engage,
@@ -69,6 +71,25 @@ export class Dispatcher extends WorkerLoop {
     for (const r of results) if (r.position) this.unapplied.set(r.messageId, r.position);
   }
 
+  /**
+   * Whether the caps of these marketing messages count a marketing message this dispatcher sent that
+   * the read model does not show yet: one to the same recipient (the daily cap), or any email of the
+   * same account (a warm-up's daily count is per sending domain).
+   */
+  private capsCountUnapplied(marketing: readonly TransitionResult[]): boolean {
+    if (marketing.length === 0 || this.unappliedMarketing.size === 0) return false;
+    const recipients = new Set<string>();
+    const emailAccounts = new Set<string>();
+    for (const m of this.unappliedMarketing.values()) {
+      recipients.add(`${m.account} ${m.to}`);
+      if (m.email) emailAccounts.add(m.account);
+    }
+    return marketing.some((c) => {
+      const s = c.state!;
+      return recipients.has(`${s.accountId} ${s.content!.to}`) || (s.content!.channel === 'email' && emailAccounts.has(s.accountId!));
+    });
+  }
+
   /** Whether this dispatcher holds the message in its current batch (its outcome not yet recorded). */
   isDispatching(messageId: string): boolean {
     return this.inFlight.has(messageId);
@@ -82,10 +103,15 @@ export class Dispatcher extends WorkerLoop {
     // spent re-deciding finished messages). They are left out of the read instead, until the read
     // model has passed what we wrote for them; only when too many are waiting does the round wait.
     const seenTo = runner.position('messages');
-    for (const [id, at] of this.unapplied) if (seenTo && comparePositions(at, seenTo) <= 0) this.unapplied.delete(id);
+    for (const [id, at] of this.unapplied) {
+      if (!seenTo || comparePositions(at, seenTo) > 0) continue;
+      this.unapplied.delete(id);
+      this.unappliedMarketing.delete(id);
+    }
     if (this.unapplied.size > 4 * config.DISPATCH_BATCH_SIZE) {
       await this.ownWrites.visibleIn(runner, 'messages');
       this.unapplied.clear();
+      this.unappliedMarketing.clear();
     }
     if (this.stopped) return 0;
     const rows = await dueForDispatch(pool, config.DISPATCH_BATCH_SIZE, [...this.inFlight, ...this.unapplied.keys()]);
@@ -109,9 +135,9 @@ export class Dispatcher extends WorkerLoop {
       const claimed = claims.filter((c) => c.ok && c.state?.content);
       if (claimed.length === 0) return rows.length;
       const byId = new Map(rows.map((r) => [r.id, r]));
-      // the marketing cap and warm-up count the marketing messages sent so far, ours of the rounds
-      // before included: those must be in the read model the policy reads
-      if (claimed.some((c) => byId.get(c.messageId)?.marketing ?? true)) await this.ownWrites.visibleIn(runner, 'messages');
+      // the marketing cap and warm-up count the marketing messages sent so far: where ours of the
+      // rounds before count for this batch, they must be in the read model the policy reads first
+      if (this.capsCountUnapplied(claimed.filter((c) => byId.get(c.messageId)?.marketing ?? true))) await this.ownWrites.visibleIn(runner, 'messages');
       // the claims are stored: a database that goes away now is waited out while they last (with
       // time to spare for the provider calls), rather than leaving them to block the messages until
       // their leases run out
@@ -135,7 +161,14 @@ export class Dispatcher extends WorkerLoop {
       }
       const sent = await this.sendAll(toSend);
       outcomes.push(...sent);
-      this.noteWritten(await this.record(outcomes, now.getTime() + config.DISPATCH_LEASE_MS));
+      const recorded = await this.record(outcomes, now.getTime() + config.DISPATCH_LEASE_MS);
+      this.noteWritten(recorded);
+      for (const r of recorded) {
+        const content = r.state?.content;
+        if (r.position && content && r.events.some((e) => e.type === 'MessageSent') && (byId.get(r.messageId)?.marketing ?? true)) {
+          this.unappliedMarketing.set(r.messageId, { account: r.state!.accountId!, to: content.to, email: content.channel === 'email' });
+        }
+      }
       return rows.length;
     } finally {
       for (const r of rows) this.inFlight.delete(r.id);

@@ -123,6 +123,40 @@ describe('suppressions and the marketing cap', () => {
   });
 });
 
+describe('the marketing cap across dispatch rounds the read model has not caught up with', () => {
+  let server: TestServer;
+  let key: string;
+  const h = helpers(() => server, () => key);
+  beforeAll(async () => {
+    // one message a round: each round decides right after the one before recorded its send
+    ({ server, key } = await setup({ MARKETING_CAP_PER_DAY: '2', DISPATCH_BATCH_SIZE: '1' }));
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('counts the sends of the rounds just before: of four marketing messages to one recipient two go out; other recipients and transactional ones are not held', async () => {
+    const bulk = await server.call('POST', '/v1/messages/bulk', {
+      key,
+      body: {
+        messages: [
+          ...[1, 2, 3, 4].map((n) => ({ to: '+14155550172', channel: 'sms', message: `deal ${n}` })),
+          ...[1, 2].map((n) => ({ to: `+1415555018${n}`, channel: 'sms', message: 'deal' })),
+          { to: '+14155550172', channel: 'sms', message: 'your code is 1234', transactional: true },
+        ],
+      },
+    });
+    expect(bulk.body.accepted).toBe(7);
+    const ids: string[] = bulk.body.results.map((r: { id: string }) => r.id);
+    const ends = await Promise.all(ids.map((id) => h.settled(id, ['MessageDelivered', 'MessageHeld'])));
+    const last = ends.map((events) => events.at(-1)!);
+    expect(last.slice(0, 4).map((e) => e.type).sort()).toEqual(['MessageDelivered', 'MessageDelivered', 'MessageHeld', 'MessageHeld']);
+    expect(last.slice(0, 4).filter((e) => e.type === 'MessageHeld').every((e) => e.reason === 'marketing_cap')).toBe(true);
+    expect(last.slice(4).map((e) => e.type)).toEqual(['MessageDelivered', 'MessageDelivered', 'MessageDelivered']);
+    expect(ids.slice(0, 4).filter((id) => h.calls().has(id))).toHaveLength(2);
+  });
+});
+
 /** The message was claimed, then held for quiet hours until `until` (its timeline says so). */
 async function expectHeldForQuietHours(h: ReturnType<typeof helpers>, id: string, until: Date): Promise<void> {
   const held = await h.settled(id, ['MessageHeld', 'MessageDelivered']);
