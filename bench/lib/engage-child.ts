@@ -7,10 +7,27 @@ import pino from 'pino';
 import { createAccount } from '../../src/accounts/service.ts';
 import { loadConfig } from '../../src/config.ts';
 import { startServer } from '../../src/server.ts';
+import { ALL_PROJECTIONS } from '../../projections/index.ts';
+import { MESSAGE_EVENT_TYPES } from '../../commands/message.ts';
+import type { Projection } from '../../src/read-models/projection.ts';
+
+/**
+ * BENCH_EXTRA_READ_MODELS=n: n more read models that follow every message event and do nothing with
+ * them (one table each, never written): what one more read model costs the pipeline (read-model-cost).
+ */
+const extraReadModels = Array.from({ length: Number(process.env.BENCH_EXTRA_READ_MODELS ?? 0) }, (_, i): Projection => ({
+  name: `bench_noop_${i}`,
+  version: 1,
+  tables: [`bench_noop_${i}`],
+  schema: (t) => `CREATE TABLE ${t(`bench_noop_${i}`)} (id text PRIMARY KEY)`,
+  types: [...MESSAGE_EVENT_TYPES],
+  personalData: 'unused',
+  apply: async () => undefined,
+}));
 
 const config = loadConfig(process.env);
 const log = pino({ level: config.LOG_LEVEL }, pino.destination(2));
-const server = await startServer({ config, log });
+const server = await startServer({ config, log, ...(extraReadModels.length ? { projections: [...ALL_PROJECTIONS, ...extraReadModels] } : {}) });
 const created = await createAccount(server.engage, { name: 'Bench', email: `bench-${Date.now()}@example.com`, password: 'bench password' });
 if (!(await server.engage.runner.waitFor(['auth'], created.position, 10_000))) throw new Error('auth projection did not catch up');
 process.stdout.write(`BENCH_READY ${JSON.stringify({ url: server.url, key: created.api_key, account_id: created.account_id, pid: process.pid })}\n`);

@@ -35,6 +35,11 @@ const smsItem = (i: number) => ({ to: recipient(i), channel: 'sms', message: `Hi
 
 const bulkBody = (from: number, n = BULK) => JSON.stringify({ messages: Array.from({ length: n }, (_, k) => smsItem(from + k)) });
 
+/** A transactional email (a receipt): the dispatch figures' workload, as the per-message cost targets name it. */
+const receiptItem = (i: number) => ({ to: `customer${i}@example.com`, channel: 'email', transactional: true, subject: `Your receipt ${i}`, message: `Thanks for your order ${i}. It ships tomorrow.` });
+
+const receiptsBody = (from: number, n = BULK) => JSON.stringify({ messages: Array.from({ length: n }, (_, k) => receiptItem(from + k)) });
+
 function client(url: string) {
   return new Pool(url, { connections: 8, pipelining: 1, keepAliveTimeout: 60_000, headersTimeout: 300_000, bodyTimeout: 300_000 });
 }
@@ -306,7 +311,7 @@ export const dispatchThroughput: Scenario = {
       engage = await startEngage(db.url);
       const { url, key } = engage.info;
       const http = client(url);
-      const bodies = Array.from({ length: total / BULK }, (_, b) => bulkBody(b * BULK));
+      const bodies = Array.from({ length: total / BULK }, (_, b) => receiptsBody(b * BULK));
       const t0 = await dbNow(db);
       const start = now();
       const cpu = cpuMeter(engage.pid, db.name);
@@ -414,6 +419,70 @@ export const dispatchThroughput: Scenario = {
       await engage?.stop();
       await db.drop();
     }
+  },
+};
+
+// ─── read-model-cost ─────────────────────────────────────────────────────────────────────────────
+
+/** MessageSent events in the log (what a dispatch run has done, whatever the read models show). */
+async function sentCount(db: BenchDatabase): Promise<number> {
+  const { rows } = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM es_events WHERE type = 'MessageSent'`);
+  return rows[0].n;
+}
+
+/** `total` transactional emails in bulks through one fresh engage process: MessageSent per second, first bulk POST → last MessageSent. */
+async function dispatchRate(ctx: BenchContext, label: string, total: number, env: Record<string, string>): Promise<number> {
+  const db = await freshDatabase(ctx.cluster, label, 4);
+  let engage: ServerChild | undefined;
+  try {
+    engage = await startEngage(db.url, env);
+    const http = client(engage.info.url);
+    const t0 = await dbNow(db);
+    for (let from = 0; from < total; from += BULK) {
+      const r = await postBulk(http, engage.info.key!, receiptsBody(from, Math.min(BULK, total - from)));
+      if (r.status !== 202) throw new Error(`bulk returned ${r.status}`);
+    }
+    await http.close();
+    const deadline = now() + 600_000;
+    while ((await sentCount(db)) < total) {
+      if (now() > deadline) throw new Error(`${label}: not every message sent within 600 s`);
+      await sleep(250);
+    }
+    const { byType } = await pipelineTimeline(db, t0);
+    return (byType.MessageSent?.n ?? 0) / (byType.MessageSent?.last_s ?? 1);
+  } finally {
+    await engage?.stop();
+    await db.drop();
+  }
+}
+
+export const readModelCost: Scenario = {
+  name: 'read-model-cost',
+  description: 'dispatch throughput with one more read model following every message event (a no-op) against without it, in runs off/on/on/off',
+  async run(ctx) {
+    const total = scaled(ctx, 20_000, 5_000);
+    const off: number[] = [];
+    const on: number[] = [];
+    for (const [i, extra] of [0, 1, 1, 0].entries()) {
+      const rate = await dispatchRate(ctx, `rm_cost_${i}`, total, { BENCH_EXTRA_READ_MODELS: String(extra) });
+      (extra ? on : off).push(rate);
+      progress(`run ${i + 1}/4, ${extra ? 'with' : 'without'} the no-op read model: ${Math.round(rate)} messages/s`);
+    }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const cost = Math.max(0, 1 - mean(on) / mean(off)) * 100;
+    progress(`one more read model on message events: ${Math.round(mean(off))} → ${Math.round(mean(on))} messages/s (${cost.toFixed(1)}% of dispatch throughput)`);
+    return [
+      figure({
+        scenario: 'read-model-cost',
+        name: 'one more read model on message events: dispatch throughput lost',
+        unit: '%',
+        better: 'lower',
+        value: Math.round(cost * 10) / 10,
+        target: { op: '<=', value: 5 },
+        baseline: null,
+        details: { messages_per_run: total, without_per_s: off.map(Math.round), with_per_s: on.map(Math.round), order: 'without, with, with, without' },
+      }),
+    ];
   },
 };
 
@@ -602,4 +671,4 @@ export const millionRss: Scenario = {
   },
 };
 
-export const messagingScenarios: Scenario[] = [bulkAccept, dispatchThroughput, sendLatency, millionRss];
+export const messagingScenarios: Scenario[] = [bulkAccept, dispatchThroughput, readModelCost, sendLatency, millionRss];
