@@ -27,7 +27,7 @@ export interface ServerOptions extends OpenOptions {
   host?: string;
   /** run the scheduler, dispatcher and webhook sender in this process (default true) */
   workers?: boolean;
-  /** the rate-limit counters; default: in Redis when REDIS_URL is set, else in this process's memory */
+  /** the rate-limit logs; default: in Redis when REDIS_URL is set, else in this process's memory (on the service's clock) */
   counters?: CounterStore;
 }
 
@@ -41,7 +41,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
     await engage.runner.follow(engage.connectionString);
   }
   const authenticator = new Authenticator(engage.pool, await serviceSecret(engage.pool, 'jwt', engage.config.JWT_SECRET));
-  const counters = options.counters ?? (await createCounterStore(engage.config.REDIS_URL));
+  const counters = options.counters ?? (await createCounterStore(engage.config.REDIS_URL, engage.clock));
   const app = await buildApp({ engage, authenticator, counters });
   const workers = options.workers === false ? { stop: async () => undefined } : await startWorkers(engage);
   await app.listen({ port: options.port ?? engage.config.PORT, host: options.host ?? engage.config.HOST });

@@ -68,7 +68,7 @@ function serializeRequest(req: { method: string; url: string; version?: string; 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { engage } = deps;
   // one store for every limit, login's per-account one included
-  const counters = (deps.counters ??= new MemoryCounters());
+  const counters = (deps.counters ??= new MemoryCounters(engage.clock));
   const app = Fastify({
     // request logs carry the URL: secrets passed in query strings (a provider's verify token) are redacted
     loggerInstance: (engage.log as FastifyBaseLogger).child({}, { serializers: { req: serializeRequest as never } }),

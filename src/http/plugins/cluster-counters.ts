@@ -1,18 +1,19 @@
-// Rate-limit counters for `engage serve --processes N` without Redis: the primary process holds one
+// Rate-limit logs for `engage serve --processes N` without Redis: the primary process holds one
 // MemoryCounters and every API child asks it over the cluster's IPC channel, so an account's limit
-// is one budget across the processes, not one per process.
+// is one budget across the processes, not one per process, and every admission is made on the
+// primary's one clock in the order the primary receives them.
 import type { Worker } from 'node:cluster';
-import type { CounterStore } from './rate-limit.ts';
+import type { Admission, CounterStore } from './rate-limit.ts';
 
 const MESSAGE = 'engage:counters';
 
-type CounterAsk = { op: 'hit'; key: string; windowStart: number; windowMs: number } | { op: 'undo'; key: string; windowStart: number };
+type CounterAsk = { op: 'admit'; key: string; limit: number; windowMs: number } | { op: 'takeBack'; key: string; ticket: string };
 type CounterRequest = { type: typeof MESSAGE; id: number } & CounterAsk;
 
 interface CounterReply {
   type: typeof MESSAGE;
   id: number;
-  counts?: [number, number];
+  admission?: Admission;
   error?: string;
 }
 
@@ -31,10 +32,10 @@ const ANSWER_TIMEOUT_MS = 5_000;
 
 const isReply = (m: unknown): m is CounterReply => typeof m === 'object' && m !== null && (m as CounterReply).type === MESSAGE;
 
-/** An API child's counters: each hit and undo is a round trip to the primary's counters. */
+/** An API child's logs: each admission and take-back is a round trip to the primary's logs. */
 export class ClusterCounters implements CounterStore {
   private nextId = 0;
-  private readonly pending = new Map<number, { resolve(counts?: [number, number]): void; reject(err: Error): void; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<number, { resolve(admission?: Admission): void; reject(err: Error): void; timer: NodeJS.Timeout }>();
   private readonly onMessage = (m: unknown) => {
     if (!isReply(m)) return;
     const waiter = this.pending.get(m.id);
@@ -42,7 +43,7 @@ export class ClusterCounters implements CounterStore {
     this.pending.delete(m.id);
     clearTimeout(waiter.timer);
     if (m.error !== undefined) waiter.reject(new Error(`rate-limit counters: ${m.error}`));
-    else waiter.resolve(m.counts);
+    else waiter.resolve(m.admission);
   };
 
   constructor(private readonly channel: IpcChannel = process) {
@@ -50,12 +51,12 @@ export class ClusterCounters implements CounterStore {
     channel.on('message', this.onMessage);
   }
 
-  async hit(key: string, windowStart: number, windowMs: number): Promise<[number, number]> {
-    return (await this.ask({ op: 'hit', key, windowStart, windowMs }))!;
+  async admit(key: string, limit: number, windowMs: number): Promise<Admission> {
+    return (await this.ask({ op: 'admit', key, limit, windowMs }))!;
   }
 
-  async undo(key: string, windowStart: number): Promise<void> {
-    await this.ask({ op: 'undo', key, windowStart });
+  async takeBack(key: string, ticket: string): Promise<void> {
+    await this.ask({ op: 'takeBack', key, ticket });
   }
 
   async close(): Promise<void> {
@@ -67,7 +68,7 @@ export class ClusterCounters implements CounterStore {
     }
   }
 
-  private ask(request: CounterAsk): Promise<[number, number] | undefined> {
+  private ask(request: CounterAsk): Promise<Admission | undefined> {
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -86,15 +87,15 @@ export class ClusterCounters implements CounterStore {
   }
 }
 
-/** The primary's end: answers one child's counter requests from the primary's one store (a MemoryCounters). */
+/** The primary's end: answers one child's requests from the primary's one store (a MemoryCounters). */
 export function answerCounterRequests(worker: Worker, counters: CounterStore): void {
   worker.on('message', (m: unknown) => {
     if (typeof m !== 'object' || m === null || (m as CounterRequest).type !== MESSAGE) return;
     const request = m as CounterRequest;
     const answered =
-      request.op === 'hit' ? counters.hit(request.key, request.windowStart, request.windowMs) : counters.undo(request.key, request.windowStart).then(() => undefined);
+      request.op === 'admit' ? counters.admit(request.key, request.limit, request.windowMs) : counters.takeBack(request.key, request.ticket).then(() => undefined);
     void answered.then(
-      (counts) => reply(worker, { type: MESSAGE, id: request.id, ...(counts ? { counts } : {}) }),
+      (admission) => reply(worker, { type: MESSAGE, id: request.id, ...(admission ? { admission } : {}) }),
       (err: unknown) => reply(worker, { type: MESSAGE, id: request.id, error: err instanceof Error ? err.message : String(err) }),
     );
   });

@@ -1,8 +1,12 @@
-// Per-account (per-IP when unauthenticated) rate limits over a rolling window, using the sliding
-// window counter: this window's count plus the previous window's, weighted by how much of it
-// still overlaps. Counters live in process memory, or in Redis when REDIS_URL is set.
+// Per-account (per-IP when unauthenticated) rate limits over a rolling window, kept exactly with a
+// sliding log (README "Rate limits"): the times of the requests admitted within the window, so a
+// request is admitted only while fewer than the limit were admitted in the window before it, and no
+// window's length ever holds more. Logs live in process memory, or in Redis when REDIS_URL is set.
+import { randomBytes } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import { type Clock, systemClock } from '../../clock.ts';
 import { AppError } from '../../errors.ts';
 import type { RateGroup } from '../route.ts';
 
@@ -23,57 +27,147 @@ export const LIMITS: Record<Exclude<RateGroup, 'none' | 'callback'>, Limit> = {
 /** Failed logins per account (by the email tried), beside the per-IP login limit: a guesser spread over many addresses still gets 10 tries per 15 minutes. */
 export const FAILED_LOGINS_PER_ACCOUNT: Limit = { limit: 10, windowMs: 15 * 60_000, windowText: '15 minutes' };
 
+/** What a log answers for one request. Times are the log's own clock, in ms since the epoch. */
+export interface Admission {
+  allowed: boolean;
+  /** requests admitted within the window ending now, this one included when it was admitted */
+  count: number;
+  now: number;
+  /** refused: when the window has room again (the oldest admitted request leaves it) */
+  freeAt?: number;
+  /** admitted: when every request admitted so far has left the window (the quota is whole again) */
+  wholeAt?: number;
+  /** admitted: names this request to takeBack */
+  ticket?: string;
+}
+
+/** A sliding log per key. A request is an admission at one instant: atomic per key, across every process sharing the log. */
 export interface CounterStore {
-  /** increments this window's counter and returns [current, previous] counts */
-  hit(key: string, windowStart: number, windowMs: number): Promise<[number, number]>;
-  /** takes one back from this window's counter (a refused request does not count) */
-  undo(key: string, windowStart: number): Promise<void>;
+  /** Admits and records one request of `key` if fewer than `limit` were admitted in the `windowMs` up to now; a refused one is not recorded. */
+  admit(key: string, limit: number, windowMs: number): Promise<Admission>;
+  /** Forgets an admitted request (a login that succeeded; a request that another limit refused). */
+  takeBack(key: string, ticket: string): Promise<void>;
   close?(): Promise<void>;
 }
 
+/** How often the memory log drops the keys whose requests have all left their window. */
+const SWEEP_EVERY_MS = 60_000;
+
+/** One key's admitted times, oldest first, from `head` on (the ones before it have left the window). */
+interface Log {
+  times: number[];
+  head: number;
+  windowMs: number;
+}
+
+/** Drops the times that have left the window at `now`: a request made at t counts while t > now - windowMs. */
+function expire(log: Log, now: number) {
+  const edge = now - log.windowMs;
+  while (log.head < log.times.length && log.times[log.head] <= edge) log.head++;
+  // compact once the dropped part is the larger half: each time is copied O(1) times on average
+  if (log.head > 32 && log.head * 2 >= log.times.length) {
+    log.times = log.times.slice(log.head);
+    log.head = 0;
+  }
+}
+
+/**
+ * The logs in this process's memory. A key holds at most its limit of times (a refused request is not
+ * recorded), and a key whose times have all left the window is dropped at the next sweep: what is
+ * held follows the requests admitted within the last window (and a sweep's minute).
+ */
 export class MemoryCounters implements CounterStore {
-  private counts = new Map<string, number>();
-  private sweptAt = 0;
+  private readonly logs = new Map<string, Log>();
+  private sweptAt = -Infinity;
 
-  async hit(key: string, windowStart: number, windowMs: number): Promise<[number, number]> {
-    const cur = `${key}:${windowStart}`;
-    const prev = `${key}:${windowStart - windowMs}`;
-    const n = (this.counts.get(cur) ?? 0) + 1;
-    this.counts.set(cur, n);
-    if (windowStart - this.sweptAt > 60_000) this.sweep(windowStart - 2 * 15 * 60_000);
-    return [n, this.counts.get(prev) ?? 0];
+  constructor(private readonly clock: Clock = systemClock) {}
+
+  async admit(key: string, limit: number, windowMs: number): Promise<Admission> {
+    let now = this.clock.now().getTime();
+    if (now - this.sweptAt >= SWEEP_EVERY_MS) this.sweep(now);
+    let log = this.logs.get(key);
+    if (!log) this.logs.set(key, (log = { times: [], head: 0, windowMs }));
+    log.windowMs = windowMs;
+    expire(log, now);
+    const held = log.times.length - log.head;
+    if (held >= limit) return { allowed: false, count: held, now, freeAt: log.times[log.times.length - limit] + windowMs };
+    // a clock set back must not record a time before the newest (the log stays in order; such a
+    // request stays in the window a little longer, which errs towards refusing)
+    const newest = log.times.length > log.head ? log.times[log.times.length - 1] : now;
+    now = Math.max(now, newest);
+    log.times.push(now);
+    return { allowed: true, count: held + 1, now, wholeAt: now + windowMs, ticket: String(now) };
   }
 
-  async undo(key: string, windowStart: number): Promise<void> {
-    const cur = `${key}:${windowStart}`;
-    const n = this.counts.get(cur) ?? 0;
-    if (n > 0) this.counts.set(cur, n - 1);
+  async takeBack(key: string, ticket: string): Promise<void> {
+    const log = this.logs.get(key);
+    if (!log) return;
+    const i = log.times.lastIndexOf(Number(ticket));
+    if (i >= log.head) log.times.splice(i, 1);
   }
 
-  private sweep(before: number) {
-    this.sweptAt = Date.now();
-    for (const k of this.counts.keys()) {
-      const start = Number(k.slice(k.lastIndexOf(':') + 1));
-      if (start < before) this.counts.delete(k);
+  /** How many keys and admitted requests this process holds (for tests of its bound). */
+  holding(): { keys: number; requests: number } {
+    let requests = 0;
+    for (const log of this.logs.values()) requests += log.times.length - log.head;
+    return { keys: this.logs.size, requests };
+  }
+
+  private sweep(now: number) {
+    this.sweptAt = now;
+    for (const [key, log] of this.logs) {
+      expire(log, now);
+      if (log.head === log.times.length) this.logs.delete(key);
     }
   }
 }
 
-export class RedisCounters implements CounterStore {
-  constructor(private readonly redis: import('ioredis').Redis) {}
+/**
+ * One admission in Redis, atomic as a script is: a sorted set per key (score: the admission's time in
+ * ms, member: a ticket unique to the request), on Redis's own clock, so every host shares one clock.
+ * KEYS[1] the log; ARGV limit, window ms, ticket. Answers {allowed, count, now, freeAt or wholeAt}.
+ */
+const ADMIT_SCRIPT = `
+if redis.replicate_commands then redis.replicate_commands() end
+local key = KEYS[1]
+local limit = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+local count = redis.call('ZCARD', key)
+if count >= limit then
+  local oldest = redis.call('ZRANGE', key, count - limit, count - limit, 'WITHSCORES')
+  return {0, count, now, tostring(tonumber(oldest[2]) + window)}
+end
+local newest = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
+if newest[2] and tonumber(newest[2]) > now then now = tonumber(newest[2]) end
+redis.call('ZADD', key, now, ARGV[3])
+redis.call('PEXPIRE', key, window)
+return {1, count + 1, now, tostring(now + window)}
+`;
 
-  async hit(key: string, windowStart: number, windowMs: number): Promise<[number, number]> {
-    const cur = `engage:rl:${key}:${windowStart}`;
-    const prev = `engage:rl:${key}:${windowStart - windowMs}`;
-    const res = await this.redis.multi().incr(cur).pexpire(cur, windowMs * 2).get(prev).exec();
-    if (!res) throw new Error('redis transaction aborted');
-    return [Number(res[0][1]), Number(res[2][1] ?? 0)];
+type AdmitReply = [number, number, number, string];
+
+/** The logs in Redis, shared by every process and host given the same REDIS_URL. Each key expires a window after its newest request. */
+export class RedisCounters implements CounterStore {
+  /** tickets: this process's prefix and a sequence number, unique across the hosts sharing the log */
+  private readonly prefix = randomBytes(6).toString('hex');
+  private sequence = 0;
+
+  constructor(private readonly redis: Redis) {
+    redis.defineCommand('engageAdmit', { numberOfKeys: 1, lua: ADMIT_SCRIPT });
   }
 
-  async undo(key: string, windowStart: number): Promise<void> {
-    // (between the hit and this, a concurrent request may have seen the refused one counted: it
-    // errs towards refusing, for that instant only)
-    await this.redis.decr(`engage:rl:${key}:${windowStart}`);
+  async admit(key: string, limit: number, windowMs: number): Promise<Admission> {
+    const ticket = `${this.prefix}:${++this.sequence}`;
+    const run = (this.redis as unknown as { engageAdmit(key: string, limit: number, windowMs: number, ticket: string): Promise<AdmitReply> }).engageAdmit;
+    const [allowed, count, now, at] = await run.call(this.redis, logKey(key), limit, windowMs, ticket);
+    return allowed === 1 ? { allowed: true, count, now, wholeAt: Number(at), ticket } : { allowed: false, count, now, freeAt: Number(at) };
+  }
+
+  async takeBack(key: string, ticket: string): Promise<void> {
+    await this.redis.zrem(logKey(key), ticket);
   }
 
   async close() {
@@ -81,59 +175,37 @@ export class RedisCounters implements CounterStore {
   }
 }
 
-export async function createCounterStore(redisUrl?: string): Promise<CounterStore> {
-  if (!redisUrl) return new MemoryCounters();
+/** (a prefix of its own: the window counters of earlier versions were strings under engage:rl:) */
+const logKey = (key: string) => `engage:rlog:${key}`;
+
+export async function createCounterStore(redisUrl?: string, clock: Clock = systemClock): Promise<CounterStore> {
+  if (!redisUrl) return new MemoryCounters(clock);
   const { Redis } = await import('ioredis');
   return new RedisCounters(new Redis(redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }));
 }
 
-/** The sliding-window estimate at `t` of a key whose windows hold these counts: what decides admission. */
-function estimateAt(t: number, windowStart: number, windowMs: number, current: number, previous: number): number {
-  return current + previous * (1 - (t - windowStart) / windowMs);
+export interface LimitCheck {
+  allowed: boolean;
+  remaining: number;
+  /** seconds until the quota is whole again; on a refusal, the same as retryAfterS */
+  resetS: number;
+  /** refused: seconds until a request would be admitted, if nothing else is (the oldest admitted one has left the window) */
+  retryAfterS: number;
+  /** admitted: names the request to takeBack */
+  ticket?: string;
 }
 
-/**
- * Seconds from `now` until one more request would be admitted, if nothing else arrives: while the
- * present window lasts, its count stays and the previous one slides out; after it, this window's
- * count becomes the one sliding out. `counted` excludes the request being answered.
- */
-function secondsUntilAdmitted(now: number, windowStart: number, limit: Limit, counted: number, previous: number): number {
-  const W = limit.windowMs;
-  const admitted = (t: number) => {
-    const ws = Math.floor(t / W) * W;
-    if (ws === windowStart) return estimateAt(t, ws, W, counted + 1, previous) <= limit.limit;
-    if (ws === windowStart + W) return estimateAt(t, ws, W, 1, counted) <= limit.limit;
-    return true; // both windows have slid out
-  };
-  let at: number;
-  if (counted + 1 <= limit.limit && previous > 0) at = windowStart + W * (1 - (limit.limit - counted - 1) / previous);
-  else at = windowStart + W + (counted > 0 ? W * Math.max(0, 1 - (limit.limit - 1) / counted) : 0);
-  let s = Math.max(1, Math.ceil((at - now) / 1000));
-  // the arithmetic above is the exact solution; step over floating-point edges against the very test admission uses
-  while (!admitted(now + s * 1000)) s++;
-  while (s > 1 && admitted(now + (s - 1) * 1000)) s--;
-  return s;
-}
+const secondsUntil = (at: number, now: number) => Math.max(1, Math.ceil((at - now) / 1000));
 
-export async function checkLimit(
-  counters: CounterStore,
-  key: string,
-  limit: Limit,
-  now = Date.now(),
-): Promise<{ allowed: boolean; remaining: number; resetS: number; retryAfterS: number }> {
-  const windowStart = Math.floor(now / limit.windowMs) * limit.windowMs;
-  const [current, previous] = await counters.hit(key, windowStart, limit.windowMs);
-  const estimate = estimateAt(now, windowStart, limit.windowMs, current, previous);
-  const allowed = estimate <= limit.limit;
-  if (!allowed) {
-    // a refused request does not count: a client retrying while blocked does not push its own wait further out
-    await counters.undo(key, windowStart);
-    const retryAfterS = secondsUntilAdmitted(now, windowStart, limit, current - 1, previous);
-    return { allowed, remaining: 0, resetS: retryAfterS, retryAfterS };
+/** Admits one request of `key` against `limit`, or says when it would be. */
+export async function checkLimit(counters: CounterStore, key: string, limit: Limit): Promise<LimitCheck> {
+  const a = await counters.admit(key, limit.limit, limit.windowMs);
+  if (!a.allowed) {
+    // waiting this long is enough (the oldest has left by then) and a second less is not (ceil)
+    const retryAfterS = secondsUntil(a.freeAt!, a.now);
+    return { allowed: false, remaining: 0, resetS: retryAfterS, retryAfterS };
   }
-  // reset: when everything counted so far has slid out of the window (remaining is back to the limit)
-  const resetS = Math.max(1, Math.ceil((windowStart + 2 * limit.windowMs - now) / 1000));
-  return { allowed, remaining: Math.max(0, Math.floor(limit.limit - estimate)), resetS, retryAfterS: 0 };
+  return { allowed: true, remaining: Math.max(0, limit.limit - a.count), resetS: secondsUntil(a.wholeAt!, a.now), retryAfterS: 0, ticket: a.ticket };
 }
 
 function setHeaders(reply: FastifyReply, limit: Limit, remaining: number, resetS: number) {
@@ -180,18 +252,17 @@ export function refusal(reply: FastifyReply, limit: Limit, retryAfterS: number):
   return exceeded(limit, retryAfterS);
 }
 
-/** Counts one request of `subject` against `limit`; sets the RateLimit-* headers and throws the 429 when over. */
-export async function enforceLimit(counters: CounterStore, reply: FastifyReply, key: string, limit: Limit) {
-  const r = await checkLimit(counters, key, limit);
-  setHeaders(reply, limit, r.remaining, r.resetS);
-  if (!r.allowed) {
-    reply.header('Retry-After', String(r.retryAfterS));
-    throw exceeded(limit, r.retryAfterS);
-  }
-}
+/** The admissions a request has had so far, taken back if it is answered 429: a refused request counts against none of its limits. */
+const admissions = new WeakMap<FastifyRequest, { key: string; ticket: string }[]>();
 
-export async function enforce(counters: CounterStore, _req: FastifyRequest, reply: FastifyReply, group: keyof typeof LIMITS, subject: string) {
-  await enforceLimit(counters, reply, `${group}:${subject}`, LIMITS[group]);
+/** Counts one request against `limit` under `key`; sets the RateLimit-* headers and throws the 429 when over. */
+export async function enforceLimit(counters: CounterStore, req: FastifyRequest, reply: FastifyReply, key: string, limit: Limit) {
+  const r = await checkLimit(counters, key, limit);
+  if (!r.allowed) throw refusal(reply, limit, r.retryAfterS);
+  setHeaders(reply, limit, r.remaining, r.resetS);
+  const held = admissions.get(req);
+  if (held) held.push({ key, ticket: r.ticket! });
+  else admissions.set(req, [{ key, ticket: r.ticket! }]);
 }
 
 /**
@@ -204,26 +275,38 @@ export async function enforce(counters: CounterStore, _req: FastifyRequest, repl
  * - provider callbacks (group `callback`) are not counted while their signature holds (a few provider
  *   addresses send them at high volume); one that fails its signature check counts against the
  *   public limit of its IP and, over it, is answered 429 instead of 401 (see onSend below).
+ * A request answered 429 (by any limit, the login route's per-account one included) has whatever it
+ * was admitted to taken back before the answer leaves.
  */
 export function rateLimitPlugin(app: FastifyInstance, counters: CounterStore): void {
   app.addHook('onRequest', async (req, reply) => {
     const group = req.routeOptions.config?.rateGroup;
     if (group === 'none' || group === 'callback') return;
     if (req.auth && group && group !== 'public' && group !== 'login') {
-      await enforce(counters, req, reply, group, req.auth.accountId);
+      await enforceLimit(counters, req, reply, `${group}:${req.auth.accountId}`, LIMITS[group]);
       return;
     }
     const client = clientSubject(req.ip);
-    await enforce(counters, req, reply, 'public', client);
-    if (group === 'login') await enforce(counters, req, reply, 'login', client);
+    await enforceLimit(counters, req, reply, `public:${client}`, LIMITS.public);
+    if (group === 'login') await enforceLimit(counters, req, reply, `login:${client}`, LIMITS.login);
   });
   app.addHook('onSend', async (req, reply, payload) => {
     if (req.routeOptions.config?.rateGroup !== 'callback' || reply.statusCode !== 401) return payload;
     const limit = LIMITS.public;
     const r = await checkLimit(counters, `public:${clientSubject(req.ip)}`, limit);
-    setHeaders(reply, limit, r.remaining, r.resetS);
-    if (r.allowed) return payload;
-    reply.code(429).header('Retry-After', String(r.retryAfterS)).header('content-type', 'application/json; charset=utf-8');
-    return JSON.stringify(exceeded(limit, r.retryAfterS).body());
+    if (r.allowed) {
+      setHeaders(reply, limit, r.remaining, r.resetS);
+      return payload;
+    }
+    const err = refusal(reply, limit, r.retryAfterS);
+    reply.code(429).header('content-type', 'application/json; charset=utf-8');
+    return JSON.stringify(err.body());
+  });
+  app.addHook('onSend', async (req, reply, payload) => {
+    const held = admissions.get(req);
+    if (reply.statusCode !== 429 || !held) return payload;
+    admissions.delete(req);
+    await Promise.all(held.map(({ key, ticket }) => counters.takeBack(key, ticket)));
+    return payload;
   });
 }

@@ -10,7 +10,7 @@ import { type AnyRoute, defineRoute } from '../route.ts';
 
 const LoginBody = z.strictObject({ email: z.string().max(320), password: z.string().max(1024) });
 
-export function authRoutes({ engage, authenticator, counters = new MemoryCounters() }: AppDeps): AnyRoute[] {
+export function authRoutes({ engage, authenticator, counters = new MemoryCounters(engage.clock) }: AppDeps): AnyRoute[] {
   const limited = engage.config.RATE_LIMITS_ENABLED;
   return [
     defineRoute({
@@ -33,16 +33,17 @@ export function authRoutes({ engage, authenticator, counters = new MemoryCounter
         // slides: a guesser spread over many addresses gets no more tries. Each attempt is counted
         // up front and taken back when it succeeds.
         const failKey = `loginfail:${email}`;
-        const now = Date.now();
+        let attempt: string | undefined;
         if (limited) {
-          const r = await checkLimit(counters, failKey, FAILED_LOGINS_PER_ACCOUNT, now);
+          const r = await checkLimit(counters, failKey, FAILED_LOGINS_PER_ACCOUNT);
           if (!r.allowed) throw refusal(reply, FAILED_LOGINS_PER_ACCOUNT, r.retryAfterS);
+          attempt = r.ticket;
         }
         const user = await userWithPasswordHash(engage.pool, email);
         // verify against a dummy hash when there is no user, so both failures take the same time
         const ok = await verifyPassword(body.password, user?.password_hash ?? DUMMY_HASH);
         if (!user || !ok) throw unauthorized('invalid email or password');
-        if (limited) await counters.undo(failKey, Math.floor(now / FAILED_LOGINS_PER_ACCOUNT.windowMs) * FAILED_LOGINS_PER_ACCOUNT.windowMs);
+        if (attempt) await counters.takeBack(failKey, attempt);
         if (passwordNeedsRehash(user.password_hash)) {
           // a hash made with an older, cheaper scrypt cost: the password is known right now, so store it at today's cost
           try {
