@@ -1,7 +1,7 @@
 // The AI coach (POST /v1/account/ai-recommendations): a snapshot of the account's last 30 days, 3 to
 // 5 recommendations from the provider, or from rules over the same snapshot when it cannot answer
-// (degraded), recorded once per account and UTC day so that later calls that day reuse them
-// (README "AI helpers").
+// (degraded), recorded once per account and UTC day so that later calls that day reuse them; the
+// rules' answer to a provider that failed is not recorded, so the next call asks it again (README "AI helpers").
 import { z } from 'zod';
 import { type AiRecommendation, aiDecider, aiStream, type RecommendationsSource } from '../../commands/ai.ts';
 import { type AiRecommendationsRow, findAiAccount, findAiRecommendations, sourceOfRecommendations } from '../../projections/ai.ts';
@@ -102,6 +102,11 @@ export async function coachRecommendations(engage: Engage, accountId: string, me
     () => ({ recommendations: ruleBasedRecommendations(snapshot) }),
   );
   const source: RecommendationsSource = answer.degraded ? { degraded_reason: answer.degraded_reason } : { model: answer.model };
+  // a provider that failed may answer on the next call: its fallback is not the day's answer (an
+  // account without a provider gets the rules' answer recorded, as it would get no other that day)
+  if (answer.degraded && answer.degraded_reason !== 'not_configured') {
+    return { day, recommendations: answer.recommendations, generated_at: now.toISOString(), cached: false, ...provenanceOf(source) };
+  }
   const recorded = await handleCommand(
     engage.store,
     aiDecider,
