@@ -12,7 +12,7 @@ import { testServerForSuite } from '../support/harness.ts';
 import { registerVerifiedSender } from '../support/senders.ts';
 import { independentServiceSignature, type Receiver, startReceiver } from '../support/receivers.ts';
 import { eventually, until } from '../support/waits.ts';
-import { metaSignature, postCarrier, SECRETS } from '../webhooks-inbound/helpers.ts';
+import { postCarrier, postWhatsApp, SECRETS, whatsappPayload } from '../webhooks-inbound/helpers.ts';
 
 const OUR_SMS_NUMBER = '+447400123111';
 const OUR_WHATSAPP_NUMBER = '+15550783881';
@@ -281,22 +281,10 @@ describe('an inbound whatsapp message', () => {
     const sent = await server.call('POST', '/v1/messages/send', { key: a.key, body: { channel: 'whatsapp', to: customer, message: 'Your table is ready' } });
     expect(sent.status).toBe(202);
     await server.caughtUp(['reply_routes']);
-    const payload = JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [{
-        id: '102290129340398',
-        changes: [{
-          field: 'messages',
-          value: {
-            messaging_product: 'whatsapp',
-            metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' },
-            contacts: [{ profile: { name: 'Kerry' }, wa_id: '14155550303' }],
-            messages: [{ from: '14155550303', id: 'wamid.HBgLMTQxNTU1NTAzMDMVAgASGBQzQTdGMDQ4', timestamp: '1764000000', type: 'text', text: { body: 'Can we come at 8?' } }],
-          },
-        }],
-      }],
-    });
-    const res = await server.call('POST', '/v1/webhooks/whatsapp', { raw: payload, headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature(SECRETS.WEBHOOK_SECRET_WHATSAPP, payload) } });
+    const res = await postWhatsApp(server, JSON.stringify(whatsappPayload({
+      contacts: [{ profile: { name: 'Kerry' }, wa_id: '14155550303' }],
+      messages: [{ from: '14155550303', id: 'wamid.HBgLMTQxNTU1NTAzMDMVAgASGBQzQTdGMDQ4', timestamp: '1764000000', type: 'text', text: { body: 'Can we come at 8?' } }],
+    })));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ received: 1 });
     const conversation = await conversationWith(a, customer, 'whatsapp');

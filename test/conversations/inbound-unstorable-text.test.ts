@@ -8,7 +8,7 @@ import type { TestAccount } from '../support/accounts.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
 import { until } from '../support/waits.ts';
-import { metaSignature, postCarrier, SECRETS } from '../webhooks-inbound/helpers.ts';
+import { postCarrier, postWhatsApp, SECRETS, whatsappPayload } from '../webhooks-inbound/helpers.ts';
 
 const DOMAIN = 'inbound.acme.test';
 const OUR_SMS_NUMBER = '+447400123999';
@@ -150,24 +150,12 @@ describe('an inbound whatsapp message with NUL and unpaired surrogates', () => {
     const sent = await server.call('POST', '/v1/messages/send', { key: a.key, body: { channel: 'whatsapp', to: customer, message: 'Your table is ready' } });
     expect(sent.status).toBe(202);
     await server.caughtUp(['reply_routes']);
-    const payload = JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [{
-        id: '1',
-        changes: [{
-          field: 'messages',
-          value: {
-            messaging_product: 'whatsapp',
-            metadata: { display_phone_number: OUR_WHATSAPP_NUMBER.slice(1), phone_number_id: '106540352242922' },
-            messages: [
-              { from: customer.slice(1), id: 'wamid.\u0000one', timestamp: '1764000000', type: 'text', text: { body: 'table\u0000 for \udc00two' } },
-              { from: customer.slice(1), id: 'wamid.two', timestamp: '1764000001', type: 'interactive', interactive: { button_reply: { title: 'Ye\u0000s \ud83d' } } },
-            ],
-          },
-        }],
-      }],
-    });
-    const res = await server.call('POST', '/v1/webhooks/whatsapp', { raw: payload, headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature(SECRETS.WEBHOOK_SECRET_WHATSAPP, payload) } });
+    const res = await postWhatsApp(server, JSON.stringify(whatsappPayload({
+      messages: [
+        { from: customer.slice(1), id: 'wamid.\u0000one', timestamp: '1764000000', type: 'text', text: { body: 'table\u0000 for \udc00two' } },
+        { from: customer.slice(1), id: 'wamid.two', timestamp: '1764000001', type: 'interactive', interactive: { button_reply: { title: 'Ye\u0000s \ud83d' } } },
+      ],
+    })));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(await threadedEntry(a, 'whatsapp', (e) => e.body === 'table for \ufffdtwo')).toMatchObject({ provider: 'whatsapp' });
     expect(await threadedEntry(a, 'whatsapp', (e) => e.body === 'Yes \ufffd')).toMatchObject({ provider: 'whatsapp' });

@@ -76,10 +76,10 @@ describe('provider reports about a message, and the erasure of its recipient', (
     // a WhatsApp message failed, with the recipient's number and the error details
     const whatsapp = await send({ to: phone, channel: 'whatsapp' });
     ids.whatsappFailed = whatsapp.id;
-    const raw = JSON.stringify(whatsappPayload([{
+    const raw = JSON.stringify(whatsappPayload({ statuses: [{
       id: whatsapp.providerMessageId, status: 'failed', timestamp: '1750000001', recipient_id: phone.slice(1),
       errors: [{ code: 131026, title: 'Message undeliverable', error_data: { details: `${words.whatsapp} ${phone.slice(1)}` } }],
-    }]));
+    }] }));
     expect((await postWhatsApp(server, raw)).status).toBe(200);
     for (const [id, status] of [[ids.bounced, 'failed'], [ids.emailDelivered, 'delivered'], [ids.smsFailed, 'failed'], [ids.smsDelivered, 'delivered'], [ids.whatsappFailed, 'failed']]) {
       expect((await statusOf(server, acct.key, id, status)).status, id).toBe(status);

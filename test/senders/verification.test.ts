@@ -14,7 +14,7 @@ import { rebuildAndWait } from '../support/rebuild.ts';
 import { type Receiver, startReceiver } from '../support/receivers.ts';
 import { codeIn, handset, nextCodeAt, registerVerifiedSender, requestCode } from '../support/senders.ts';
 import { eventually } from '../support/waits.ts';
-import { metaSignature, postCarrier, SECRETS } from '../webhooks-inbound/helpers.ts';
+import { postCarrier, postWhatsApp, SECRETS, whatsappPayload } from '../webhooks-inbound/helpers.ts';
 
 const SERVICE_NUMBER = '+447400000001';
 // the tests move time on (a code's expiry, the resend limit) without waiting for it
@@ -234,15 +234,10 @@ describe('routing by proven senders', () => {
     await reviewSender(server.engage, wa.id, { approve: true }, { actor: 'test-operator' });
     await server.caughtUp(['senders']);
     expect((await sendersOf(a)).find((s) => s.id === wa.id).verification).toMatchObject({ status: 'verified', method: 'operator_review' });
-    const payload = JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [{ id: '1', changes: [{ field: 'messages', value: {
-        messaging_product: 'whatsapp',
-        metadata: { display_phone_number: number.slice(1), phone_number_id: '106540352242999' },
-        messages: [{ from: customer.slice(1), id: 'wamid.routing000000000000000001', timestamp: '1764000000', type: 'text', text: { body: 'On whatsapp now' } }],
-      } }] }],
-    });
-    const res = await server.call('POST', '/v1/webhooks/whatsapp', { raw: payload, headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature(SECRETS.WEBHOOK_SECRET_WHATSAPP, payload) } });
+    const res = await postWhatsApp(server, JSON.stringify(whatsappPayload({
+      metadata: { display_phone_number: number.slice(1), phone_number_id: '106540352242999' },
+      messages: [{ from: customer.slice(1), id: 'wamid.routing000000000000000001', timestamp: '1764000000', type: 'text', text: { body: 'On whatsapp now' } }],
+    })));
     expect(res.status).toBe(200);
     const conversation = await conversationAt(a, customer);
     expect(conversation.channel).toBe('whatsapp');

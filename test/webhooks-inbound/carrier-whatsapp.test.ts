@@ -181,7 +181,7 @@ describe('/v1/webhooks/whatsapp', () => {
   it('a signed delivered status moves a sent message to delivered, with the status data in the timeline', async () => {
     const to = phone();
     const { id, providerMessageId } = await sendAndWaitSent(server, key, { to, channel: 'whatsapp', message: 'hi' });
-    const raw = JSON.stringify(whatsappPayload([{ id: providerMessageId, status: 'delivered', timestamp: '1750000000', recipient_id: to.slice(1) }]));
+    const raw = JSON.stringify(whatsappPayload({ statuses: [{ id: providerMessageId, status: 'delivered', timestamp: '1750000000', recipient_id: to.slice(1) }] }));
     const res = await postWhatsApp(server, raw);
     await expectDeliveredBy(res, id, 'whatsapp', { status: 'delivered', timestamp: '1750000000', recipient_id: to.slice(1) });
   });
@@ -191,7 +191,7 @@ describe('/v1/webhooks/whatsapp', () => {
     const { id, providerMessageId } = await sendAndWaitSent(server, key, { to, channel: 'whatsapp', message: 'hi' });
     // pretty-printed, with non-ASCII text: a signature over a re-serialised body would not match
     const raw = JSON.stringify(
-      whatsappPayload([{ id: providerMessageId, status: 'failed', timestamp: '1750000001', recipient_id: to.slice(1), errors: [{ code: 131026, title: 'Message undeliverable – Empfänger' }] }]),
+      whatsappPayload({ statuses: [{ id: providerMessageId, status: 'failed', timestamp: '1750000001', recipient_id: to.slice(1), errors: [{ code: 131026, title: 'Message undeliverable – Empfänger' }] }] }),
       null,
       2,
     );
@@ -205,10 +205,10 @@ describe('/v1/webhooks/whatsapp', () => {
     const to = phone();
     const { id, providerMessageId } = await sendAndWaitSent(server, key, { to, channel: 'whatsapp', message: 'hi' });
     const before = await timeline(server, key, id);
-    expect((await postWhatsApp(server, JSON.stringify(whatsappPayload([{ id: providerMessageId, status: 'sent', timestamp: '1' }])))).status).toBe(200);
+    expect((await postWhatsApp(server, JSON.stringify(whatsappPayload({ statuses: [{ id: providerMessageId, status: 'sent', timestamp: '1' }] })))).status).toBe(200);
     expect(await timeline(server, key, id)).toEqual(before);
-    const delivered = JSON.stringify(whatsappPayload([{ id: providerMessageId, status: 'delivered', timestamp: '2' }]));
-    for (const raw of [delivered, delivered, JSON.stringify(whatsappPayload([{ id: providerMessageId, status: 'read', timestamp: '3' }]))]) {
+    const delivered = JSON.stringify(whatsappPayload({ statuses: [{ id: providerMessageId, status: 'delivered', timestamp: '2' }] }));
+    for (const raw of [delivered, delivered, JSON.stringify(whatsappPayload({ statuses: [{ id: providerMessageId, status: 'read', timestamp: '3' }] }))]) {
       expect((await postWhatsApp(server, raw)).status).toBe(200);
     }
     const events = await timeline(server, key, id);
@@ -219,8 +219,8 @@ describe('/v1/webhooks/whatsapp', () => {
   it('reports every status of a batch, across entries', async () => {
     const a = await sendAndWaitSent(server, key, { to: phone(), channel: 'whatsapp', message: 'a' });
     const b = await sendAndWaitSent(server, key, { to: phone(), channel: 'whatsapp', message: 'b' });
-    const one = whatsappPayload([{ id: a.providerMessageId, status: 'delivered', timestamp: '1' }]);
-    const two = whatsappPayload([{ id: b.providerMessageId, status: 'failed', timestamp: '1', errors: [{ code: 131047, title: 'Re-engagement message' }] }]);
+    const one = whatsappPayload({ statuses: [{ id: a.providerMessageId, status: 'delivered', timestamp: '1' }] });
+    const two = whatsappPayload({ statuses: [{ id: b.providerMessageId, status: 'failed', timestamp: '1', errors: [{ code: 131047, title: 'Re-engagement message' }] }] });
     const raw = JSON.stringify({ object: 'whatsapp_business_account', entry: [...one.entry, ...two.entry] });
     const res = await postWhatsApp(server, raw);
     expect(res.body).toEqual({ received: 2 });
@@ -232,7 +232,7 @@ describe('/v1/webhooks/whatsapp', () => {
     const to = phone();
     const { id, providerMessageId } = await sendAndWaitSent(server, key, { to, channel: 'whatsapp', message: 'hi' });
     const before = await timeline(server, key, id);
-    const raw = JSON.stringify(whatsappPayload([{ id: providerMessageId, status: 'delivered', timestamp: '1' }]));
+    const raw = JSON.stringify(whatsappPayload({ statuses: [{ id: providerMessageId, status: 'delivered', timestamp: '1' }] }));
     const tampered = raw.replace('"delivered"', '"failed"');
     for (const [body, signature] of [
       [raw, null],
@@ -249,7 +249,7 @@ describe('/v1/webhooks/whatsapp', () => {
   });
 
   it('an unknown message id answers 2xx; a malformed but signed body is 400', async () => {
-    const res = await postWhatsApp(server, JSON.stringify(whatsappPayload([{ id: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgARGBJDQjZCMzlEQUE4OTJBMTE4RTUA', status: 'delivered', timestamp: '1' }])));
+    const res = await postWhatsApp(server, JSON.stringify(whatsappPayload({ statuses: [{ id: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgARGBJDQjZCMzlEQUE4OTJBMTE4RTUA', status: 'delivered', timestamp: '1' }] })));
     expect(res.status).toBe(200);
     for (const raw of ['{"object":', JSON.stringify({ object: 'page', entry: [] }), JSON.stringify({ object: 'whatsapp_business_account', entry: [{ changes: [{ value: { statuses: [{ status: 'delivered' }] } }] }] })]) {
       const bad = await postWhatsApp(server, raw);

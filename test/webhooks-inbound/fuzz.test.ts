@@ -4,7 +4,7 @@
 // 4xx with the flat error body, never a 5xx, and the service keeps working afterwards.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testServerForSuite } from '../support/harness.ts';
-import { HOLD_SANDBOX, metaSignature, postCarrier, SECRETS, sendAndWaitSent } from './helpers.ts';
+import { HOLD_SANDBOX, metaSignature, postCarrier, SECRETS, sendAndWaitSent, whatsappPayload } from './helpers.ts';
 
 const server = testServerForSuite({ ...SECRETS, ...HOLD_SANDBOX });
 let key: string;
@@ -88,24 +88,13 @@ describe('POST /v1/webhooks/carrier', () => {
 
 describe('POST /v1/webhooks/whatsapp', () => {
   it('a bad value in any field of a status or an inbound message, or a bad key, is a 2xx or a 4xx', async () => {
-    const base = {
-      object: 'whatsapp_business_account',
-      entry: [{
-        id: '1',
-        changes: [{
-          field: 'messages',
-          value: {
-            messaging_product: 'whatsapp',
-            metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' },
-            statuses: [{ id: known.providerMessageId, status: 'failed', timestamp: '1764000000', recipient_id: '447400123777', errors: [{ code: 131026, title: 'Undeliverable', message: 'x', error_data: { details: 'y' } }] }],
-            messages: [{
-              from: '447400123777', id: 'wamid.fuzz', timestamp: '1764000000', type: 'interactive', text: { body: 'hi' }, button: { text: 'b' },
-              interactive: { button_reply: { title: 't' }, list_reply: { title: 'l' } }, image: { caption: 'c' }, video: { caption: 'v' }, document: { caption: 'd' },
-            }],
-          },
-        }],
+    const base = whatsappPayload({
+      statuses: [{ id: known.providerMessageId, status: 'failed', timestamp: '1764000000', recipient_id: '447400123777', errors: [{ code: 131026, title: 'Undeliverable', message: 'x', error_data: { details: 'y' } }] }],
+      messages: [{
+        from: '447400123777', id: 'wamid.fuzz', timestamp: '1764000000', type: 'interactive', text: { body: 'hi' }, button: { text: 'b' },
+        interactive: { button_reply: { title: 't' }, list_reply: { title: 'l' } }, image: { caption: 'c' }, video: { caption: 'v' }, document: { caption: 'd' },
       }],
-    };
+    });
     const post = (raw: string) => postJson('/v1/webhooks/whatsapp', raw, { 'x-hub-signature-256': metaSignature(SECRETS.WEBHOOK_SECRET_WHATSAPP, raw) });
     for (const path of leafPaths(base)) {
       for (const value of BAD_VALUES) {

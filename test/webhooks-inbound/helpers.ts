@@ -67,7 +67,11 @@ export function postCarrier(server: TestServer, params: Record<string, string>, 
   return postForm(server, path, params, { 'x-carrier-signature': signature });
 }
 
-export function whatsappPayload(statuses: Record<string, unknown>[]) {
+/**
+ * A WhatsApp Cloud API webhook payload with one change whose `value` carries what is given (statuses,
+ * inbound messages, contacts), addressed to the business number 15550783881 unless `metadata` names another.
+ */
+export function whatsappPayload(value: { statuses?: Record<string, unknown>[]; messages?: Record<string, unknown>[]; contacts?: Record<string, unknown>[]; metadata?: Record<string, unknown> }) {
   return {
     object: 'whatsapp_business_account',
     entry: [
@@ -79,7 +83,7 @@ export function whatsappPayload(statuses: Record<string, unknown>[]) {
             value: {
               messaging_product: 'whatsapp',
               metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' },
-              statuses,
+              ...value,
             },
           },
         ],
