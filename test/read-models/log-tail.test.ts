@@ -4,108 +4,23 @@
 // order; an event that commits out of order is not skipped; and the shared events cannot be changed
 // by one read model under another.
 import type pg from 'pg';
-import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EventStore, type NewEvent, type Position, comparePositions, positionToString } from '../../src/eventstore/port.ts';
+import { describe, expect, it } from 'vitest';
+import { comparePositions } from '../../src/eventstore/port.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
-import type { Projection } from '../../src/read-models/projection.ts';
-import { ProjectionRunner } from '../../src/read-models/runner.ts';
-import { openMigratedStore } from '../support/event-store.ts';
-import { freshDatabase } from '../support/harness.ts';
-import { until } from '../support/waits.ts';
 import { listParked } from '../../src/read-models/parked.ts';
+import { allPassed, appendNumbered, applied, countingReads, ledger, logPositions, runnerSuite } from '../support/runner-suite.ts';
+import { until } from '../support/waits.ts';
 
-const silent = pino({ level: 'silent' });
-
-type Opened = Awaited<ReturnType<typeof openMigratedStore>>;
-const opened: Opened[] = [];
-const runners: ProjectionRunner[] = [];
-
-afterAll(async () => {
-  await Promise.allSettled(runners.map((r) => r.stop()));
-  for (const o of opened) await o.close();
-});
-
-/** The store, with a count of the reads of the log made through it (readAll and head queries). */
-function countingReads(store: EventStore): { store: EventStore; reads: () => number } {
-  let reads = 0;
-  const counted = new Proxy(store, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver) as unknown;
-      if ((prop === 'readAll' || prop === 'headPosition') && typeof value === 'function') {
-        return (...args: unknown[]) => {
-          reads++;
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      }
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return { store: counted, reads: () => reads };
-}
-
-/** A read model recording every application of an event as a row, in the order applied (an event applied twice shows as two rows). */
-function ledger(name: string, types: string[], options: { slow?: boolean; mutate?: boolean } = {}): Projection {
-  const table = `${name}_ledger`;
-  return {
-    name,
-    version: 1,
-    tables: [table],
-    types,
-    personalData: 'unused',
-    schema: (t) => `CREATE TABLE ${t(table)} (seq bigserial PRIMARY KEY, event_id uuid NOT NULL, n int NOT NULL, position text NOT NULL)`,
-    async apply(tx, events, t) {
-      if (options.slow) await tx.query('SELECT pg_sleep(0.02)');
-      for (const e of events) {
-        if (options.mutate) (e.data as { n: number }).n = -1;
-        await tx.query(`INSERT INTO ${t(table)} (event_id, n, position) VALUES ($1, $2, $3)`, [e.id, (e.data as { n: number }).n, positionToString(e.position)]);
-      }
-    },
-  };
-}
-
-async function appendNumbered(store: EventStore, type: string, first: number, count: number, perTransaction = 100): Promise<Position> {
-  let last: Position | undefined;
-  for (let start = first; start < first + count; start += perTransaction) {
-    const batch: { streamId: string; events: NewEvent[] }[] = [];
-    for (let n = start; n < Math.min(first + count, start + perTransaction); n++) batch.push({ streamId: `${type.toLowerCase()}-${n}`, events: [{ type, data: { n } }] });
-    for (const r of await store.appendMany(batch)) if (!last || comparePositions(r.position, last) > 0) last = r.position;
-  }
-  return last!;
-}
-
-async function applied(pool: pg.Pool, name: string): Promise<{ n: number; position: string }[]> {
-  const { rows } = await pool.query<{ n: number; position: string }>(`SELECT n, position FROM ${name}_ledger ORDER BY seq`);
-  return rows;
-}
-
-function startRunner(o: Opened, store: EventStore, projections: Projection[], options: ConstructorParameters<typeof ProjectionRunner>[5] = {}) {
-  const r = new ProjectionRunner(o.pool, store, projections, silent, o.store.wakeup, { controlIntervalMs: 100, ...options });
-  runners.push(r);
-  return r;
-}
-
-const allPassed = (r: ProjectionRunner, names: string[], at: Position) => names.every((n) => {
-  const p = r.position(n);
-  return p !== undefined && comparePositions(p, at) >= 0;
-});
+const suite = runnerSuite();
 
 describe('the log tail', () => {
-  let url: string;
-  beforeAll(async () => {
-    url = await freshDatabase();
-  }, 300_000);
-
   it('reads an append from the log once, however many read models the runner keeps', async () => {
-    const o = await openMigratedStore(url);
-    opened.push(o);
-    await o.store.listen();
+    const o = await suite.open();
     const names = Array.from({ length: 20 }, (_, i) => `tail_many_${i}`);
     // half of them handle the appended type, half another one (they still see the append go by)
     const projections = names.map((name, i) => ledger(name, [i % 2 ? 'TailManyOther' : 'TailMany']));
-    const counted = countingReads(o.store);
-    const runner = startRunner(o, counted.store, projections);
-    await runner.start();
+    const counted = countingReads(o.store, (method) => method === 'readAll' || method === 'headPosition');
+    const runner = await suite.startRunner(o, counted.store, projections);
     const first = await appendNumbered(o.store, 'TailMany', 0, 1);
     expect(await until(() => allPassed(runner, names, first), Boolean, 30_000, 20)).toBe(true);
 
@@ -126,14 +41,11 @@ describe('the log tail', () => {
   });
 
   it('a read model behind the window reads the log itself, and every read model applies every event once, in log order', async () => {
-    const o = await openMigratedStore(url);
-    opened.push(o);
-    await o.store.listen();
-    const runner = startRunner(o, o.store, [ledger('tail_fast', ['TailBehind']), ledger('tail_slow', ['TailBehind'], { slow: true })], { tailCapacity: 50, batchSize: 20 });
-    await runner.start();
+    const o = await suite.open();
+    const runner = await suite.startRunner(o, o.store, [ledger('tail_fast', ['TailBehind']), ledger('tail_slow', ['TailBehind'], { batchDelayMs: 20 })], { tailCapacity: 50, batchSize: 20 });
     const last = await appendNumbered(o.store, 'TailBehind', 0, 1000, 50);
     expect(await until(() => allPassed(runner, ['tail_fast', 'tail_slow'], last), Boolean, 60_000, 20)).toBe(true);
-    const inLog = (await o.store.readAll({ maxCount: 5000, types: ['TailBehind'] })).map((e) => positionToString(e.position));
+    const inLog = await logPositions(o.store, 'TailBehind');
     for (const name of ['tail_fast', 'tail_slow']) {
       const rows = await applied(o.pool, name);
       expect(rows.map((r) => r.position)).toEqual(inLog);
@@ -142,11 +54,8 @@ describe('the log tail', () => {
   });
 
   it('does not skip an event that commits after a later-positioned one', async () => {
-    const o = await openMigratedStore(url);
-    opened.push(o);
-    await o.store.listen();
-    const runner = startRunner(o, o.store, [ledger('tail_ooo', ['TailHeld', 'TailFree'])]);
-    await runner.start();
+    const o = await suite.open();
+    const runner = await suite.startRunner(o, o.store, [ledger('tail_ooo', ['TailHeld', 'TailFree'])]);
     expect(await until(() => runner.position('tail_ooo'), (p) => p !== undefined, 10_000, 20)).toBeDefined();
     // the held append's row has the earlier global position; it commits after the free one
     const client = await o.pool.connect();
@@ -172,11 +81,8 @@ describe('the log tail', () => {
   });
 
   it('hands every read model the same events frozen: one that changes an event fails on it (the event is parked), and the others read it unchanged', async () => {
-    const o = await openMigratedStore(url);
-    opened.push(o);
-    await o.store.listen();
-    const runner = startRunner(o, o.store, [ledger('tail_mutates', ['TailShared'], { mutate: true }), ledger('tail_reads', ['TailShared'])], { maxAttempts: 1, retryBaseMs: 1 });
-    await runner.start();
+    const o = await suite.open();
+    const runner = await suite.startRunner(o, o.store, [ledger('tail_mutates', ['TailShared'], { mutate: true }), ledger('tail_reads', ['TailShared'])], { maxAttempts: 1, retryBaseMs: 1 });
     expect(await until(() => runner.position('tail_reads'), (p) => p !== undefined, 10_000, 20)).toBeDefined();
     const last = await appendNumbered(o.store, 'TailShared', 7, 1);
     expect(await until(() => allPassed(runner, ['tail_reads'], last), Boolean, 10_000, 20)).toBe(true);
