@@ -1,66 +1,71 @@
 // Sending policy, applied by the dispatcher before any provider call: suppressed recipients fail,
 // marketing messages respect the per-recipient daily cap and the recipient's quiet hours, and
 // transactional messages (transactional: true or category "transactional") bypass both.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { suppressRecipient } from '../../src/messages/suppressions.ts';
-import { readyAccount } from '../support/accounts.ts';
-import { startTestServer, type TestServer } from '../support/harness.ts';
+import { readyAccount, type TestAccount } from '../support/accounts.ts';
+import { testServerForSuite, type TestServer } from '../support/harness.ts';
 import { timeline, type TimelineEvent } from '../support/messages.ts';
 import { eventually } from '../support/waits.ts';
 
-async function setup(overrides: Record<string, string>) {
-  const server = await startTestServer(overrides);
-  const account = await readyAccount(server);
-  return { server, ...account };
+/**
+ * For one describe block: a server started with `overrides` (made as it starts, before the block's
+ * tests) and a ready account on it, with helpers to send and read messages as that account.
+ */
+function policySuite(overrides: () => Record<string, string>) {
+  const server = testServerForSuite(overrides);
+  let account: TestAccount | undefined;
+  beforeAll(async () => {
+    account = await readyAccount(server);
+  });
+  return helpers(server, () => account!);
 }
 
-function helpers(server: () => TestServer, key: () => string) {
+function helpers(server: TestServer, account: () => TestAccount) {
   return {
+    server,
+    get key() {
+      return account().key;
+    },
+    get accountId() {
+      return account().accountId;
+    },
     async send(body: Record<string, unknown>): Promise<string> {
-      const res = await server().call('POST', '/v1/messages/send', { key: key(), body });
+      const res = await server.call('POST', '/v1/messages/send', { key: account().key, body });
       expect(res.status, JSON.stringify(res.body)).toBe(202);
       return res.body.id;
     },
     async get(id: string) {
-      return (await server().call('GET', `/v1/messages/${id}`, { key: key() })).body;
+      return (await server.call('GET', `/v1/messages/${id}`, { key: account().key })).body;
     },
-    timeline: (id: string) => timeline(server(), key(), id),
+    timeline: (id: string) => timeline(server, account().key, id),
     /** waits until the message's last event is one of `types`, and the read model has it too */
     async settled(id: string, types: string[]): Promise<TimelineEvent[]> {
       return eventually(`${id} to reach ${types.join('|')}`, async () => {
-        const res = await server().call('GET', `/v1/messages/${id}/timeline`, { key: key() });
+        const res = await server.call('GET', `/v1/messages/${id}/timeline`, { key: account().key });
         const events: TimelineEvent[] = res.body.events;
         const last = events[events.length - 1];
         if (!types.includes(last.type)) return undefined;
-        const { rows } = await server().engage.pool.query<{ revision: string }>('SELECT revision::text FROM messages WHERE id = $1', [id]);
+        const { rows } = await server.engage.pool.query<{ revision: string }>('SELECT revision::text FROM messages WHERE id = $1', [id]);
         return rows[0]?.revision === String(last.revision) ? events : undefined;
       });
     },
-    calls: () => server().workers.messaging!.providers.sandbox.calls,
+    calls: () => server.workers.messaging!.providers.sandbox.calls,
     async notBefore(id: string): Promise<Date | null> {
-      const { rows } = await server().engage.pool.query<{ not_before: Date | null }>('SELECT not_before FROM messages WHERE id = $1', [id]);
+      const { rows } = await server.engage.pool.query<{ not_before: Date | null }>('SELECT not_before FROM messages WHERE id = $1', [id]);
       return rows[0].not_before;
     },
   };
 }
 
 describe('suppressions and the marketing cap', () => {
-  let server: TestServer;
-  let key: string;
-  let accountId: string;
-  const h = helpers(() => server, () => key);
-  beforeAll(async () => {
-    ({ server, key, accountId } = await setup({ MARKETING_CAP_PER_DAY: '2' }));
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const h = policySuite(() => ({ MARKETING_CAP_PER_DAY: '2' }));
 
   it('fails a message to a suppressed recipient without calling the provider, and the timeline says why', async () => {
     for (const address of ['+14155550160', 'suppressed@example.com']) {
       // (manual: an unsubscribe blocks marketing only, test/unsubscribes/one-click.test.ts)
-      const r = await suppressRecipient(server.engage, { accountId, address, reason: 'manual', source: 'test' }, { accountId, actor: 'test' });
-      await server.engage.runner.waitFor(['suppressions'], r.position!, 5000);
+      const r = await suppressRecipient(h.server.engage, { accountId: h.accountId, address, reason: 'manual', source: 'test' }, { accountId: h.accountId, actor: 'test' });
+      await h.server.engage.runner.waitFor(['suppressions'], r.position!, 5000);
     }
     const ids = [
       await h.send({ to: '+14155550160', channel: 'sms', message: 'promo' }),
@@ -81,10 +86,10 @@ describe('suppressions and the marketing cap', () => {
   });
 
   it('holds the third marketing message to one recipient in 24 h (one bulk); transactional ones bypass the cap', async () => {
-    const contact = await server.call('POST', '/v1/contacts', { key, body: { phone: '+14155550170', timezone: 'UTC', first_name: 'Capped' } });
+    const contact = await h.server.call('POST', '/v1/contacts', { key: h.key, body: { phone: '+14155550170', timezone: 'UTC', first_name: 'Capped' } });
     expect(contact.status).toBe(201);
-    const bulk = await server.call('POST', '/v1/messages/bulk', {
-      key,
+    const bulk = await h.server.call('POST', '/v1/messages/bulk', {
+      key: h.key,
       body: { messages: [1, 2, 3].map((n) => ({ to: '+14155550170', channel: 'sms', message: `offer ${n}` })) },
     });
     expect(bulk.body.accepted).toBe(3);
@@ -124,20 +129,12 @@ describe('suppressions and the marketing cap', () => {
 });
 
 describe('the marketing cap across dispatch rounds the read model has not caught up with', () => {
-  let server: TestServer;
-  let key: string;
-  const h = helpers(() => server, () => key);
-  beforeAll(async () => {
-    // one message a round: each round decides right after the one before recorded its send
-    ({ server, key } = await setup({ MARKETING_CAP_PER_DAY: '2', DISPATCH_BATCH_SIZE: '1' }));
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  // one message a round: each round decides right after the one before recorded its send
+  const h = policySuite(() => ({ MARKETING_CAP_PER_DAY: '2', DISPATCH_BATCH_SIZE: '1' }));
 
   it('counts the sends of the rounds just before: of four marketing messages to one recipient two go out; other recipients and transactional ones are not held', async () => {
-    const bulk = await server.call('POST', '/v1/messages/bulk', {
-      key,
+    const bulk = await h.server.call('POST', '/v1/messages/bulk', {
+      key: h.key,
       body: {
         messages: [
           ...[1, 2, 3, 4].map((n) => ({ to: '+14155550172', channel: 'sms', message: `deal ${n}` })),
@@ -168,36 +165,40 @@ async function expectHeldForQuietHours(h: ReturnType<typeof helpers>, id: string
 /** "HH:MM" of a time in UTC */
 const hhmm = (d: Date) => d.toISOString().slice(11, 16);
 
+/**
+ * Settings for quiet hours in UTC from half an hour before the server starts until the first minute
+ * boundary at least `endsInMs` after; the default time zone is twelve hours ahead, outside them.
+ * `end()` is when they end.
+ */
+function quietHoursFromStart(endsInMs: number) {
+  let end: Date | undefined;
+  return {
+    overrides() {
+      const now = Date.now();
+      end = new Date(Math.ceil((now + endsInMs) / 60_000) * 60_000);
+      return { QUIET_HOURS: `${hhmm(new Date(now - 30 * 60_000))}-${hhmm(end)}`, DEFAULT_TIMEZONE: 'Etc/GMT-12' };
+    },
+    end: () => end!,
+  };
+}
+
 describe('quiet hours', () => {
-  let server: TestServer;
-  let key: string;
-  const h = helpers(() => server, () => key);
-  let quietEnd: Date;
-  beforeAll(async () => {
-    // quiet hours from half an hour ago until the next minute boundary at least 15 s away, so a
-    // held message is released within the test
-    const now = Date.now();
-    quietEnd = new Date(Math.ceil((now + 15_000) / 60_000) * 60_000);
-    const spec = `${hhmm(new Date(now - 30 * 60_000))}-${hhmm(quietEnd)}`;
-    // the account's default time zone is twelve hours ahead, outside the window: only a contact
-    // whose own time zone is UTC is in quiet hours
-    ({ server, key } = await setup({ QUIET_HOURS: spec, DEFAULT_TIMEZONE: 'Etc/GMT-12' }));
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  // quiet hours until the next minute boundary at least 15 s away, so a held message is released
+  // within the test; only a contact whose own time zone is UTC is in them
+  const quietHours = quietHoursFromStart(15_000);
+  const h = policySuite(quietHours.overrides);
 
   it('holds a marketing message to a contact in quiet hours until they end, sends transactional at once, then releases the held one', async () => {
-    const contact = await server.call('POST', '/v1/contacts', { key, body: { phone: '+14155550180', timezone: 'UTC', first_name: 'Sleeper' } });
+    const contact = await h.server.call('POST', '/v1/contacts', { key: h.key, body: { phone: '+14155550180', timezone: 'UTC', first_name: 'Sleeper' } });
     expect(contact.status).toBe(201);
     const marketing = await h.send({ to: '+14155550180', channel: 'sms', message: 'late offer' });
     const transactional = await h.send({ to: '+14155550180', channel: 'sms', message: 'your code', transactional: true });
     // no contact: the account's time zone applies, where it is not quiet
     const elsewhere = await h.send({ to: '+14155550181', channel: 'sms', message: 'offer' });
 
-    await expectHeldForQuietHours(h, marketing, quietEnd);
+    await expectHeldForQuietHours(h, marketing, quietHours.end());
     expect(await h.get(marketing)).toMatchObject({ status: 'queued', reason: 'quiet_hours' });
-    expect((await h.notBefore(marketing))!.toISOString()).toBe(quietEnd.toISOString());
+    expect((await h.notBefore(marketing))!.toISOString()).toBe(quietHours.end().toISOString());
     expect(h.calls().has(marketing)).toBe(false);
 
     expect((await h.settled(transactional, ['MessageDelivered', 'MessageHeld'])).map((e) => e.type)).toEqual(['MessageAccepted', 'MessageDispatching', 'MessageSent', 'MessageDelivered']);
@@ -210,11 +211,11 @@ describe('quiet hours', () => {
         const events = await h.timeline(marketing);
         return events.at(-1)!.type === 'MessageDelivered' ? events : undefined;
       },
-      Math.max(0, quietEnd.getTime() - Date.now()) + 30_000,
+      Math.max(0, quietHours.end().getTime() - Date.now()) + 30_000,
       200,
     );
     expect(released.map((e) => e.type)).toEqual(['MessageAccepted', 'MessageDispatching', 'MessageHeld', 'MessageDispatching', 'MessageSent', 'MessageDelivered']);
-    expect(Date.parse(released[3].at)).toBeGreaterThanOrEqual(quietEnd.getTime());
+    expect(Date.parse(released[3].at)).toBeGreaterThanOrEqual(quietHours.end().getTime());
     // a hold is not a delivery attempt
     expect(released[3].details.attempt).toBe(1);
     expect(h.calls().get(marketing)).toBe(1);
@@ -222,43 +223,32 @@ describe('quiet hours', () => {
 });
 
 describe('quiet hours in the account’s time zone', () => {
-  let server: TestServer;
-  let key: string;
-  const h = helpers(() => server, () => key);
-  let quietEnd: Date;
-  beforeAll(async () => {
-    // quiet hours from half an hour ago to an hour from now in UTC; DEFAULT_TIMEZONE is twelve hours
-    // ahead, outside the window
-    const now = Date.now();
-    quietEnd = new Date(Math.ceil((now + 60 * 60_000) / 60_000) * 60_000);
-    ({ server, key } = await setup({ QUIET_HOURS: `${hhmm(new Date(now - 30 * 60_000))}-${hhmm(quietEnd)}`, DEFAULT_TIMEZONE: 'Etc/GMT-12' }));
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  // quiet hours until an hour from now in UTC
+  const quietHours = quietHoursFromStart(60 * 60_000);
+  const h = policySuite(quietHours.overrides);
 
   it('applies to a recipient without a contact time zone; a contact’s own time zone wins; an account without one falls back to DEFAULT_TIMEZONE', async () => {
-    const set = await server.call('PATCH', '/v1/account/settings', { key, body: { timezone: 'UTC' } });
+    const set = await h.server.call('PATCH', '/v1/account/settings', { key: h.key, body: { timezone: 'UTC' } });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     // a contact without a time zone, and a recipient that is no contact: the account's UTC, quiet
-    expect((await server.call('POST', '/v1/contacts', { key, body: { phone: '+14155550190', first_name: 'No zone' } })).status).toBe(201);
+    expect((await h.server.call('POST', '/v1/contacts', { key: h.key, body: { phone: '+14155550190', first_name: 'No zone' } })).status).toBe(201);
     // a contact of its own time zone (twelve hours ahead): not quiet
-    expect((await server.call('POST', '/v1/contacts', { key, body: { phone: '+14155550192', timezone: 'Etc/GMT-12' } })).status).toBe(201);
+    expect((await h.server.call('POST', '/v1/contacts', { key: h.key, body: { phone: '+14155550192', timezone: 'Etc/GMT-12' } })).status).toBe(201);
     const quiet = [await h.send({ to: '+14155550190', channel: 'sms', message: 'offer' }), await h.send({ to: '+14155550191', channel: 'sms', message: 'offer' })];
     const ownZone = await h.send({ to: '+14155550192', channel: 'sms', message: 'offer' });
 
     for (const id of quiet) {
-      await expectHeldForQuietHours(h, id, quietEnd);
+      await expectHeldForQuietHours(h, id, quietHours.end());
       expect(h.calls().has(id)).toBe(false);
     }
     expect((await h.settled(ownZone, ['MessageDelivered', 'MessageHeld'])).map((e) => e.type)).toEqual(['MessageAccepted', 'MessageDispatching', 'MessageSent', 'MessageDelivered']);
 
     // another account, without a time zone: DEFAULT_TIMEZONE, not quiet
-    const other = await readyAccount(server);
-    const res = await server.call('POST', '/v1/messages/send', { key: other.key, body: { to: '+14155550191', channel: 'sms', message: 'offer' } });
+    const other = await readyAccount(h.server);
+    const res = await h.server.call('POST', '/v1/messages/send', { key: other.key, body: { to: '+14155550191', channel: 'sms', message: 'offer' } });
     expect(res.status).toBe(202);
     const otherEvents = await eventually(`${res.body.id} to be decided`, async () => {
-      const events: TimelineEvent[] = (await server.call('GET', `/v1/messages/${res.body.id}/timeline`, { key: other.key })).body.events;
+      const events: TimelineEvent[] = (await h.server.call('GET', `/v1/messages/${res.body.id}/timeline`, { key: other.key })).body.events;
       return ['MessageDelivered', 'MessageHeld'].includes(events.at(-1)!.type) ? events : undefined;
     });
     expect(otherEvents.map((e) => e.type)).toEqual(['MessageAccepted', 'MessageDispatching', 'MessageSent', 'MessageDelivered']);

@@ -78,12 +78,13 @@ export async function startTestServer(overrides: Record<string, string> = {}, da
 
 /**
  * The test server of a file or describe block: started before its tests (before the hooks
- * registered after this call), closed after them. Use it only inside tests and hooks.
+ * registered after this call), closed after them. Use it only inside tests and hooks. `overrides`
+ * may be a function, called as the server starts (for settings made from the time it starts at).
  */
-export function testServerForSuite(overrides: Record<string, string> = {}): TestServer {
+export function testServerForSuite(overrides: Record<string, string> | (() => Record<string, string>) = {}): TestServer {
   let started: TestServer | undefined;
   beforeAll(async () => {
-    started = await startTestServer(overrides);
+    started = await startTestServer(typeof overrides === 'function' ? overrides() : overrides);
   });
   afterAll(async () => {
     await started?.close();
