@@ -3,20 +3,18 @@
 // email thread; the inbox filters, changes state, refuses bad input, forgets an erased contact's
 // words, and rebuilds into the same rows.
 import nodemailer from 'nodemailer';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { conversationsProjection } from '../../projections/conversations.ts';
 import type { TestAccount } from '../support/accounts.ts';
-import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
-import { startTestServer, type TestServer } from '../support/harness.ts';
+import { serverWithDnsAndSmtp } from '../support/mail-suite.ts';
 import { rebuildAndWait } from '../support/rebuild.ts';
-import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { eventually } from '../support/waits.ts';
 
 const DOMAIN = 'inbound.acme.test';
-let server: TestServer;
-/** the relay our outbound email goes through: what the customer's mailbox provider gets */
-let relay: SmtpReceiver;
-let dns: TestDnsServer;
+// the senders' DNS: empty, so no domain here has SPF, DKIM or DMARC records (dmarc: none) — with the
+// system's resolver the real example.com, which asks for p=reject, would refuse these test mails;
+// `relay`, the relay our outbound email goes through: what the customer's mailbox provider gets
+const { server, smtp: relay } = serverWithDnsAndSmtp({ INBOUND_SMTP_PORT: '0', INBOUND_SMTP_HOST: '127.0.0.1', INBOUND_EMAIL_DOMAIN: DOMAIN, EMAIL_FROM: 'support@acme.test' });
 let a: TestAccount;
 let b: TestAccount;
 
@@ -31,18 +29,7 @@ const list = async (account: TestAccount, query = '') => (await server.call('GET
 const threadOf = async (account: TestAccount, id: string) => (await server.call('GET', `/v1/conversations/${id}/messages`, { key: account.key })).body.data as any[];
 
 beforeAll(async () => {
-  relay = await startSmtpReceiver();
-  // the senders' DNS: empty, so no domain here has SPF, DKIM or DMARC records (dmarc: none) — with the
-  // system's resolver the real example.com, which asks for p=reject, would refuse these test mails
-  dns = await startDnsServer();
-  server = await startTestServer({ INBOUND_SMTP_PORT: '0', INBOUND_SMTP_HOST: '127.0.0.1', INBOUND_EMAIL_DOMAIN: DOMAIN, SMTP_URL: relay.url, EMAIL_FROM: 'support@acme.test', DNS_SERVERS: dns.address });
   [a, b] = await Promise.all([server.newAccount('Acme'), server.newAccount('Other')]);
-});
-
-afterAll(async () => {
-  await server?.close();
-  await relay?.close();
-  await dns?.close();
 });
 
 describe('inbound email', () => {

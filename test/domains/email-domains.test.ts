@@ -13,11 +13,10 @@ import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailDomainsProjection, verifiedEmailDomain } from '../../projections/email-domains.ts';
 import { accountDkimKeys, SIGNING_KEY_TTL_MS } from '../../src/domains/signing-keys.ts';
-import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
 import type { TestAccount } from '../support/accounts.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
+import { serverWithDnsAndSmtp } from '../support/mail-suite.ts';
 import { rebuildAndWait } from '../support/rebuild.ts';
-import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.ts';
 import { loopbackCertificate, type LoopbackCertificate } from '../support/tls.ts';
 import { until } from '../support/waits.ts';
 
@@ -36,30 +35,13 @@ interface RecordView {
 }
 const recordOf = (domain: { records: RecordView[] }, kind: string) => domain.records.find((r) => r.kind === kind)!;
 
-let dns: TestDnsServer;
-let smtp: SmtpReceiver;
-let server: TestServer;
+const { server, dns, smtp } = serverWithDnsAndSmtp({ EMAIL_SPF_INCLUDE: SPF_INCLUDE, EMAIL_RETURN_PATH_HOST: RETURN_PATH_HOST, QUIET_HOURS: 'off' });
 let a: TestAccount;
 let b: TestAccount;
 
 beforeAll(async () => {
-  dns = await startDnsServer();
-  smtp = await startSmtpReceiver();
-  server = await startTestServer({
-    DNS_SERVERS: dns.address,
-    EMAIL_SPF_INCLUDE: SPF_INCLUDE,
-    EMAIL_RETURN_PATH_HOST: RETURN_PATH_HOST,
-    SMTP_URL: smtp.url,
-    EMAIL_FROM: 'no-reply@platform.test',
-    QUIET_HOURS: 'off',
-  });
   a = await server.newAccount('Acme');
   b = await server.newAccount('Beta');
-});
-afterAll(async () => {
-  await server?.close();
-  await smtp?.close();
-  await dns?.close();
 });
 
 const add = async (key: string, body: Record<string, unknown>) => {

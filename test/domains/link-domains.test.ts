@@ -3,15 +3,13 @@
 // real SMTP server with its links through the account's verified link domain, or the service's own
 // host when it has none; and following a link: a 302 to the link's own URL only, the click on the
 // message's timeline and as the contact's email.clicked event, for a message whose links went out.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { contactStream } from '../../commands/contact.ts';
 import { ALL_PROJECTIONS } from '../../projections/index.ts';
 import { clickTrackingKey } from '../../src/tracking/clicks.ts';
 import { signClickToken } from '../../src/tracking/links.ts';
-import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
-import { startTestServer, type TestServer } from '../support/harness.ts';
+import { serverWithDnsAndSmtp } from '../support/mail-suite.ts';
 import { timeline, types } from '../support/messages.ts';
-import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.ts';
 import { until } from '../support/waits.ts';
 
 /** The CNAME target with neither LINK_TRACKING_HOST nor PUBLIC_BASE_URL set. */
@@ -21,25 +19,15 @@ const SALE = 'https://shop.acme.test/sale?utm_source=mail&x=1';
 const BLOG = 'https://blog.acme.test/';
 const HTML = `<html><body><p>Hello <a href="${SALE.replace('&', '&amp;')}">Sale</a>, <a href='${BLOG}'>Blog</a>, <a href="${SALE.replace('&', '&amp;')}">again</a>, <a href="mailto:help@acme.test">Help</a> and <a data-engage-track="off" href="https://acme.test/reset">Reset</a></p></body></html>`;
 
-let dns: TestDnsServer;
-let smtp: SmtpReceiver;
-let server: TestServer;
+// the interstitial of new accounts' links off (the operator's setting): these links are followed
+// from the shared host; test/tracking/click-redirects.test.ts covers the page
+const { server, dns, smtp } = serverWithDnsAndSmtp({ CLICK_INTERSTITIAL_DAYS: '0' });
 let a: { key: string };
 let b: { key: string };
 
 beforeAll(async () => {
-  dns = await startDnsServer();
-  smtp = await startSmtpReceiver();
-  // the interstitial of new accounts' links off (the operator's setting): these links are followed
-  // from the shared host; test/tracking/click-redirects.test.ts covers the page
-  server = await startTestServer({ DNS_SERVERS: dns.address, SMTP_URL: smtp.url, EMAIL_FROM: 'no-reply@platform.test', CLICK_INTERSTITIAL_DAYS: '0' });
   a = await server.newAccount('Acme');
   b = await server.newAccount('Beta');
-});
-afterAll(async () => {
-  await server?.close();
-  await smtp?.close();
-  await dns?.close();
 });
 
 const base = '/v1/account/link-domains';

@@ -89,10 +89,19 @@ export function testServerForSuite(overrides: Record<string, string> | (() => Re
   afterAll(async () => {
     await started?.close();
   });
-  return new Proxy({} as TestServer, {
+  return whileRunning(() => started, 'the test server');
+}
+
+/**
+ * Stands for what `current` gives once a suite's hook has started it, so a file can name it at its
+ * top; using it before that, or after it is gone, throws saying what (`what`) is not running.
+ */
+export function whileRunning<T extends object>(current: () => T | undefined, what: string): T {
+  return new Proxy({} as T, {
     get(_, property) {
-      if (!started) throw new Error(`the test server is not running (used outside a test or hook?): .${String(property)}`);
-      return Reflect.get(started, property);
+      const live = current();
+      if (!live) throw new Error(`${what} is not running (used outside a test or hook?): .${String(property)}`);
+      return Reflect.get(live, property);
     },
   });
 }

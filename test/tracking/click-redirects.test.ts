@@ -4,41 +4,29 @@
 // than CLICK_INTERSTITIAL_DAYS gets a plain interstitial page naming the destination instead of a
 // redirect; an older account, or a link through the account's own verified link domain, redirects.
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { clickTrackingKey } from '../../src/tracking/clicks.ts';
 import { signClickToken } from '../../src/tracking/links.ts';
-import { SettableClock, startClockedServer } from '../analytics/helpers.ts';
+import { SettableClock } from '../analytics/helpers.ts';
 import type { TestAccount } from '../support/accounts.ts';
-import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
-import type { TestServer } from '../support/harness.ts';
+import { serverWithDnsAndSmtp } from '../support/mail-suite.ts';
 import { timeline, types } from '../support/messages.ts';
-import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-receiver.ts';
 import { until } from '../support/waits.ts';
 
 const SALE = 'https://shop.acme.test/sale?utm_source=mail&x=1';
 const READER = 'reader@inbox.test';
 
 const clock = new SettableClock();
-let dns: TestDnsServer;
-let smtp: SmtpReceiver;
-let server: TestServer;
+const { server, dns, smtp } = serverWithDnsAndSmtp({}, clock);
 let fresh: TestAccount;
 let old: TestAccount;
 
 beforeAll(async () => {
-  dns = await startDnsServer();
-  smtp = await startSmtpReceiver();
-  server = await startClockedServer(clock, { DNS_SERVERS: dns.address, SMTP_URL: smtp.url, EMAIL_FROM: 'no-reply@platform.test' });
   // an account made 40 days ago, and one made now
   clock.set(new Date(Date.now() - 40 * 86_400_000));
   old = await server.newAccount('Old');
   clock.set(new Date());
   fresh = await server.newAccount('New');
-}, 120_000);
-afterAll(async () => {
-  await server?.close();
-  await smtp?.close();
-  await dns?.close();
 });
 
 interface Answer {
