@@ -3,7 +3,7 @@
 // `engage streams show`, webhook deliveries, a rebuild of every read model, any table of the
 // database or the event log itself — shows the erased values again, while the log stays complete.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { contactStream } from '../../commands/contact.ts';
 import { messageStream } from '../../commands/message.ts';
 import { ALL_PROJECTIONS } from '../../projections/index.ts';
@@ -13,17 +13,11 @@ import { testServerForSuite } from '../support/harness.ts';
 import { everyTableAsText, foundIn } from '../support/tables.ts';
 import { timeline } from '../support/messages.ts';
 import { runEngage } from '../support/processes.ts';
-import { type Receiver, startReceiver } from '../support/receivers.ts';
+import { addWebhookEndpoint, receiverForSuite } from '../support/receivers.ts';
 import { eventually } from '../support/waits.ts';
 
 const server = testServerForSuite({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_DELAYS: '100ms,200ms' });
-let receiver: Receiver;
-beforeAll(async () => {
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver?.close();
-});
+const receiver = receiverForSuite();
 
 /** Values unique to this run, so finding one anywhere can only mean it was not erased. */
 function person() {
@@ -95,9 +89,7 @@ describe('erasing a contact', () => {
   beforeAll(async () => {
     acct = await readyAccount(server);
     // an endpoint, so platform events with the contact's data sit in the outbox
-    const endpoint = await server.call('POST', '/v1/webhook-endpoints', { key: acct.key, body: { url: receiver.url } });
-    expect(endpoint.status).toBe(201);
-    endpointId = endpoint.body.id;
+    endpointId = await addWebhookEndpoint(server, acct.key, receiver.url);
     p = person();
     ({ contactId, messageIds } = await setUpPerson(acct, p));
   }, 120_000);

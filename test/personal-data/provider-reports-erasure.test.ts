@@ -4,7 +4,7 @@
 // message, its timeline, `engage streams show`, webhook deliveries, every table, every rebuild —
 // while the failure's category (bounced, undelivered, failed…) stays readable for reports and billing.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messageStream } from '../../commands/message.ts';
 import { analyticsProjection } from '../../projections/analytics.ts';
 import { billingProjection } from '../../projections/billing.ts';
@@ -15,18 +15,12 @@ import { everyTableAsText, foundIn } from '../support/tables.ts';
 import { timeline } from '../support/messages.ts';
 import { runEngage } from '../support/processes.ts';
 import { rebuildAndWait } from '../support/rebuild.ts';
-import { type Receiver, startReceiver } from '../support/receivers.ts';
+import { addWebhookEndpoint, receiverForSuite } from '../support/receivers.ts';
 import { eventually } from '../support/waits.ts';
 import { HOLD_SANDBOX, SECRETS, postCarrier, postWhatsApp, sendAndWaitSent, statusOf, whatsappPayload } from '../webhooks-inbound/helpers.ts';
 
 const server = testServerForSuite({ ...SECRETS, ...HOLD_SANDBOX, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_DELAYS: '100ms,200ms' });
-let receiver: Receiver;
-beforeAll(async () => {
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver?.close();
-});
+const receiver = receiverForSuite();
 
 function smtpFeedback(body: Record<string, unknown>) {
   return server.call('POST', '/v1/webhooks/smtp', { body, headers: { 'x-smtp-feedback-secret': SECRETS.WEBHOOK_SECRET_SMTP } });
@@ -50,9 +44,7 @@ describe('provider reports about a message, and the erasure of its recipient', (
 
   beforeAll(async () => {
     acct = await readyAccount(server);
-    const endpoint = await server.call('POST', '/v1/webhook-endpoints', { key: acct.key, body: { url: receiver.url } });
-    expect(endpoint.status).toBe(201);
-    endpointId = endpoint.body.id;
+    endpointId = await addWebhookEndpoint(server, acct.key, receiver.url);
     const contact = await server.call('POST', '/v1/contacts', { key: acct.key, body: { email, phone, first_name: `Ada${tag}` } });
     expect(contact.status, JSON.stringify(contact.body)).toBe(201);
     contactId = contact.body.id;

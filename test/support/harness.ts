@@ -103,6 +103,11 @@ export function whileRunning<T extends object>(current: () => T | undefined, wha
       if (!live) throw new Error(`${what} is not running (used outside a test or hook?): .${String(property)}`);
       return Reflect.get(live, property);
     },
+    set(_, property, value) {
+      const live = current();
+      if (!live) throw new Error(`${what} is not running (used outside a test or hook?): .${String(property)}`);
+      return Reflect.set(live, property, value);
+    },
   });
 }
 

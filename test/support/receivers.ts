@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { type TestServer, whileRunning } from './harness.ts';
 
 export interface Hit {
   path: string;
@@ -73,6 +75,25 @@ export async function startReceiver(answer: Answer = () => 200, path = '/hook'):
   receiver.port = (server.address() as AddressInfo).port;
   receiver.url = `http://127.0.0.1:${receiver.port}${path}`;
   return receiver;
+}
+
+/** A receiver for a file or describe block: started before its tests (before the hooks registered after this call), closed after them. */
+export function receiverForSuite(answer?: Answer, path?: string): Receiver {
+  let started: Receiver | undefined;
+  beforeAll(async () => {
+    started = await startReceiver(answer, path);
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return whileRunning(() => started, 'the webhook receiver');
+}
+
+/** Adds a webhook endpoint to the account of `key` (all events unless `events` names some); its id. */
+export async function addWebhookEndpoint(server: TestServer, key: string, url: string, events?: string[]): Promise<string> {
+  const res = await server.call('POST', '/v1/webhook-endpoints', { key, body: { url, ...(events ? { events } : {}) } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.id as string;
 }
 
 /** An HMAC written here, independently of src/webhooks/signing.ts, from README "Webhooks". */
