@@ -1,7 +1,7 @@
 // The AI helpers and the spam check (README "AI helpers", "Spam
 // check"): text assist and whole emails (always answering, degraded without a provider), the brand
 // voice, the writer and coach add-on requests, the coach's daily recommendations.
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
 import { type AiAddon, aiDecider, aiStream } from '../../../commands/ai.ts';
 import { findAiAccount } from '../../../projections/ai.ts';
 import { BrandVoiceBody, profileOf } from '../../ai/brand-voice.ts';
@@ -9,6 +9,7 @@ import { ASSIST_ACTIONS } from '../../ai/prompts.ts';
 import { coachRecommendations } from '../../ai/recommendations.ts';
 import { addonView, assist, writeEmail } from '../../ai/service.ts';
 import { runCommand } from '../../command-handler.ts';
+import type { Engage } from '../../context.ts';
 import { inputErrorOf } from '../../cpu-work/pool.ts';
 import type { AppDeps } from '../deps.ts';
 import { metadataOf } from '../common.ts';
@@ -56,6 +57,21 @@ const SpamCheckBody = z
   });
 
 export function aiRoutes({ engage }: AppDeps): AnyRoute[] {
+  /** An AI helper writing for the caller's account from the body; it always answers, from the built-in fallback without a provider. */
+  const textHelper = <B>(url: string, summary: string, body: ZodType<B>, write: (engage: Engage, accountId: string, body: B) => Promise<unknown>) =>
+    defineRoute({
+      method: 'POST',
+      url,
+      auth: 'key_or_login',
+      scope: 'read',
+      summary: `${summary}; always answers (degraded: true from the built-in fallback)`,
+      tags: ['account'],
+      body,
+      async handler({ body, auth }) {
+        return write(engage, auth.accountId, body);
+      },
+    });
+
   const addonRoutes = (addon: AiAddon, what: string): AnyRoute[] => [
     defineRoute({
       method: 'POST',
@@ -87,30 +103,8 @@ export function aiRoutes({ engage }: AppDeps): AnyRoute[] {
   ];
 
   return [
-    defineRoute({
-      method: 'POST',
-      url: '/v1/account/ai-assist',
-      auth: 'key_or_login',
-      scope: 'read',
-      summary: 'Text assist for one block: rewrite, shorten, lengthen, friendly, professional, fix, generate or subjects; always answers (degraded: true from the built-in fallback)',
-      tags: ['account'],
-      body: AssistBody,
-      async handler({ body, auth }) {
-        return assist(engage, auth.accountId, body);
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      url: '/v1/account/ai-write',
-      auth: 'key_or_login',
-      scope: 'read',
-      summary: 'A whole email (subject, preheader, HTML, text) from a brief; always answers (degraded: true from the built-in fallback)',
-      tags: ['account'],
-      body: WriteBody,
-      async handler({ body, auth }) {
-        return writeEmail(engage, auth.accountId, body);
-      },
-    }),
+    textHelper('/v1/account/ai-assist', 'Text assist for one block: rewrite, shorten, lengthen, friendly, professional, fix, generate or subjects', AssistBody, assist),
+    textHelper('/v1/account/ai-write', 'A whole email (subject, preheader, HTML, text) from a brief', WriteBody, writeEmail),
     ...addonRoutes('writer', 'AI writer'),
     ...addonRoutes('coach', 'AI coach'),
     defineRoute({
