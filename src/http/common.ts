@@ -86,9 +86,23 @@ export function found<R>(row: R | undefined, what: string): R {
 
 export const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
 
+/**
+ * One page of a list in a keyset order: the query's cursor (decoded with `shape`) holds where the page
+ * before ended, `list` takes at most `take` rows after it, and `cursorOf` makes the next page's
+ * cursor of the page's last row.
+ */
+export async function pageAfter<C extends Record<string, unknown>, R, O>(
+  query: { limit: number; cursor?: string },
+  shape: z.ZodType<C>,
+  list: (after: C | undefined, take: number) => Promise<R[]>,
+  toOut: (r: R) => O,
+  cursorOf: (r: R) => Record<string, unknown>,
+) {
+  const rows = await list(decodeCursor(query.cursor, shape), query.limit + 1);
+  return page(rows, query.limit, toOut, cursorOf);
+}
+
 /** One page of a list ordered by id, newest first, with the id cursor of this API. */
-export async function pageById<R extends { id: string }, O>(query: { limit: number; cursor?: string }, list: (range: IdRange) => Promise<R[]>, toOut: (r: R) => O) {
-  const after = decodeCursor(query.cursor, IdCursor);
-  const rows = await list({ limit: query.limit + 1, ...(after ? { before: after.id } : {}) });
-  return page(rows, query.limit, toOut, (r) => ({ id: r.id }));
+export function pageById<R extends { id: string }, O>(query: { limit: number; cursor?: string }, list: (range: IdRange) => Promise<R[]>, toOut: (r: R) => O) {
+  return pageAfter(query, IdCursor, (after, limit) => list({ limit, ...(after ? { before: after.id } : {}) }), toOut, (r) => ({ id: r.id }));
 }

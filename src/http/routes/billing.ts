@@ -12,7 +12,7 @@ import { runCommand } from '../../command-handler.ts';
 import { CountrySchema, EmailSchema } from '../../contacts/validation.ts';
 import { invalidField } from '../../errors.ts';
 import type { AppDeps } from '../deps.ts';
-import { decodeCursor, encodeCursor, metadataOf, pageQuery } from '../common.ts';
+import { metadataOf, pageAfter, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 /** The read model a billing write's answer waits for. */
@@ -92,11 +92,13 @@ export function billingRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: TAGS,
       query: z.strictObject(pageQuery),
       handler: async ({ auth, query }) => {
-        const after = decodeCursor(query.cursor, LedgerCursor);
-        const rows = await ledgerEntries(engage.pool, auth.accountId, query.limit + 1, after ? { commit: after.c, prepare: after.p, seq: after.s } : undefined);
-        const more = rows.length > query.limit;
-        const last = rows[query.limit - 1];
-        return { data: rows.slice(0, query.limit).map(ledgerEntryOut), next_cursor: more && last ? encodeCursor({ c: last.log_commit, p: last.log_prepare, s: last.seq }) : null };
+        return pageAfter(
+          query,
+          LedgerCursor,
+          (after, limit) => ledgerEntries(engage.pool, auth.accountId, limit, after ? { commit: after.c, prepare: after.p, seq: after.s } : undefined),
+          ledgerEntryOut,
+          (r) => ({ c: r.log_commit, p: r.log_prepare, s: r.seq }),
+        );
       },
     }),
     defineRoute({

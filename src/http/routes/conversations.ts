@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { INBOUND_CHANNELS } from '../../../commands/conversation.ts';
 import { inboundSettingsDecider, inboundSettingsStream } from '../../../commands/inbound-settings.ts';
-import { type ConversationRow, findConversation, inboundSettingsOf, listConversations, type ThreadEntryRow, threadEntries } from '../../../projections/conversations.ts';
+import { type ActivityPosition, type ConversationRow, findConversation, inboundSettingsOf, listConversations, type ThreadEntryRow, threadEntries } from '../../../projections/conversations.ts';
 import { runCommand } from '../../command-handler.ts';
 import { replyAddressOf, replyInConversation, updateConversation } from '../../conversations/service.ts';
 import { invalidField } from '../../errors.ts';
@@ -12,7 +12,7 @@ import { isId } from '../../ids.ts';
 import { isWellFormedText } from '../../messages/validation.ts';
 import { checkWebhookUrl } from '../../webhooks/ssrf.ts';
 import type { AppDeps } from '../deps.ts';
-import { decodeCursor, found, iso, metadataOf, page, pageQuery, Timestamp } from '../common.ts';
+import { found, iso, metadataOf, pageAfter, pageQuery, Timestamp } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 /** A write here answers once the inbox (and, for a reply, history) shows it. */
@@ -99,20 +99,14 @@ export function conversationRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: ['conversations'],
       query: ListQuery,
       async handler({ query, auth }) {
-        const after = decodeCursor(query.cursor, ActivityCursor);
-        const rows = await listConversations(
-          engage.pool,
-          auth.accountId,
-          {
-            status: query.status,
-            channel: query.channel,
-            ...(query.assignee !== undefined ? { assignee: query.assignee === 'none' ? null : query.assignee } : {}),
-            ...(query.unread !== undefined ? { unread: query.unread === 'true' } : {}),
-          },
-          query.limit + 1,
-          after,
-        );
-        return page(rows, query.limit, conversationOut, (r) => ({ at: iso(r.last_message_at), id: r.id }));
+        const filters = {
+          status: query.status,
+          channel: query.channel,
+          ...(query.assignee !== undefined ? { assignee: query.assignee === 'none' ? null : query.assignee } : {}),
+          ...(query.unread !== undefined ? { unread: query.unread === 'true' } : {}),
+        };
+        const list = (after: ActivityPosition | undefined, limit: number) => listConversations(engage.pool, auth.accountId, filters, limit, after);
+        return pageAfter(query, ActivityCursor, list, conversationOut, (r) => ({ at: iso(r.last_message_at), id: r.id }));
       },
     }),
     defineRoute({
@@ -139,9 +133,8 @@ export function conversationRoutes({ engage }: AppDeps): AnyRoute[] {
       query: z.strictObject(pageQuery),
       async handler({ params, query, auth }) {
         await own(auth.accountId, params.id);
-        const after = decodeCursor(query.cursor, ActivityCursor);
-        const rows = await threadEntries(engage.pool, auth.accountId, params.id, query.limit + 1, after);
-        return page(rows, query.limit, entryOut, (r) => ({ at: iso(r.created_at), id: r.id }));
+        const list = (after: ActivityPosition | undefined, limit: number) => threadEntries(engage.pool, auth.accountId, params.id, limit, after);
+        return pageAfter(query, ActivityCursor, list, entryOut, (r) => ({ at: iso(r.created_at), id: r.id }));
       },
     }),
     defineRoute({

@@ -3,13 +3,13 @@
 // lists read model once it includes the write (runCommand waits for it).
 import { z } from 'zod';
 import { findContacts } from '../../../projections/contacts.ts';
-import { findList, listLists, listMemberIds, type ListPosition } from '../../../projections/lists.ts';
+import { findList, listLists, listMemberIds } from '../../../projections/lists.ts';
 import { contactOut } from '../../contacts/service.ts';
 import { runCommand } from '../../command-handler.ts';
 import type { Engage } from '../../context.ts';
 import { addListMember, createList, deleteList, type ListWrite, listOut, listView, removeListMember, setListFavorite, updateList } from '../../lists/service.ts';
 import type { AppDeps } from '../deps.ts';
-import { decodeCursor, Deleted, found, metadataOf, page, pageById, pageQuery } from '../common.ts';
+import { Deleted, found, metadataOf, pageAfter, pageById, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const IdParams = z.object({ id: z.string().max(64) });
@@ -46,9 +46,7 @@ export function listRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: ['lists'],
       query: ListQuery,
       async handler({ query, auth }) {
-        const after: ListPosition | undefined = decodeCursor(query.cursor, ListCursor);
-        const rows = await listLists(engage.pool, auth.accountId, { limit: query.limit + 1, ...(after ? { after } : {}) });
-        return page(rows, query.limit, listOut, (r) => ({ favorite: r.favorite, id: r.id }));
+        return pageAfter(query, ListCursor, (after, limit) => listLists(engage.pool, auth.accountId, { limit, ...(after ? { after } : {}) }), listOut, (r) => ({ favorite: r.favorite, id: r.id }));
       },
     }),
     defineRoute({

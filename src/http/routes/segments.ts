@@ -12,7 +12,7 @@ import {
   countEach, countMatching, createSegment, deleteSegment, matchingContacts, readModelSources, replaceSegment, type SegmentWrite, segmentOut, segmentView, validRules,
 } from '../../segments/service.ts';
 import type { AppDeps } from '../deps.ts';
-import { decodeCursor, Deleted, found, IdCursor, metadataOf, page, pageById, pageQuery } from '../common.ts';
+import { Deleted, found, IdCursor, metadataOf, pageAfter, pageById, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const IdParams = z.object({ id: z.string().max(64) });
@@ -161,9 +161,13 @@ export function segmentRoutes({ engage }: AppDeps): AnyRoute[] {
       query: ListQuery,
       async handler({ params, query, auth }) {
         const segment = found(await findSegment(engage.pool, auth.accountId, params.id), 'segment');
-        const after = decodeCursor(query.cursor, IdCursor)?.id;
-        const rows = await matchingContacts(engage.pool, auth.accountId, segment.rules, { limit: query.limit + 1, now: engage.clock.now(), ...(after ? { after } : {}) });
-        return page(rows, query.limit, contactOut, (c) => ({ id: c.id }));
+        return pageAfter(
+          query,
+          IdCursor,
+          (after, limit) => matchingContacts(engage.pool, auth.accountId, segment.rules, { limit, now: engage.clock.now(), ...(after ? { after: after.id } : {}) }),
+          contactOut,
+          (c) => ({ id: c.id }),
+        );
       },
     }),
   ];

@@ -15,7 +15,7 @@ import { toIssues } from '../../validation.ts';
 import { confirmPage, errorPage, PAGE_HEADERS, unsubscribedPage } from '../../suppressions/pages.ts';
 import { addSuppression, removeSuppression, suppressionOut, unsubscribeByToken, unsubscribeTarget } from '../../suppressions/service.ts';
 import type { AppDeps } from '../deps.ts';
-import { decodeCursor, metadataOf, page, pageQuery } from '../common.ts';
+import { metadataOf, pageAfter, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute, registerRoutes } from '../route.ts';
 
 /** Reasons a suppression may be added with by hand (the others come from what happened: a complaint, a bounce, an erasure). */
@@ -56,10 +56,11 @@ export function unsubscribeRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: ['account unsubscribes'],
       query: ListQuery,
       async handler({ query, auth }) {
-        const after = decodeCursor(query.cursor, ListCursor);
-        const addressHash = query.address ? (await addressHasher(engage.pool))(normalisedAddress(query.address, 'address')) : undefined;
-        const rows = await listSuppressions(engage.pool, auth.accountId, { reason: query.reason, addressHash }, { limit: query.limit + 1, ...(after ? { after } : {}) });
-        return page(rows, query.limit, suppressionOut, (r) => ({ created_at: new Date(r.created_at).toISOString(), address_hash: r.address_hash }));
+        const list = async (after: z.infer<typeof ListCursor> | undefined, limit: number) => {
+          const addressHash = query.address ? (await addressHasher(engage.pool))(normalisedAddress(query.address, 'address')) : undefined;
+          return listSuppressions(engage.pool, auth.accountId, { reason: query.reason, addressHash }, { limit, ...(after ? { after } : {}) });
+        };
+        return pageAfter(query, ListCursor, list, suppressionOut, (r) => ({ created_at: new Date(r.created_at).toISOString(), address_hash: r.address_hash }));
       },
     }),
     defineRoute({

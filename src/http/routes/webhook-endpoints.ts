@@ -13,7 +13,7 @@ import { announceRevocation } from '../../webhooks/revocations.ts';
 import { accountWebhookSecret, endpointSecret } from '../../webhooks/signing-secrets.ts';
 import { DeliveryClient } from '../../webhooks/delivery.ts';
 import type { AppDeps } from '../deps.ts';
-import { IdCursor, decodeCursor, Deleted, iso, metadataOf, page, pageQuery } from '../common.ts';
+import { Deleted, IdCursor, iso, metadataOf, pageAfter, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 import { webhookReplayRoutes } from './webhook-replays.ts';
 
@@ -170,9 +170,9 @@ export function webhookEndpointRoutes(deps: AppDeps): AnyRoute[] {
       query: z.strictObject({ ...pageQuery, status: z.enum(['pending', 'delivered', 'failed', 'cancelled']).optional() }),
       async handler({ params, query, auth }) {
         await own(auth.accountId, params.id);
-        const after = decodeCursor(query.cursor, IdCursor);
-        const deliveries = await listEndpointDeliveries(engage.pool, { endpointId: params.id, accountId: auth.accountId, before: after?.id, status: query.status, limit: query.limit + 1 });
-        return page(deliveries, query.limit, deliveryOut, (r) => ({ id: r.id }));
+        const list = (after: { id: string } | undefined, limit: number) =>
+          listEndpointDeliveries(engage.pool, { endpointId: params.id, accountId: auth.accountId, before: after?.id, status: query.status, limit });
+        return pageAfter(query, IdCursor, list, deliveryOut, (r) => ({ id: r.id }));
       },
     }),
     defineRoute({
