@@ -8,8 +8,7 @@
 // upsert, so a projection batch of thousands of events is a handful of statements.
 import { type EventTrackedData, TRACKED_EVENT_TYPES } from '../commands/contact.ts';
 import type { Projection } from '../src/read-models/projection.ts';
-
-const GONE_CONTACT_EVENTS = ['ContactDeleted', 'ContactErased'] as const;
+import { GONE_CONTACT_EVENTS, goneContactOf, goneContactsTable, notGone, recordGoneContact } from './gone-contacts.ts';
 
 interface Tally {
   account_id: string;
@@ -40,9 +39,7 @@ export const contactEventsProjection: Projection = {
       PRIMARY KEY (account_id, name, contact_id, day)
     );
     CREATE INDEX ${t('contact_event_counts')}_contact ON ${t('contact_event_counts')} (contact_id);
-    CREATE TABLE ${t('contact_events_gone')} (
-      contact_id text PRIMARY KEY
-    );`,
+    ${goneContactsTable(t, 'contact_events_gone')}`,
   async apply(tx, events, t) {
     const counts = t('contact_event_counts');
     const gone = t('contact_events_gone');
@@ -62,10 +59,11 @@ export const contactEventsProjection: Projection = {
         continue;
       }
       // a contact deleted or erased: its rows go, and what is tracked for it later is not counted
-      const contactId = (e.data as { id: string }).id;
+      const contactId = goneContactOf(e);
+      if (contactId === undefined) continue;
       for (const [key, tally] of pending) if (tally.contact_id === contactId) pending.delete(key);
       await tx.query(`DELETE FROM ${counts} WHERE contact_id = $1`, [contactId]);
-      await tx.query(`INSERT INTO ${gone} (contact_id) VALUES ($1) ON CONFLICT DO NOTHING`, [contactId]);
+      await recordGoneContact(tx, gone, contactId);
     }
     if (pending.size === 0) return;
     const rows = [...pending.values()];
@@ -74,7 +72,7 @@ export const contactEventsProjection: Projection = {
       `INSERT INTO ${counts} AS c (account_id, contact_id, name, day, count, first_at, last_at)
        SELECT u.a, u.c, u.n, u.d::date, u.k, u.f, u.l
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::timestamptz[], $7::timestamptz[]) AS u(a, c, n, d, k, f, l)
-       WHERE NOT EXISTS (SELECT 1 FROM ${gone} g WHERE g.contact_id = u.c)
+       WHERE ${notGone(gone, 'u.c')}
        ON CONFLICT (account_id, name, contact_id, day) DO UPDATE
          SET count = c.count + excluded.count, first_at = least(c.first_at, excluded.first_at), last_at = greatest(c.last_at, excluded.last_at)`,
       [

@@ -6,9 +6,9 @@
 // list_gone_contacts so that a ListMemberAdded appended after it (a race between an add and a
 // delete) is ignored. A deleted list takes its memberships with it. Applied event by event, in log
 // order: each membership change is one statement that moves the row and the count together.
-import { CONTACT_EVENT_TYPES } from '../commands/contact.ts';
 import { LIST_EVENT_TYPES, type ListEvent } from '../commands/list.ts';
 import type { Projection } from '../src/read-models/projection.ts';
+import { GONE_CONTACT_EVENTS, goneContactOf, goneContactsTable, notGone, recordGoneContact } from './gone-contacts.ts';
 import type { Db, IdRange } from './queries.ts';
 
 /** A row of the lists read model as node-postgres returns it. */
@@ -28,8 +28,6 @@ export interface ListPosition {
   favorite: boolean;
   id: string;
 }
-
-const GONE_CONTACT_EVENTS = ['ContactDeleted', 'ContactErased'] as const satisfies readonly (typeof CONTACT_EVENT_TYPES)[number][];
 
 export const listsProjection: Projection = {
   name: 'lists',
@@ -56,17 +54,15 @@ export const listsProjection: Projection = {
       PRIMARY KEY (list_id, contact_id)
     );
     CREATE INDEX ${t('list_members')}_contact ON ${t('list_members')} (contact_id);
-    CREATE TABLE ${t('list_gone_contacts')} (
-      contact_id text PRIMARY KEY
-    );`,
+    ${goneContactsTable(t, 'list_gone_contacts')}`,
   async apply(tx, events, t) {
     const lists = t('lists');
     const members = t('list_members');
     const gone = t('list_gone_contacts');
     for (const recorded of events) {
-      if ((GONE_CONTACT_EVENTS as readonly string[]).includes(recorded.type)) {
-        const contactId = (recorded.data as { id: string }).id;
-        await tx.query(`INSERT INTO ${gone} (contact_id) VALUES ($1) ON CONFLICT DO NOTHING`, [contactId]);
+      const contactId = goneContactOf(recorded);
+      if (contactId !== undefined) {
+        await recordGoneContact(tx, gone, contactId);
         await tx.query(
           `WITH removed AS (DELETE FROM ${members} WHERE contact_id = $1 RETURNING list_id)
            UPDATE ${lists} l SET member_count = l.member_count - r.n
@@ -106,7 +102,7 @@ export const listsProjection: Projection = {
             `WITH added AS (
                INSERT INTO ${members} (list_id, contact_id, account_id, added_at)
                SELECT $1, $2, $3, $4
-               WHERE EXISTS (SELECT 1 FROM ${lists} WHERE id = $1) AND NOT EXISTS (SELECT 1 FROM ${gone} WHERE contact_id = $2)
+               WHERE EXISTS (SELECT 1 FROM ${lists} WHERE id = $1) AND ${notGone(gone, '$2')}
                ON CONFLICT (list_id, contact_id) DO NOTHING RETURNING list_id)
              UPDATE ${lists} SET member_count = member_count + 1 WHERE id IN (SELECT list_id FROM added)`,
             [e.data.id, e.data.contact_id, e.data.account_id, e.data.added_at],
