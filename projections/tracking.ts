@@ -25,6 +25,22 @@ export interface TrackingKeyRow {
   updated_at: Date;
 }
 
+type SettingsEvent = Exclude<TrackingEvent, { type: 'TrackingKeyIssued' }>;
+
+/** The columns of the account's row a settings event sets (besides updated_at). */
+function settingsOf(e: SettingsEvent): Partial<Record<keyof TrackingKeyRow, unknown>> {
+  switch (e.type) {
+    case 'TrackingOriginsSet':
+      return { origins: e.data.origins };
+    case 'TrackingIdentitySecretIssued':
+      return { secret_sealed: e.data.secret_sealed };
+    case 'TrackingIdentityRequirementSet':
+      return { require_identity: e.data.require_identity };
+    case 'TrackingBrowserTraitsSet':
+      return { browser_custom_fields: e.data.custom_fields, browser_tags: e.data.tags };
+  }
+}
+
 export const trackingProjection: Projection = {
   name: 'tracking',
   version: 2,
@@ -53,20 +69,12 @@ export const trackingProjection: Projection = {
             e.data.account_id, e.data.public_key, e.data.at,
           ]);
           break;
-        case 'TrackingOriginsSet':
-          await tx.query(`UPDATE ${table} SET origins = $2, updated_at = $3 WHERE account_id = $1`, [e.data.account_id, e.data.origins, e.data.at]);
-          break;
-        case 'TrackingIdentitySecretIssued':
-          await tx.query(`UPDATE ${table} SET secret_sealed = $2, updated_at = $3 WHERE account_id = $1`, [e.data.account_id, e.data.secret_sealed, e.data.at]);
-          break;
-        case 'TrackingIdentityRequirementSet':
-          await tx.query(`UPDATE ${table} SET require_identity = $2, updated_at = $3 WHERE account_id = $1`, [e.data.account_id, e.data.require_identity, e.data.at]);
-          break;
-        case 'TrackingBrowserTraitsSet':
-          await tx.query(`UPDATE ${table} SET browser_custom_fields = $2, browser_tags = $3, updated_at = $4 WHERE account_id = $1`, [
-            e.data.account_id, e.data.custom_fields, e.data.tags, e.data.at,
+        default: {
+          const set = Object.entries(settingsOf(e));
+          await tx.query(`UPDATE ${table} SET ${set.map(([column], i) => `${column} = $${i + 3}`).join(', ')}, updated_at = $2 WHERE account_id = $1`, [
+            e.data.account_id, e.data.at, ...set.map(([, value]) => value),
           ]);
-          break;
+        }
       }
     }
   },
