@@ -97,17 +97,14 @@ export function testServerForSuite(overrides: Record<string, string> | (() => Re
  * top; using it before that, or after it is gone, throws saying what (`what`) is not running.
  */
 export function whileRunning<T extends object>(current: () => T | undefined, what: string): T {
+  const live = (property: PropertyKey): T => {
+    const running = current();
+    if (!running) throw new Error(`${what} is not running (used outside a test or hook?): .${String(property)}`);
+    return running;
+  };
   return new Proxy({} as T, {
-    get(_, property) {
-      const live = current();
-      if (!live) throw new Error(`${what} is not running (used outside a test or hook?): .${String(property)}`);
-      return Reflect.get(live, property);
-    },
-    set(_, property, value) {
-      const live = current();
-      if (!live) throw new Error(`${what} is not running (used outside a test or hook?): .${String(property)}`);
-      return Reflect.set(live, property, value);
-    },
+    get: (_, property) => Reflect.get(live(property), property),
+    set: (_, property, value) => Reflect.set(live(property), property, value),
   });
 }
 
