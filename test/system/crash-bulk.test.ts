@@ -22,9 +22,11 @@ const CALLBACK_OF: Record<string, string> = { MessageQueued: 'message.queued', M
 const ENV = {
   QUIET_HOURS: 'off',
   RATE_LIMITS_ENABLED: 'false',
-  // a sent message is delivered (terminal) 5 s later, so the kill always finds work outstanding
-  // however fast dispatch runs on the machine
-  SANDBOX_DELIVERY_DELAY_MS: '5000',
+  // the first process's sent messages are delivered (terminal) only a minute later, so the kill
+  // always finds work outstanding however fast dispatch runs and however long the bulk's own answer
+  // takes on a loaded machine (12 s on CI, while every message was sent meanwhile); the second
+  // process reports at once what the first owed (resumed reports) and delivers its own quickly
+  SANDBOX_DELIVERY_DELAY_MS: '60000',
   // a dead process's claims come free after a second; small batches, so the kill lands mid-dispatch
   DISPATCH_LEASE_MS: '1000',
   DISPATCH_BATCH_SIZE: '100',
@@ -130,7 +132,7 @@ describe('kill -9 of engage serve mid-bulk, then a restart on the same data', ()
 
     // the same data, a new process; the receiver answers again
     setOpen(true);
-    const second = await startEngage('serve', databaseUrl, ENV);
+    const second = await startEngage('serve', databaseUrl, { ...ENV, SANDBOX_DELIVERY_DELAY_MS: '200' });
     timings.restartedAtS = (Date.now() - t0) / 1000;
     expect(second.output().stdout, 'no new account on a restart').not.toContain('API key:');
 
