@@ -51,10 +51,9 @@ export class Dispatcher extends WorkerLoop {
   /**
    * Messages this dispatcher has written (a claim, an outcome) at positions the messages read model
    * may not have applied yet: its next reads leave them out rather than wait for it to catch up.
+   * `sentMarketing`: a marketing message it sent, which the caps the policy reads count.
    */
-  private readonly unapplied = new Map<string, Position>();
-  /** Of those, the marketing messages this dispatcher has sent: the caps the policy reads count them. */
-  private readonly unappliedMarketing = new Map<string, { account: string; to: string; email: boolean }>();
+  private readonly unapplied = new Map<string, { at: Position; sentMarketing?: { account: string; to: string; email: boolean } }>();
 
   constructor(
     private readonly engage: Engage,
@@ -66,9 +65,18 @@ export class Dispatcher extends WorkerLoop {
     this.clickTracking = new ClickTracking(engage);
   }
 
-  private noteWritten(results: readonly TransitionResult[]): void {
+  /** Notes what these transitions wrote; `marketing` tells which of their messages are marketing. */
+  private noteWritten(results: readonly TransitionResult[], marketing?: (messageId: string) => boolean): void {
     this.ownWrites.note(results);
-    for (const r of results) if (r.position) this.unapplied.set(r.messageId, r.position);
+    for (const r of results) {
+      if (!r.position) continue;
+      const content = r.state?.content;
+      const sentMarketing =
+        content && marketing?.(r.messageId) && r.events.some((e) => e.type === 'MessageSent')
+          ? { account: r.state!.accountId!, to: content.to, email: content.channel === 'email' }
+          : undefined;
+      this.unapplied.set(r.messageId, { at: r.position, ...(sentMarketing ? { sentMarketing } : {}) });
+    }
   }
 
   /**
@@ -77,10 +85,11 @@ export class Dispatcher extends WorkerLoop {
    * same account (a warm-up's daily count is per sending domain).
    */
   private capsCountUnapplied(marketing: readonly TransitionResult[]): boolean {
-    if (marketing.length === 0 || this.unappliedMarketing.size === 0) return false;
+    if (marketing.length === 0) return false;
     const recipients = new Set<string>();
     const emailAccounts = new Set<string>();
-    for (const m of this.unappliedMarketing.values()) {
+    for (const { sentMarketing: m } of this.unapplied.values()) {
+      if (!m) continue;
       recipients.add(`${m.account} ${m.to}`);
       if (m.email) emailAccounts.add(m.account);
     }
@@ -103,15 +112,10 @@ export class Dispatcher extends WorkerLoop {
     // spent re-deciding finished messages). They are left out of the read instead, until the read
     // model has passed what we wrote for them; only when too many are waiting does the round wait.
     const seenTo = runner.position('messages');
-    for (const [id, at] of this.unapplied) {
-      if (!seenTo || comparePositions(at, seenTo) > 0) continue;
-      this.unapplied.delete(id);
-      this.unappliedMarketing.delete(id);
-    }
+    for (const [id, { at }] of this.unapplied) if (seenTo && comparePositions(at, seenTo) <= 0) this.unapplied.delete(id);
     if (this.unapplied.size > 4 * config.DISPATCH_BATCH_SIZE) {
       await this.ownWrites.visibleIn(runner, 'messages');
       this.unapplied.clear();
-      this.unappliedMarketing.clear();
     }
     if (this.stopped) return 0;
     const rows = await dueForDispatch(pool, config.DISPATCH_BATCH_SIZE, [...this.inFlight, ...this.unapplied.keys()]);
@@ -135,16 +139,17 @@ export class Dispatcher extends WorkerLoop {
       const claimed = claims.filter((c) => c.ok && c.state?.content);
       if (claimed.length === 0) return rows.length;
       const byId = new Map(rows.map((r) => [r.id, r]));
+      const isMarketingRow = (id: string) => byId.get(id)?.marketing ?? true;
       // the marketing cap and warm-up count the marketing messages sent so far: where ours of the
       // rounds before count for this batch, they must be in the read model the policy reads first
-      if (this.capsCountUnapplied(claimed.filter((c) => byId.get(c.messageId)?.marketing ?? true))) await this.ownWrites.visibleIn(runner, 'messages');
+      if (this.capsCountUnapplied(claimed.filter((c) => isMarketingRow(c.messageId)))) await this.ownWrites.visibleIn(runner, 'messages');
       // the claims are stored: a database that goes away now is waited out while they last (with
       // time to spare for the provider calls), rather than leaving them to block the messages until
       // their leases run out
       const decisions = await whileUnavailable(
         () =>
           this.policy.decide(
-            claimed.map((c) => ({ id: c.messageId, account_id: c.state!.accountId!, channel: c.state!.content!.channel, to_address: c.state!.content!.to, marketing: byId.get(c.messageId)?.marketing ?? true, category: c.state!.content!.category ?? null, sender: c.state!.content!.sender ?? null, personal_key: byId.get(c.messageId)?.personal_key ?? null })),
+            claimed.map((c) => ({ id: c.messageId, account_id: c.state!.accountId!, channel: c.state!.content!.channel, to_address: c.state!.content!.to, marketing: isMarketingRow(c.messageId), category: c.state!.content!.category ?? null, sender: c.state!.content!.sender ?? null, personal_key: byId.get(c.messageId)?.personal_key ?? null })),
             now,
           ),
         Date.now() + config.DISPATCH_LEASE_MS / 2,
@@ -161,14 +166,7 @@ export class Dispatcher extends WorkerLoop {
       }
       const sent = await this.sendAll(toSend);
       outcomes.push(...sent);
-      const recorded = await this.record(outcomes, now.getTime() + config.DISPATCH_LEASE_MS);
-      this.noteWritten(recorded);
-      for (const r of recorded) {
-        const content = r.state?.content;
-        if (r.position && content && r.events.some((e) => e.type === 'MessageSent') && (byId.get(r.messageId)?.marketing ?? true)) {
-          this.unappliedMarketing.set(r.messageId, { account: r.state!.accountId!, to: content.to, email: content.channel === 'email' });
-        }
-      }
+      this.noteWritten(await this.record(outcomes, now.getTime() + config.DISPATCH_LEASE_MS), isMarketingRow);
       return rows.length;
     } finally {
       for (const r of rows) this.inFlight.delete(r.id);
