@@ -16,7 +16,7 @@ import { now, progress, runConcurrent, summarise } from '../lib/stats.ts';
 const BATCH = 1000;
 /** batches in flight at once (a producer with a few workers) */
 const IN_FLIGHT = 4;
-const TARGET_EVENTS_PER_S = 5000;
+const TARGET_EVENTS_PER_S = 10_000;
 const NAMES = ['Page Viewed', 'Product Viewed', 'Added To Cart', 'Checkout Started', 'Order Completed', 'Signed In', 'Searched', 'Video Played', 'Coupon Applied', 'Review Written'];
 const RUN = Date.now().toString(36);
 
@@ -118,6 +118,8 @@ export const eventsIngest: Scenario = {
       // warm-up batch (JIT, connections), not counted
       const warm = await postEvents(http, key!, bodies[0]);
       if (warm.status !== 200) throw new Error(`POST /v1/events answered ${warm.status}: ${warm.problem}`);
+      // BENCH_PG_STATS=1: the statements of the measured batches only (not the seeding's)
+      if (process.env.BENCH_PG_STATS === '1') await db.pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()').catch(() => undefined);
       const cpu = cpuMeter(engage.pid, db.name);
       const results: Answer[] = [];
       const t = now();
@@ -158,6 +160,7 @@ export const eventsIngest: Scenario = {
           batch_ms: measured.batch_ms,
           ...measured.cpu,
           baseline_batch_ms: base.batch_ms,
+          ...(measured.statements ? { statements: measured.statements } : {}),
         },
       }),
     ];
