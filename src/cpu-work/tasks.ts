@@ -6,6 +6,7 @@ import { fallbackDraft } from '../ai/draft.ts';
 import type { AssistInput, WriteInput } from '../ai/prompts.ts';
 import { parseInboundEmail } from '../conversations/inbound-email.ts';
 import { parseDmarcReport } from '../domains/dmarc-report.ts';
+import { readRow, type RowReader } from '../imports/rows.ts';
 import { checkSpam } from '../spam/score.ts';
 import type { SpamMessage } from '../spam/message.ts';
 
@@ -15,6 +16,8 @@ export const CPU_TASKS = {
   spamCheck: (message: SpamMessage) => checkSpam(message),
   dmarcReport: (xml: string) => parseDmarcReport(xml),
   inboundEmail: (raw: Uint8Array) => parseInboundEmail(raw),
+  // a slice of a contacts import's records read as rows (src/imports/run.ts)
+  importRows: ({ records, reader }: { records: string[][]; reader: RowReader }) => records.map((r) => readRow(r, reader)),
 };
 
 export type CpuTasks = typeof CPU_TASKS;

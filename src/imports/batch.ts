@@ -25,6 +25,7 @@ import type { Engage } from '../context.ts';
 import { fold } from '../decider.ts';
 import { AppError } from '../errors.ts';
 import { type EventMetadata, type ExpectedRevision, type NewEvent, type Position, WrongExpectedVersionError, comparePositions } from '../eventstore/port.ts';
+import { PersonalDataStore } from '../personal-data/store.ts';
 import type { ReadRow, RowValues } from './rows.ts';
 
 /** A stream's state as folded, and the revision to append at. */
@@ -331,20 +332,33 @@ export async function applyBatch(run: ImportRun, batch: Batch): Promise<AppliedB
   );
   streams.push({ streamId: importStream(accepted.id), events: importEvents.map((e) => ({ ...e, metadata: meta })), expected: run.import.revision });
 
-  // ── claim the new values, append everything at once, give the claims back if that fails
+  // ── claim the new values, append everything at once, give the claims back if that fails. The
+  // contacts' personal data is sealed meanwhile (its keys read or made, and the AES of every event:
+  // the store leaves sealed events as they are), so that work overlaps the claims' statement instead
+  // of following it. A key made for a batch that is then refused is the same contact's key when the
+  // batch is tried again (its contact ids are derived from the import and the row).
+  const sealing = engage.store instanceof PersonalDataStore ? engage.store.seal(streams) : Promise.resolve(streams);
+  sealing.catch(() => undefined);
   const { taken, refused } = await claimMany(engage.pool, accountId, claims, async (owner, request) => {
     if (ownIds.has(owner)) return false;
     const [c] = (await loadContacts(engage, [owner])).values();
     if (live(c.state, accountId) && c.state.fields[request.kind === contactClaimKind('email') ? 'email' : 'phone'] === request.value) return true;
     return c.revision === 'no_stream' && (await claimIsFresh(engage.pool, { accountId, kind: request.kind }, request.value, owner, CLAIM_IN_FLIGHT_MS));
   });
+  let sealed;
+  try {
+    sealed = await sealing;
+  } catch (err) {
+    await releaseMany(engage.pool, accountId, taken).catch(() => undefined);
+    throw err;
+  }
   if (refused.size > 0) {
     await releaseMany(engage.pool, accountId, taken);
     throw new BatchRetry('another request took a value of the batch meanwhile');
   }
   let results;
   try {
-    results = await engage.store.appendMany(streams);
+    results = await engage.store.appendMany(sealed);
   } catch (err) {
     if (!(err instanceof WrongExpectedVersionError)) {
       // the outcome may be unknown (the connection was lost): the claims stay, owned by this batch's

@@ -11,11 +11,44 @@ import type { Engage } from '../context.ts';
 import { type Decider, fold, type StoredEventLike } from '../decider.ts';
 import { type EventMetadata, WrongExpectedVersionError } from '../eventstore/port.ts';
 import { doublingDelay, sleep } from '../sleep.ts';
-import { type AppliedBatch, type Batch, BatchRetry, type Folded, ImportMoved, type ImportRun, ListGone, SeenValues, applyBatch } from './batch.ts';
+import { type AppliedBatch, type Batch, type BatchRow, BatchRetry, type Folded, ImportMoved, type ImportRun, ListGone, SeenValues, applyBatch } from './batch.ts';
 import { targetsOf } from './columns.ts';
 import { csvParser } from './upload.ts';
 import { isBlank, readRow, type RowReader } from './rows.ts';
 import { deleteUpload, readChunks, uploadSize } from './uploads.ts';
+
+/**
+ * Rows read per CPU work task: ~15 ms of phone parsing and checking each, so a batch's slices spread
+ * over the threads and none comes near the task time limit.
+ */
+const READ_SLICE = 500;
+
+/** A data record of the file waiting to be read: its row number (header = 1) and its cells. */
+interface RecordAt {
+  row: number;
+  record: string[];
+}
+
+/**
+ * The batch's records read as rows (readRow: the values, or the row's problems), on the CPU work
+ * threads (README "Contacts import"): the per-row cost of an import (phone numbers above all) is then
+ * off the event loop, and a batch is read while the one before it is being written. A slice the
+ * threads cannot take (the service stopping, a full queue, a thread lost or past its time limit) is
+ * read here instead: the same function, the same rows.
+ */
+async function readRows(engage: Engage, records: readonly RecordAt[], reader: RowReader): Promise<BatchRow[]> {
+  const here = (slice: readonly RecordAt[]) => slice.map((r) => readRow(r.record, reader));
+  const slices: RecordAt[][] = [];
+  for (let i = 0; i < records.length; i += READ_SLICE) slices.push(records.slice(i, i + READ_SLICE));
+  const read = await Promise.all(
+    slices.map((slice) =>
+      slice.length < 50 ? here(slice) : engage.cpu.run('importRows', { records: slice.map((r) => r.record), reader }).catch(() => here(slice)),
+    ),
+  );
+  const rows: BatchRow[] = [];
+  slices.forEach((slice, s) => slice.forEach((r, i) => rows.push({ row: r.row, read: read[s][i] })));
+  return rows;
+}
 
 /** How long a batch that keeps meeting conflicting writes is retried before the run gives up (for now). */
 const RETRY_FOR_MS = 120_000;
@@ -127,12 +160,16 @@ export async function runImport(engage: Engage, importId: string, options: RunOp
       }
     }
   };
-  // the batch being written while the next one is read
+  // the batch being written while the next one is parsed and read
   let writing: Promise<AppliedBatch> | undefined;
   let submittedThrough = run.import.state.rowsThrough;
-  const submit = async (batch: Batch) => {
+  const submit = async (pending: { rowsThrough: number; records: RecordAt[] }) => {
+    submittedThrough = pending.rowsThrough;
+    // read on the threads while the batch before is written; at most these two batches are held
+    const reading = readRows(engage, pending.records, reader);
+    reading.catch(() => undefined);
     if (writing) await writing;
-    submittedThrough = batch.rowsThrough;
+    const batch: Batch = { rowsThrough: pending.rowsThrough, rows: await reading };
     writing = apply(batch);
     writing.catch(() => undefined);
   };
@@ -147,7 +184,7 @@ export async function runImport(engage: Engage, importId: string, options: RunOp
   const parser = csvParser(accepted.delimiter);
   pipeline(Readable.from(chunks()), parser, () => undefined);
   const done = run.import.state.rowsThrough;
-  let batch: Batch = { rowsThrough: done, rows: [] };
+  let batch: { rowsThrough: number; records: RecordAt[] } = { rowsThrough: done, records: [] };
   let index = -1;
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
@@ -155,10 +192,10 @@ export async function runImport(engage: Engage, importId: string, options: RunOp
       // the header (index 0), then the rows a batch already applied
       if (index <= done) continue;
       batch.rowsThrough = index;
-      if (!isBlank(record)) batch.rows.push({ row: index + 1, read: readRow(record, reader) });
-      if (batch.rows.length >= options.batchRows) {
+      if (!isBlank(record)) batch.records.push({ row: index + 1, record });
+      if (batch.records.length >= options.batchRows) {
         await submit(batch);
-        batch = { rowsThrough: index, rows: [] };
+        batch = { rowsThrough: index, records: [] };
         if (options.signal.aborted) break;
       }
     }
