@@ -1,10 +1,17 @@
 // Shared apply for "one row per aggregate" read models: load the rows a batch touches, fold the
-// batch in memory, then write back with one upsert and one delete, whatever the batch size.
+// batch in memory, then write back with one upsert, one update and one delete, whatever the batch size.
 import type pg from 'pg';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 
 export type Row = Record<string, unknown> & { id: string };
 
+/**
+ * Applies a batch to a table of one row per document. `fixed` names the columns a row gets when an
+ * event makes it and no later event changes (a message's recipient and content): rows already there
+ * are read and written without them, so a status change neither reads a message's body nor writes
+ * it back. `evolve` gets such a row without its fixed columns and must leave them out unless it makes
+ * the row anew. README "The write path".
+ */
 export async function applyDocuments(
   tx: pg.PoolClient,
   table: string,
@@ -12,26 +19,40 @@ export async function applyDocuments(
   events: RecordedEvent[],
   idOf: (e: RecordedEvent) => string,
   evolve: (row: Row | undefined, e: RecordedEvent) => Row | undefined,
+  fixed: readonly string[] = [],
 ): Promise<void> {
+  const fixedSet = new Set(fixed);
+  // a row already there is read without its fixed columns, and written back without them
+  const changing = fixedSet.size ? columns.filter((c) => !fixedSet.has(c)) : columns;
   const ids = [...new Set(events.map(idOf))];
-  const { rows } = await tx.query<Row>(`SELECT ${columns.join(', ')} FROM ${table} WHERE id = ANY($1::text[])`, [ids]);
+  const { rows } = await tx.query<Row>(`SELECT ${changing.join(', ')} FROM ${table} WHERE id = ANY($1::text[])`, [ids]);
   const current = new Map<string, Row | undefined>(rows.map((r) => [r.id, r]));
   for (const e of events) {
     const id = idOf(e);
     current.set(id, evolve(current.get(id), e));
   }
-  const upserts: Row[] = [];
+  const whole: Row[] = [];
+  const changes: Row[] = [];
   const deletes: string[] = [];
-  for (const [id, row] of current) (row ? upserts.push(row) : deletes.push(id));
+  for (const [id, row] of current) {
+    if (!row) deletes.push(id);
+    // a row read without its fixed columns that no event made anew: only what changes is written
+    else if (fixedSet.size && !fixed.some((c) => Object.hasOwn(row, c))) changes.push(row);
+    else whole.push(row);
+  }
   if (deletes.length) await tx.query(`DELETE FROM ${table} WHERE id = ANY($1::text[])`, [deletes]);
-  if (upserts.length) {
+  if (whole.length) {
     const cols = columns.join(', ');
     const updates = columns.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ');
     await tx.query(
       `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::${table}, $1::jsonb)
        ON CONFLICT (id) DO UPDATE SET ${updates}`,
-      [JSON.stringify(upserts)],
+      [JSON.stringify(whole)],
     );
+  }
+  if (changes.length) {
+    const sets = changing.filter((c) => c !== 'id').map((c) => `${c} = v.${c}`).join(', ');
+    await tx.query(`UPDATE ${table} t SET ${sets} FROM jsonb_populate_recordset(NULL::${table}, $1::jsonb) v WHERE t.id = v.id`, [JSON.stringify(changes)]);
   }
 }
 

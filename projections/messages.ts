@@ -60,6 +60,15 @@ export const MESSAGE_COLUMNS = [
   'sent_at', 'delivered_at', 'failed_at', 'cancelled_at', 'personal_key',
 ] as const satisfies readonly (keyof MessageRow)[];
 
+/**
+ * The columns a message's row gets from its MessageAccepted and no later event changes (an erasure
+ * blanks them with a statement of its own): a status change neither reads nor rewrites them.
+ */
+const MESSAGE_CONTENT_COLUMNS = [
+  'account_id', 'channel', 'to_address', 'message', 'htmlmessage', 'subject', 'reply_to', 'from_name', 'headers', 'sender', 'transactional',
+  'category', 'marketing', 'webhook_url', 'scheduled_at', 'resend_of', 'bulk_id', 'campaign_id', 'created_at', 'personal_key',
+] as const satisfies readonly (typeof MESSAGE_COLUMNS)[number][];
+
 /** The email-only fields a message row has set (a null column is a field the message left out). */
 export function emailFieldsOf(r: Pick<MessageRow, 'htmlmessage' | 'subject' | 'reply_to' | 'from_name' | 'headers'>): Pick<MessageContent, 'htmlmessage' | 'subject' | 'reply_to' | 'from_name' | 'headers'> {
   return {
@@ -143,7 +152,7 @@ export const messagesProjection: Projection = {
     CREATE INDEX ${t('messages')}_campaign ON ${t('messages')} (campaign_id, status) WHERE campaign_id IS NOT NULL;`,
   async apply(tx, events, t) {
     await applyInOrder(events, isErasure, {
-      apply: (run) => applyDocuments(tx, t('messages'), MESSAGE_COLUMNS, run, (e) => (e.data as { id: string }).id, evolveRow),
+      apply: (run) => applyDocuments(tx, t('messages'), MESSAGE_COLUMNS, run, (e) => (e.data as { id: string }).id, evolveRow, MESSAGE_CONTENT_COLUMNS),
       // the recipient and content sealed under the destroyed keys are blanked where the read model keeps them
       applySpecial: (e) =>
         tx.query(

@@ -26,6 +26,7 @@ import { ensureProjection, removeGeneration, replaceViews } from './generations.
 import { CHECKPOINT_CHANNEL, STATE_COLUMNS, type StateRow, beginBatch, commitBatch, lockGenerations, lockProjection, parseCheckpointPayload, readState, rowPosition } from './state.ts';
 import { NotificationListener } from '../db/notifications.ts';
 import { errorText, isEventError, parkEvent } from './parked.ts';
+import { BatchGroup } from './batch-group.ts';
 
 export interface RunnerOptions {
   /** the most events one transaction applies */
@@ -49,6 +50,14 @@ export interface RunnerOptions {
 const FIRST_BATCH = 50;
 /** A batch of at least this many events says what an event costs (adaptBatchSize). */
 const MIN_EVIDENCE = 32;
+/**
+ * A live read model's batch of at most this many events goes in the group transaction (batch-group.ts):
+ * below it, a transaction and commit of its own cost more than the apply; above it, the batch runs on
+ * its own, beside the others (a catch-up does not hold up the caught-up read models' small batches).
+ */
+const GROUPED_MAX_EVENTS = 128;
+/** A read model whose apply outlived the group's bound (twice the transaction target) runs on its own this long. */
+const SOLO_AFTER_SLOW_MS = 10_000;
 
 interface Failure {
   position: string;
@@ -90,6 +99,10 @@ export class ProjectionRunner extends EventEmitter {
   private readonly typeSets = new Map<string, ReadonlySet<string>>();
   /** read models whose live generation is of this code and runs here (the tail's consumers) */
   private readonly consuming = new Set<string>();
+  /** the caught-up read models' small batches, one transaction for all (batch-group.ts) */
+  private readonly group: BatchGroup;
+  /** per generation (name:generation): until when it runs its batches on its own (its apply outlived the group's bound) */
+  private readonly soloUntil = new Map<string, number>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -107,6 +120,7 @@ export class ProjectionRunner extends EventEmitter {
     this.maxAttempts = options.maxAttempts ?? 5;
     this.retryBaseMs = options.retryBaseMs ?? 100;
     for (const p of projections) this.typeSets.set(p.name, new Set(p.types));
+    this.group = new BatchGroup(pool, 2 * this.targetMs);
     this.tail = new LogTail(store, projections.flatMap((p) => p.types), log, {
       capacity: options.tailCapacity,
       maxBytes: options.tailMaxBytes,
@@ -355,6 +369,21 @@ export class ProjectionRunner extends EventEmitter {
       return false;
     }
     const last = events[events.length - 1].position;
+    if (row.active && events.length <= GROUPED_MAX_EVENTS && !this.failures.has(key) && !((this.soloUntil.get(key) ?? 0) > Date.now())) {
+      // a small batch of a live read model goes with the others' in one transaction (batch-group.ts);
+      // one the group hands back (its lock busy, its apply failing) runs on its own below
+      const outcome = await this.group.submit({ projection: p, generation: row.generation, from, events, announce: this.announceCheckpoints });
+      if (outcome.kind === 'moved') {
+        this.staleState.add(p.name);
+        return true;
+      }
+      // one that outlived the group's bound holds no group again for a while (it runs on its own)
+      if (outcome.kind === 'slow') this.soloUntil.set(key, Date.now() + SOLO_AFTER_SLOW_MS);
+      if (outcome.kind === 'applied') {
+        this.adaptBatchSize(key, events.length, outcome.applyMs);
+        return this.committed(p, row, events, size);
+      }
+    }
     const t = tableNamer(row.generation);
     const client = await this.pool.connect();
     try {
@@ -377,15 +406,22 @@ export class ProjectionRunner extends EventEmitter {
       }
       await commitBatch(client, p.name, row.generation, last, this.announceCheckpoints && row.active);
       this.adaptBatchSize(key, events.length, Date.now() - started);
-      // the state this loop keeps moves with its own commits (another process's move is caught above)
-      row.commit = last.commit.toString();
-      row.prepare = last.prepare.toString();
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;
     } finally {
       client.release();
     }
+    return this.committed(p, row, events, size);
+  }
+
+  /** After a batch's commit: the loop's state, its position and its announcements move with it. Returns whether to go again at once. */
+  private async committed(p: Projection, row: StateRow, events: RecordedEvent[], size: number): Promise<boolean> {
+    const key = `${p.name}:${row.generation}`;
+    const last = events[events.length - 1].position;
+    // the state this loop keeps moves with its own commits (another process's move is caught when its batch begins)
+    row.commit = last.commit.toString();
+    row.prepare = last.prepare.toString();
     if (this.failures.delete(key)) this.log.info({ projection: p.name, generation: row.generation }, 'projection: the failing batch went through on a retry');
     if (row.active) {
       this.positions.set(p.name, last);
