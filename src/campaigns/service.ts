@@ -18,13 +18,17 @@ import { handleCommand } from '../command-handler.ts';
 import { fold } from '../decider.ts';
 import { validationError } from '../errors.ts';
 import { type EventMetadata, type NewEvent, type Position, WrongExpectedVersionError } from '../eventstore/port.ts';
-import { derivedId, derivedUuid, newId } from '../ids.ts';
-import { acceptedData, newMessageStream } from '../messages/service.ts';
+import { derivedUuid, newId } from '../ids.ts';
+import { newMessageStream } from '../messages/accepted.ts';
+import { sealedForAppend } from '../messages/service.ts';
 import { contactAddressField } from '../messages/validation.ts';
 import { AUDIENCE_READ_MODELS, audienceExists, audiencePage, type Member } from './audience.ts';
+import { campaignMessages } from './messages.ts';
 
 /** Members per batch: one appendMany of this many message streams and the campaign's progress. */
 export const CAMPAIGN_BATCH = 5000;
+/** Members per CPU work task when a batch's messages are built. */
+const MEMBERS_SLICE = 1000;
 /** How long a send waits for the audience's read models to include every earlier write. */
 const AUDIENCE_WAIT_MS = 10_000;
 
@@ -114,17 +118,27 @@ export async function sendCampaign(engage: Engage, id: string, metadata: EventMe
   const accountId = state.accountId!;
   const template = state.template!;
   const addressField = contactAddressField(template.channel);
-  const pageAfter = (after: string | undefined) => {
-    const page = audiencePage(engage.pool, accountId, state.audience!, { after, limit: batchSize, now: new Date(state.startedAt!) });
-    page.catch(() => undefined); // awaited (and its error thrown) when used; never an unhandled rejection when dropped
-    return { after, page };
+  const startedAt = state.startedAt!;
+  // a page of members and its messages, built (on the CPU work threads: the recipients' country
+  // parse) and sealed (their data keys made) ready for the append
+  const prepare = (after: string | undefined) => {
+    const prepared = (async () => {
+      const members = await audiencePage(engage.pool, accountId, state.audience!, { after, limit: batchSize, now: new Date(startedAt) });
+      if (members === undefined || members.length === 0) return { members, streams: [], accepted: 0 };
+      const now = engage.clock.now();
+      const input = (slice: Member[]) => ({ campaignId: id, accountId, template, addressField, members: slice, startedAt, now });
+      const messages = await engage.cpu.runSlices('campaignMessages', members, MEMBERS_SLICE, input, (slice) => campaignMessages(input(slice)));
+      const streams = await sealedForAppend(engage, messages.map((m) => newMessageStream(m, metadata, derivedUuid(m.id, 'accepted'))));
+      return { members, streams, accepted: messages.length, now };
+    })();
+    prepared.catch(() => undefined); // awaited (and its error thrown) when used; never an unhandled rejection when dropped
+    return { after, prepared };
   };
-  // the next page is read while the batch before it is being appended
-  let next = pageAfter(state.throughContactId);
+  // the next page is read, built and sealed while the batch before it is being appended
+  let next = prepare(state.throughContactId);
   for (;;) {
-    if (next.after !== state.throughContactId) next = pageAfter(state.throughContactId);
-    const members = await next.page;
-    const now = engage.clock.now();
+    if (next.after !== state.throughContactId) next = prepare(state.throughContactId);
+    const { members, streams, accepted, now = engage.clock.now() } = await next.prepared;
     if (members === undefined) {
       const failed = await handleCommand(engage.store, campaignDecider, stream, { type: 'FailSend', reason: `the ${state.audience!.type} was deleted`, now }, metadata);
       return failed.position ?? position;
@@ -134,12 +148,11 @@ export async function sendCampaign(engage: Engage, id: string, metadata: EventMe
       return sent.position ?? position;
     }
     const through = members[members.length - 1].id;
-    const messages = messagesFor(id, accountId, template, addressField, members, state.startedAt!, now);
-    const record = campaignDecider.decide({ type: 'RecordBatch', throughContactId: through, accepted: messages.length, skipped: members.length - messages.length, now }, state);
+    const record = campaignDecider.decide({ type: 'RecordBatch', throughContactId: through, accepted, skipped: members.length - accepted, now }, state);
     const progress = { streamId: stream, events: record.map((e): NewEvent => ({ ...e, metadata, id: derivedUuid(id, 'batch', through) })), expected: revision };
-    next = pageAfter(through);
+    next = prepare(through);
     try {
-      const results = await engage.store.appendMany([...messages.map((m) => newMessageStream(m, metadata, derivedUuid(m.id, 'accepted'))), progress]);
+      const results = await engage.store.appendMany([...streams, progress]);
       const own = results[results.length - 1];
       for (const e of record) state = campaignDecider.evolve(state, e);
       revision = own.nextExpectedRevision;
@@ -154,24 +167,4 @@ export async function sendCampaign(engage: Engage, id: string, metadata: EventMe
       if (state.status !== 'sending') return position;
     }
   }
-}
-
-/** One message per member that has an address on the channel (the others are skipped). */
-function messagesFor(
-  campaignId: string,
-  accountId: string,
-  template: CampaignTemplate,
-  addressField: 'email' | 'phone' | null,
-  members: readonly Member[],
-  startedAt: string,
-  now: Date,
-) {
-  const at = new Date(startedAt);
-  const out = [];
-  for (const m of members) {
-    const to = addressField ? m[addressField] : null;
-    if (!to) continue;
-    out.push(acceptedData(accountId, { content: { ...template, to } }, now, { id: derivedId('message', at, campaignId, m.id), campaignId }));
-  }
-  return out;
 }

@@ -27,6 +27,9 @@ export class CpuTaskError extends Error {
 
 export const CPU_TASK_TIMEOUT = 'CpuTaskTimeout';
 
+/** A runSlices task's time limit: only a thread that is stuck is ended. */
+const SLICE_TIMEOUT_MS = 10 * 60_000;
+
 /**
  * The 400 for a task's input that the task refused (its error named `refusedBy`) or that took too
  * long: both are the caller's input, named by `field`. Anything else is rethrown.
@@ -49,6 +52,7 @@ export interface CpuWorkOptions {
 interface Job {
   task: CpuTaskName;
   input: unknown;
+  timeoutMs: number;
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
@@ -102,15 +106,41 @@ export class CpuWork {
   constructor(private readonly options: CpuWorkOptions) {}
 
   /** Runs `task` on a thread; a task's own error rejects as a CpuTaskError. */
-  run<K extends CpuTaskName>(task: K, input: CpuTaskInput<K>): Promise<CpuTaskResult<K>> {
+  run<K extends CpuTaskName>(task: K, input: CpuTaskInput<K>, limits: { timeoutMs?: number } = {}): Promise<CpuTaskResult<K>> {
     if (this.closed) return Promise.reject(new AppError(503, 'unavailable', 'the service is stopping'));
     if (this.queue.length >= (this.options.maxQueue ?? 1000)) {
       return Promise.reject(new AppError(503, 'unavailable', 'too much work is waiting; try again shortly', { retry_after: 1 }));
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ task, input, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ task, input, timeoutMs: limits.timeoutMs ?? this.options.timeoutMs, resolve: resolve as (value: unknown) => void, reject });
       this.next();
     });
+  }
+
+  /**
+   * The per-row work of a batch (a bulk's validation, its sealing: README "The write path") in
+   * slices of `size` rows, one task each, on the threads as they come free; the results in the
+   * rows' order. A slice the threads cannot take (the service stopping, a full queue, a lost thread)
+   * is done here instead, by `here`: the same pure
+   * function, so the answer is the same either way. Small batches are done here at once.
+   */
+  async runSlices<K extends CpuTaskName, T, R>(
+    task: K,
+    rows: readonly T[],
+    size: number,
+    input: (slice: T[]) => CpuTaskInput<K>,
+    here: (slice: T[]) => R[],
+  ): Promise<R[]> {
+    if (rows.length <= size) return here(rows.slice());
+    const slices: T[][] = [];
+    for (let i = 0; i < rows.length; i += size) slices.push(rows.slice(i, i + size));
+    const done = await Promise.all(
+      // a slice is bounded work of our own, not untrusted input: it is never ended for taking long
+      // (on a starved machine that ended threads one after another, each new one paying its start-up
+      // again), only done here when the threads refuse it
+      slices.map((slice) => (this.run(task, input(slice), { timeoutMs: SLICE_TIMEOUT_MS }) as Promise<unknown> as Promise<R[]>).catch(() => here(slice))),
+    );
+    return done.flat();
   }
 
   async close(): Promise<void> {
@@ -156,9 +186,9 @@ export class CpuWork {
     thread.job = job;
     clearTimeout(thread.idle);
     thread.timer = setTimeout(() => {
-      const seconds = this.options.timeoutMs / 1000;
+      const seconds = job.timeoutMs / 1000;
       void this.end(thread, new CpuTaskError(CPU_TASK_TIMEOUT, `took more than ${seconds} s to process; send a smaller or simpler one`));
-    }, this.options.timeoutMs);
+    }, job.timeoutMs);
     thread.ready.then(
       () => {
         if (thread.job !== job) return;

@@ -7,6 +7,9 @@ import type { AssistInput, WriteInput } from '../ai/prompts.ts';
 import { parseInboundEmail } from '../conversations/inbound-email.ts';
 import { parseDmarcReport } from '../domains/dmarc-report.ts';
 import { readRow, type RowReader } from '../imports/rows.ts';
+import { type CampaignMessagesInput, campaignMessages } from '../campaigns/messages.ts';
+import { validateSends } from '../messages/validation.ts';
+import { type SealJob, sealJobs } from '../personal-data/codec.ts';
 import { checkSpam } from '../spam/score.ts';
 import type { SpamMessage } from '../spam/message.ts';
 
@@ -18,6 +21,10 @@ export const CPU_TASKS = {
   inboundEmail: (raw: Uint8Array) => parseInboundEmail(raw),
   // a slice of a contacts import's records read as rows (src/imports/run.ts)
   importRows: ({ records, reader }: { records: string[][]; reader: RowReader }) => records.map((r) => readRow(r, reader)),
+  // the per-row work of a bulk and a campaign (README "The write path"), a slice of rows a task
+  validateSends: ({ items, now, allowPrivateWebhooks }: { items: unknown[]; now: Date; allowPrivateWebhooks: boolean }) => validateSends(items, now, { allowPrivateWebhooks }),
+  sealPersonalData: (jobs: SealJob[]) => sealJobs(jobs),
+  campaignMessages: (input: CampaignMessagesInput) => campaignMessages(input),
 };
 
 export type CpuTasks = typeof CPU_TASKS;

@@ -1,6 +1,5 @@
 // Accepting messages (one, or thousands in a handful of batched appends), cancelling, resending
 // and reading a message's timeline from its stream.
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { failureReasonOf, messageDecider, messageStream, type MessageAcceptedData, type MessageContent, type MessageEvent } from '../../commands/message.ts';
 import { findMessage, messageRowOf, type MessageRow } from '../../projections/messages.ts';
@@ -8,71 +7,24 @@ import type { Engage } from '../context.ts';
 import { handleCommand } from '../command-handler.ts';
 import { fold } from '../decider.ts';
 import { notFound } from '../errors.ts';
-import { type AppendResult, type EventMetadata, type NewEvent, type Position, WrongExpectedVersionError, comparePositions, positionToString } from '../eventstore/port.ts';
-import { newId } from '../ids.ts';
+import { type AppendResult, type EventMetadata, type ExpectedRevision, type NewEvent, type Position, WrongExpectedVersionError, comparePositions, positionToString } from '../eventstore/port.ts';
+import { PersonalDataStore } from '../personal-data/store.ts';
+import { sealOnThreads } from '../personal-data/seal-jobs.ts';
+import { acceptedData, newMessageStream } from './accepted.ts';
 import type { ValidSend } from './validation.ts';
-import { toCountryField } from '../billing/recipient-country.ts';
 
-/** Appends per call: 10,000 messages are a few statements, not 10,000 round trips. */
-const APPEND_CHUNK = 5000;
+/**
+ * Appends per call: 10,000 messages are a few statements, not 10,000 round trips; each chunk is
+ * sealed (its data keys made, its seals on the CPU work threads) while the one before it is appended.
+ */
+const APPEND_CHUNK = 2500;
 /** Sends of one chunk when the store's appendMany is not atomic (see appendChunk). */
 const CHUNK_ATTEMPTS = 3;
 const CHUNK_RETRY_MS = 200;
 /** Message ids named in one log line at most (the rest are counted). */
 const LOGGED_IDS = 100;
 
-export interface MessageRecord {
-  id: string;
-  status: 'scheduled' | 'queued';
-  channel: string;
-  to: string;
-  scheduled_at: string | null;
-  created_at: string;
-}
-
-export const acceptedRecord = (d: MessageAcceptedData): MessageRecord => ({
-  id: d.id,
-  status: d.status,
-  channel: d.channel,
-  to: d.to,
-  scheduled_at: d.scheduled_at ?? null,
-  created_at: d.created_at,
-});
-
-/** The MessageAccepted data of one valid send, accepted `now` (scheduled when it names a later time). */
-export function acceptedData(
-  accountId: string,
-  item: ValidSend,
-  now: Date,
-  extra: { id?: string; resendOf?: string; bulkId?: string; campaignId?: string } = {},
-): MessageAcceptedData {
-  const scheduled = item.scheduledAt && item.scheduledAt.getTime() > now.getTime();
-  return {
-    ...item.content,
-    account_id: accountId,
-    id: extra.id ?? newId('message'),
-    status: scheduled ? 'scheduled' : 'queued',
-    ...(scheduled ? { scheduled_at: item.scheduledAt!.toISOString() } : {}),
-    ...(extra.resendOf ? { resend_of: extra.resendOf } : {}),
-    ...(extra.bulkId ? { bulk_id: extra.bulkId } : {}),
-    ...(extra.campaignId ? { campaign_id: extra.campaignId } : {}),
-    ...toCountryField(item.content.channel, item.content.to),
-    created_at: now.toISOString(),
-  };
-}
-
-/**
- * A new message's stream as an entry of an appendMany batch: the decider's Accept rule (a new
- * stream) is enforced by the no_stream expectation, and the event id is fixed here, once, so that a
- * re-sent batch is recognised where it was written.
- */
-export function newMessageStream(data: MessageAcceptedData, metadata: EventMetadata, eventId: string = randomUUID()) {
-  return {
-    streamId: messageStream(data.id),
-    events: messageDecider.decide({ type: 'Accept', data }, messageDecider.initialState).map((e): NewEvent => ({ ...e, metadata, id: eventId })),
-    expected: 'no_stream' as const,
-  };
-}
+export { acceptedData, acceptedRecord, newMessageStream, type MessageRecord } from './accepted.ts';
 
 export async function acceptMessages(
   engage: Engage,
@@ -83,12 +35,18 @@ export async function acceptMessages(
 ): Promise<{ accepted: MessageAcceptedData[]; position?: Position }> {
   const now = engage.clock.now();
   const accepted = items.map((item) => acceptedData(accountId, item, now, extra));
+  const sealedChunk = (from: number) => {
+    const sealed = sealedForAppend(engage, accepted.slice(from, from + APPEND_CHUNK).map((data) => newMessageStream(data, metadata)));
+    sealed.catch(() => undefined); // awaited (and its error thrown) in turn; never an unhandled rejection when dropped
+    return sealed;
+  };
   let position: Position | undefined;
+  let next = accepted.length > 0 ? sealedChunk(0) : undefined;
   for (let i = 0; i < accepted.length; i += APPEND_CHUNK) {
-    const chunk = accepted.slice(i, i + APPEND_CHUNK);
-    const batch = chunk.map((data) => newMessageStream(data, metadata));
     let results: AppendResult[];
     try {
+      const batch = await next!;
+      next = i + APPEND_CHUNK < accepted.length ? sealedChunk(i + APPEND_CHUNK) : undefined;
       results = await appendChunk(engage, batch);
     } catch (err) {
       // the items of the chunks before are accepted (they will be dispatched) although this call
@@ -105,6 +63,16 @@ export async function acceptMessages(
     for (const r of results) if (!position || comparePositions(r.position, position) > 0) position = r.position;
   }
   return { accepted, position };
+}
+
+/**
+ * New streams with their personal data sealed before the append, the seals of a large batch on the
+ * CPU work threads (src/personal-data/seal-jobs.ts); the store's appendMany leaves sealed events as
+ * they are. A store that seals nothing gets the batch as it is.
+ */
+export async function sealedForAppend<B extends { streamId: string; events: NewEvent[]; expected: ExpectedRevision }>(engage: Engage, batch: B[]): Promise<B[]> {
+  if (!(engage.store instanceof PersonalDataStore)) return batch;
+  return (await engage.store.seal(batch, sealOnThreads(engage.cpu))) as B[];
 }
 
 /**

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { CHANNELS, isMarketing, KEYWORD_REPLY_CATEGORY, PHONE_CHANNELS, type Channel, type MessageContent } from '../../commands/message.ts';
 import { RESERVED_HEADERS } from '../channels/port.ts';
-import { normalisePhone } from '../contacts/validation.ts';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Issue } from '../errors.ts';
 import { Timestamp } from '../timestamps.ts';
 import { toIssues } from '../validation.ts';
@@ -44,6 +44,12 @@ export type SendInput = z.infer<typeof SendBody>;
 export interface ValidSend {
   content: MessageContent;
   scheduledAt?: Date;
+  /**
+   * The recipient's country (MessageAccepted's `to_country`), found by the same parse that
+   * normalised a phone recipient (null: none, or not a phone channel); absent: not known yet, and
+   * acceptedData finds it itself.
+   */
+  toCountry?: string | null;
 }
 
 function isHttpUrl(value: string): boolean {
@@ -57,11 +63,16 @@ function isHttpUrl(value: string): boolean {
 
 const Email = z.email();
 
-/** Normalises the recipient for its channel, or says why it cannot be one. */
-export function normaliseRecipient(channel: Channel, to: string): { ok: true; to: string } | { ok: false; message: string } {
+/**
+ * Normalises the recipient for its channel, or says why it cannot be one; a phone number's country
+ * comes from the same parse (one libphonenumber parse per recipient, not two: README "The write path").
+ */
+export function normaliseRecipient(channel: Channel, to: string): { ok: true; to: string; country?: string | null } | { ok: false; message: string } {
   if (PHONE_CHANNELS.includes(channel)) {
-    const e164 = normalisePhone(to);
-    return e164 ? { ok: true, to: e164 } : { ok: false, message: `must be a phone number in E.164 form (e.g. +14155550123) for ${channel}` };
+    const parsed = parsePhoneNumberFromString(to.trim());
+    return parsed && parsed.isValid()
+      ? { ok: true, to: parsed.number, country: parsed.country ?? null }
+      : { ok: false, message: `must be a phone number in E.164 form (e.g. +14155550123) for ${channel}` };
   }
   if (channel === 'email') {
     const v = to.trim().toLowerCase();
@@ -131,7 +142,16 @@ export function validateSend(
     ...(b.category !== undefined ? { category: b.category } : {}),
     ...(b.webhook_url !== undefined ? { webhook_url: b.webhook_url } : {}),
   };
-  return { ok: true, value: { content, scheduledAt } };
+  const toCountry = recipient.ok && recipient.country !== undefined ? recipient.country : null;
+  return { ok: true, value: { content, scheduledAt, toCountry } };
+}
+
+/**
+ * validateSend over many items (a bulk's, on a CPU work thread: src/cpu-work/tasks.ts): each item's
+ * value or issues, in order.
+ */
+export function validateSends(items: readonly unknown[], now: Date, opts: { allowPrivateWebhooks?: boolean } = {}) {
+  return items.map((item) => validateSend(item, now, opts));
 }
 
 /** A well-formed recipient per channel: a template is validated once with it before it is addressed to each contact. */

@@ -17,7 +17,7 @@ import type {
   Subscription,
 } from '../eventstore/port.ts';
 import { addressHasher } from './address-hash.ts';
-import { openPersonalData, sealedKeyOf, sealPersonalData, valueAt } from './codec.ts';
+import { openPersonalData, type SealJob, type SealMany, sealInline, sealedKeyOf, valueAt, withField } from './codec.ts';
 import { type DataKey, keysById, keysForSubjects } from './keys.ts';
 import { PERSONAL_DATA_RULES, type PersonalDataRule } from './rules.ts';
 
@@ -96,14 +96,25 @@ export class PersonalDataStore implements EventStore {
   /**
    * The key id that sealed the first event of each stream this store wrote (a message's
    * MessageAccepted), for the events sealed like it (rule subject 'stream'): a report about a message
-   * usually comes to the process that sent it, soon after. Key ids only, never keys; bounded.
+   * usually comes to the process that sent it, soon after. Key ids only, never keys; bounded: two
+   * generations of half the bound each, the older dropped whole when the newer is full (dropping the
+   * oldest entry of one Map one at a time made each drop walk the deleted entries before it: seconds
+   * of a 10,000-message bulk).
    */
-  private readonly firstKeys = new Map<string, string>();
+  private firstKeys = new Map<string, string>();
+  private olderFirstKeys = new Map<string, string>();
   private static readonly FIRST_KEYS_KEPT = 20_000;
 
   private rememberFirstKey(streamId: string, keyId: string): void {
-    if (this.firstKeys.size >= PersonalDataStore.FIRST_KEYS_KEPT) this.firstKeys.delete(this.firstKeys.keys().next().value!);
+    if (this.firstKeys.size >= PersonalDataStore.FIRST_KEYS_KEPT / 2) {
+      this.olderFirstKeys = this.firstKeys;
+      this.firstKeys = new Map();
+    }
     this.firstKeys.set(streamId, keyId);
+  }
+
+  private knownFirstKey(streamId: string): string | undefined {
+    return this.firstKeys.get(streamId) ?? this.olderFirstKeys.get(streamId);
   }
 
   /**
@@ -115,7 +126,7 @@ export class PersonalDataStore implements EventStore {
     const keys = new Map<string, string>();
     const unknown: string[] = [];
     for (const s of streamIds) {
-      const known = this.firstKeys.get(s);
+      const known = this.knownFirstKey(s);
       if (known !== undefined) keys.set(s, known);
       else unknown.push(s);
     }
@@ -132,8 +143,13 @@ export class PersonalDataStore implements EventStore {
     return keys;
   }
 
-  /** The batch with every personal field sealed under its subject's key (keys made as needed). */
-  async seal(batch: readonly AppendRequest[]): Promise<AppendRequest[]> {
+  /**
+   * The batch with every personal field sealed under its subject's key (keys made as needed).
+   * `sealMany` does the sealing itself (the CPU of it: src/personal-data/seal-jobs.ts runs a large
+   * batch's on CPU work threads); by default it is done here. Events already sealed are left as they
+   * are, so a batch sealed before its append is not sealed again by appendMany.
+   */
+  async seal(batch: readonly AppendRequest[], sealMany: SealMany = sealInline): Promise<AppendRequest[]> {
     type Pending = { request: AppendRequest; event: NewEvent; rule: PersonalDataRule; accountId: string };
     const pending: Pending[] = [];
     for (const b of batch) {
@@ -147,11 +163,19 @@ export class PersonalDataStore implements EventStore {
       }
     }
     if (pending.length === 0) return [...batch];
-    const sealed = new Map<NewEvent, NewEvent>();
+    const jobs: SealJob[] = [];
+    const jobEvents: NewEvent[] = [];
     const ofSubject = pending.filter((p) => p.rule.subject !== 'stream');
     if (ofSubject.length > 0) {
       const hash = await addressHasher(this.pool);
-      const subjects = ofSubject.map((p) => (p.rule.subject as Exclude<PersonalDataRule['subject'], 'stream'>)(p.event.data as Data, hash));
+      // the address hash an event keeps in clear first: the subject of an address is named by the
+      // same hash (one HMAC per message, not two)
+      const datas = ofSubject.map((p) => {
+        const data = p.event.data as Data;
+        const hashed = p.rule.clearHashOf;
+        return hashed !== undefined && data.address_hash === undefined && typeof data[hashed] === 'string' ? withField(data, 'address_hash', hash(data[hashed] as string)) : data;
+      });
+      const subjects = ofSubject.map((p, i) => (p.rule.subject as Exclude<PersonalDataRule['subject'], 'stream'>)(datas[i], hash));
       const byAccount = new Map<string, string[]>();
       ofSubject.forEach((p, i) => {
         const wanted = byAccount.get(p.accountId);
@@ -162,10 +186,8 @@ export class PersonalDataStore implements EventStore {
       for (const [accountId, wanted] of byAccount) keys.set(accountId, await keysForSubjects(this.pool, accountId, wanted));
       ofSubject.forEach((p, i) => {
         const key = keys.get(p.accountId)!.get(subjects[i])!;
-        let data = p.event.data as Data;
-        const hashed = p.rule.clearHashOf;
-        if (hashed !== undefined && data.address_hash === undefined && typeof data[hashed] === 'string') data = { ...data, address_hash: hash(data[hashed] as string) };
-        sealed.set(p.event, { ...p.event, data: sealPersonalData(data, p.rule.paths, key.id, key.key) });
+        jobs.push({ data: datas[i], paths: p.rule.paths, keyId: key.id, key: key.key });
+        jobEvents.push(p.event);
         // the stream's first event: what its later events are sealed like
         if (p.request.expected === 'no_stream' && p.request.events[0] === p.event) this.rememberFirstKey(p.request.streamId, key.id);
       });
@@ -179,9 +201,13 @@ export class PersonalDataStore implements EventStore {
         // a stream written before sealing has no key: its later events stay as they were written then
         if (keyId === undefined) continue;
         // a key that is gone (the recipient was erased) keeps what is written now already erased
-        sealed.set(p.event, { ...p.event, data: sealPersonalData(p.event.data as Data, p.rule.paths, keyId, keys.get(keyId) ?? null) });
+        jobs.push({ data: p.event.data as Data, paths: p.rule.paths, keyId, key: keys.get(keyId) ?? null });
+        jobEvents.push(p.event);
       }
     }
+    const sealedData = await sealMany(jobs);
+    const sealed = new Map<NewEvent, NewEvent>();
+    jobEvents.forEach((event, i) => sealed.set(event, { ...event, data: sealedData[i] }));
     return batch.map((b) => ({ ...b, events: b.events.map((e) => sealed.get(e) ?? e) }));
   }
 

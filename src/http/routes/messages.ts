@@ -9,7 +9,7 @@ import { emailFieldsOf, listMessages, type MessageRow, reasonOf } from '../../..
 import { runCommand } from '../../command-handler.ts';
 import { SenderCheck } from '../../senders/send-check.ts';
 import { acceptMessages, acceptedRecord, cancelMessage, contentOf, findMessageById, timelineOf } from '../../messages/service.ts';
-import { SendBody, SendFields, contactAddressField, normaliseRecipient, validateSend, validateTemplate, type ValidSend } from '../../messages/validation.ts';
+import { SendBody, SendFields, contactAddressField, normaliseRecipient, validateSend, validateSends, validateTemplate, type ValidSend } from '../../messages/validation.ts';
 import type { AppDeps } from '../deps.ts';
 import { Timestamp, found, iso, metadataOf, pageById, pageQuery } from '../common.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
@@ -23,6 +23,8 @@ const MESSAGES = ['messages'];
  */
 const BULK_WAITS_FOR: readonly string[] = [];
 export const MAX_BULK = 10_000;
+/** Bulk items validated per CPU work task (README "The write path"). */
+const VALIDATE_SLICE = 1000;
 const STATUSES = ['scheduled', 'queued', 'sent', 'delivered', 'failed', 'cancelled'] as const;
 const IdParams = z.object({ id: z.string() });
 
@@ -90,8 +92,9 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
     const valid: ValidSend[] = [];
     const validIndex: number[] = [];
     const senders = new SenderCheck(engage, accountId);
-    for (const [index, item] of items.entries()) {
-      const v = validateSend(item, now, sendOptions);
+    // each item's validation (its phone number parsed once) on the CPU work threads, a slice a task
+    const checked = await engage.cpu.runSlices('validateSends', items, VALIDATE_SLICE, (slice) => ({ items: slice, now, allowPrivateWebhooks: sendOptions.allowPrivateWebhooks }), (slice) => validateSends(slice, now, sendOptions));
+    for (const [index, v] of checked.entries()) {
       const issues = v.ok ? await senders.issues(v.value) : v.issues;
       if (v.ok && issues.length === 0) {
         valid.push(v.value);

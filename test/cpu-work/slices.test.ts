@@ -1,0 +1,41 @@
+// A batch's per-row work in slices on the CPU work threads (src/cpu-work/pool.ts runSlices, README
+// "The write path"): the rows' results in order, whether a slice ran on a thread or, when the
+// threads could not take it, here.
+import { afterEach, describe, expect, it } from 'vitest';
+import { CpuWork } from '../../src/cpu-work/pool.ts';
+import { validateSends } from '../../src/messages/validation.ts';
+
+const now = new Date('2026-01-01T00:00:00Z');
+const items = Array.from({ length: 23 }, (_, i) =>
+  i % 5 === 3 ? { to: 'not a number', channel: 'sms', message: `m${i}` } : { to: `+1415555${String(1000 + i)}`, channel: 'sms', message: `m${i}` });
+const here = (slice: unknown[]) => validateSends(slice, now);
+const input = (slice: unknown[]) => ({ items: slice, now, allowPrivateWebhooks: false });
+
+let pools: CpuWork[] = [];
+const pool = (options: ConstructorParameters<typeof CpuWork>[0]) => {
+  const p = new CpuWork(options);
+  pools.push(p);
+  return p;
+};
+afterEach(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+  pools = [];
+});
+
+describe('CpuWork.runSlices', () => {
+  it('gives every row its result in order, slices done on the threads', async () => {
+    const out = await pool({ threads: 2, timeoutMs: 30_000 }).runSlices('validateSends', items, 4, input, here);
+    expect(out).toEqual(validateSends(items, now));
+    expect(out.map((r) => r.ok)).toEqual(items.map((_, i) => i % 5 !== 3));
+    // one parse gives the number and its country
+    expect(out[0]).toMatchObject({ ok: true, value: { content: { to: '+14155551000' }, toCountry: 'US' } });
+  });
+
+  it('does here what the threads refuse (a full queue, a stopped pool), with the same results', async () => {
+    const full = pool({ threads: 1, timeoutMs: 30_000, maxQueue: 1 });
+    expect(await full.runSlices('validateSends', items, 2, input, here)).toEqual(validateSends(items, now));
+    const stopped = pool({ threads: 1, timeoutMs: 30_000 });
+    await stopped.close();
+    expect(await stopped.runSlices('validateSends', items, 2, input, here)).toEqual(validateSends(items, now));
+  });
+});
