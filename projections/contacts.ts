@@ -1,7 +1,14 @@
 // Read model of contacts: one row per live contact, with the indexes the list filters use, and the
-// typed queries everyone else reads contacts with.
+// typed queries everyone else reads contacts with. Beside it, in the same transaction, the narrow
+// copy segment counts read (segment_contacts, README "Segments"): per contact only the few columns
+// most rules read and the custom values as lower-cased text by slot (segment_custom_keys), derived
+// in SQL from the contacts row so that it holds exactly what the rules would read there.
+import type pg from 'pg';
 import type { ContactEvent, ContactFields } from '../commands/contact.ts';
 import { CONTACT_EVENT_TYPES } from '../commands/contact.ts';
+import type { CustomFieldEvent } from '../commands/custom-fields.ts';
+import type { RecordedEvent } from '../src/eventstore/port.ts';
+import type { TableNamer } from '../src/read-models/projection.ts';
 import type { Projection } from '../src/read-models/projection.ts';
 import { applyDocuments, type Row } from './document.ts';
 import { type Db, Filters, type IdRange, type Recipient, escapeLike, findInAccount, listById } from './queries.ts';
@@ -49,9 +56,12 @@ export function standardColumns(f: ContactFields) {
 export const contactsProjection: Projection = {
   name: 'contacts',
   // 2: an index on external_id (the import and the events look contacts up by it)
-  version: 2,
-  tables: ['contacts'],
-  types: [...CONTACT_EVENT_TYPES],
+  // 3: segment_contacts and segment_custom_keys, what segment counts read (README "Segments")
+  version: 3,
+  tables: ['contacts', 'segment_contacts', 'segment_custom_keys'],
+  // a custom field's definition gives its key a slot (definitions hold no personal data: a rebuild
+  // after an erasure assigns the same slots)
+  types: [...CONTACT_EVENT_TYPES, 'CustomFieldDefined'],
   schema: (t) => `
     CREATE TABLE ${t('contacts')} (
       id text PRIMARY KEY,
@@ -75,11 +85,103 @@ export const contactsProjection: Projection = {
     CREATE INDEX ${t('contacts')}_email ON ${t('contacts')} (account_id, email);
     CREATE INDEX ${t('contacts')}_phone ON ${t('contacts')} (account_id, phone);
     CREATE INDEX ${t('contacts')}_external_id ON ${t('contacts')} (account_id, external_id) WHERE external_id IS NOT NULL;
-    CREATE INDEX ${t('contacts')}_tags ON ${t('contacts')} USING gin (tags);`,
+    CREATE INDEX ${t('contacts')}_tags ON ${t('contacts')} USING gin (tags);
+    CREATE TABLE ${t('segment_custom_keys')} (
+      account_id text NOT NULL,
+      key text NOT NULL,
+      slot int NOT NULL,
+      PRIMARY KEY (account_id, key)
+    );
+    CREATE TABLE ${t('segment_contacts')} (
+      account_id text NOT NULL,
+      id text NOT NULL,
+      country text,
+      language text,
+      created_at timestamptz NOT NULL,
+      custom text[],
+      PRIMARY KEY (account_id, id)
+    );`,
   async apply(tx, events, t) {
-    await applyDocuments(tx, t('contacts'), CONTACT_COLUMNS, events, (e) => (e.data as { id: string }).id, evolveRow);
+    const contactEvents = events.filter((e) => e.type !== 'CustomFieldDefined');
+    if (contactEvents.length) await applyDocuments(tx, t('contacts'), CONTACT_COLUMNS, contactEvents, (e) => (e.data as { id: string }).id, evolveRow);
+    await applySegmentColumns(tx, events, t);
   },
 };
+
+/** The custom keys an event brings, in a fixed order: a definition's key, or the keys a contact event sets. */
+function keysOf(e: RecordedEvent): { account: string; keys: string[] } | undefined {
+  if (e.type === 'CustomFieldDefined') {
+    const d = (e as unknown as CustomFieldEvent & { type: 'CustomFieldDefined' }).data;
+    return { account: d.account_id, keys: [d.key] };
+  }
+  const c = e as unknown as ContactEvent;
+  if (c.type !== 'ContactCreated' && c.type !== 'ContactUpdated') return undefined;
+  const set = Object.entries(c.data.custom_fields ?? {}).filter(([, v]) => v !== null && v !== undefined).map(([k]) => k);
+  return { account: c.data.account_id, keys: set.sort() };
+}
+
+/**
+ * Keeps the segment columns (README "Segments"): every custom key gets the account's next slot when
+ * first seen, in log order (its definition, or a contact holding it before any definition did);
+ * then the rows of the contacts this batch touched are copied from their contacts rows, or removed
+ * with them.
+ */
+async function applySegmentColumns(tx: pg.PoolClient, events: RecordedEvent[], t: TableNamer): Promise<void> {
+  const keys = t('segment_custom_keys');
+  const bringing = events.map(keysOf).filter((k) => k !== undefined && k.keys.length > 0) as { account: string; keys: string[] }[];
+  if (bringing.length) {
+    const accounts = [...new Set(bringing.map((b) => b.account))];
+    const { rows } = await tx.query<{ account_id: string; key: string; slot: number }>(`SELECT account_id, key, slot FROM ${keys} WHERE account_id = ANY($1::text[])`, [accounts]);
+    const known = new Set(rows.map((r) => `${r.account_id}\u0000${r.key}`));
+    const last = new Map<string, number>();
+    for (const r of rows) last.set(r.account_id, Math.max(last.get(r.account_id) ?? 0, r.slot));
+    const added: { account_id: string; key: string; slot: number }[] = [];
+    for (const b of bringing) {
+      for (const key of b.keys) {
+        if (known.has(`${b.account}\u0000${key}`)) continue;
+        known.add(`${b.account}\u0000${key}`);
+        const slot = (last.get(b.account) ?? 0) + 1;
+        last.set(b.account, slot);
+        added.push({ account_id: b.account, key, slot });
+      }
+    }
+    if (added.length) {
+      await tx.query(`INSERT INTO ${keys} (account_id, key, slot) SELECT account_id, key, slot FROM jsonb_to_recordset($1::jsonb) AS x(account_id text, key text, slot int)`, [
+        JSON.stringify(added),
+      ]);
+    }
+  }
+  // the rows of the contacts gone in this batch go with them; those of the others are copied again
+  const gone = events.filter((e) => e.type === 'ContactDeleted' || e.type === 'ContactErased').map((e) => e.data as { account_id: string; id: string });
+  if (gone.length) {
+    await tx.query(
+      `DELETE FROM ${t('segment_contacts')} s USING unnest($1::text[], $2::text[]) AS u(account_id, id)
+       WHERE s.account_id = u.account_id AND s.id = u.id AND NOT EXISTS (SELECT 1 FROM ${t('contacts')} c WHERE c.id = u.id)`,
+      [gone.map((g) => g.account_id), gone.map((g) => g.id)],
+    );
+  }
+  const written = [...new Set(events.filter((e) => e.type === 'ContactCreated' || e.type === 'ContactUpdated').map((e) => (e.data as { id: string }).id))];
+  if (written.length) await copySegmentRows(tx, t, written);
+}
+
+/**
+ * Copies the segment rows of these contacts from their contacts rows (a contact with no row is left
+ * out). The bench seeds with it too. The custom values are `lower(custom_fields ->> key)` at the
+ * key's slot: what a text rule compares.
+ */
+export async function copySegmentRows(tx: pg.ClientBase | pg.Pool, t: TableNamer, ids: readonly string[]): Promise<void> {
+  const [contacts, segmentContacts, keys] = [t('contacts'), t('segment_contacts'), t('segment_custom_keys')];
+  await tx.query(
+    `INSERT INTO ${segmentContacts} (account_id, id, country, language, created_at, custom)
+     SELECT c.account_id, c.id, c.country, c.language, c.created_at,
+       (SELECT array_agg(lower(c.custom_fields ->> k.key) ORDER BY k.slot) FROM ${keys} k
+        WHERE k.account_id = c.account_id
+          AND k.slot <= (SELECT max(h.slot) FROM ${keys} h WHERE h.account_id = c.account_id AND c.custom_fields ->> h.key IS NOT NULL))
+     FROM ${contacts} c WHERE c.id = ANY($1::text[])
+     ON CONFLICT (account_id, id) DO UPDATE SET country = excluded.country, language = excluded.language, created_at = excluded.created_at, custom = excluded.custom`,
+    [ids],
+  );
+}
 
 function evolveRow(row: Row | undefined, recorded: { type: string; data: unknown }): Row | undefined {
   const e = recorded as ContactEvent;

@@ -3,9 +3,10 @@
 // the segments read model, compiled and counted), and as a preview does (the rules validated against
 // the read models, compiled and counted); against the hand-written SQL for the same rules, interleaved
 // in the same run. The read models are seeded by direct INSERTs (a count reads only them), not by
-// replaying events.
+// replaying events; segment_contacts (what the count reads, README "Segments") is copied from the
+// contacts rows by the read model's own statement.
 import type pg from 'pg';
-import { contactsProjection } from '../../projections/contacts.ts';
+import { contactsProjection, copySegmentRows } from '../../projections/contacts.ts';
 import { customFieldsProjection } from '../../projections/custom-fields.ts';
 import { findProjection } from '../../projections/index.ts';
 import { listsProjection } from '../../projections/lists.ts';
@@ -87,6 +88,16 @@ async function seed(pool: pg.Pool, contacts: number) {
      VALUES ('fld_01JBENCHPLAN0000000000000', $1, 'plan', 'Plan', 'select', '["pro","free","team"]', now())`,
     [BENCH_ACCOUNT],
   );
+  // the slots the contacts read model gives: plan from its definition, then score, first held by the
+  // first contact (keys a contact brings in name order); in the other account, in name order
+  await pool.query(
+    `INSERT INTO segment_custom_keys (account_id, key, slot) VALUES ($1, 'plan', 1), ($1, 'score', 2), ($2, 'plan', 1), ($2, 'score', 2)`,
+    [BENCH_ACCOUNT, OTHER_ACCOUNT],
+  );
+  // every contact's segment row, copied as the read model copies a batch's contacts (in chunks: one
+  // statement per 100,000 contacts)
+  const { rows: ids } = await pool.query<{ id: string }>('SELECT id FROM contacts ORDER BY id');
+  for (let i = 0; i < ids.length; i += 100_000) await copySegmentRows(pool, (base) => base, ids.slice(i, i + 100_000).map((r) => r.id));
   await pool.query(`INSERT INTO segments (id, account_id, name, description, rules, created_at, updated_at) VALUES ($1, $2, 'Recent pro buyers', NULL, $3, now(), now())`, [
     SEGMENT_ID, BENCH_ACCOUNT, JSON.stringify(BENCH_RULES),
   ]);

@@ -11,6 +11,14 @@
 // Count thresholds (performed with count > 1, performed_at_most) sum the account's rows per contact
 // once, for an IN the planner hashes.
 //
+// Two tables to read from (README "Segments"): a count whose every rule reads only what
+// segment_contacts holds (country, language, created_at, custom values as text, lists, events) reads
+// that narrow copy of the contacts (projections/contacts.ts), about half the size of contacts, with
+// each custom value lower-cased at its key's slot, so a text rule on a custom value is one array
+// subscript instead of a lookup in a JSON object; any other rule set, and every page of members,
+// reads `contacts` as before. Both copies are written in one transaction, so both give the same
+// answer; a text rule on the narrow table compares exactly what `lower(custom_fields ->> key)` is.
+//
 // Semantics (README "Segments"):
 // - text: case-insensitive. Columns stored in one canonical case compare as stored, so their
 //   statistics and indexes serve: email (lower case), country (upper case), language (BCP 47
@@ -45,6 +53,36 @@ export interface CompileContext {
   /** the time relative rules count from (the service clock) */
   now: Date;
 }
+
+/** The table a rule set is compiled over: `contacts`, or the narrow segment_contacts (only for rules that read nothing else). */
+export type RuleSource = 'contacts' | 'segment_contacts';
+
+/** The text operators of custom values: what the narrow table's lower-cased text answers. */
+const TEXT_OPERATORS = new Set(['eq', 'neq', 'in', 'not_in', 'contains', 'not_contains', 'starts_with', 'ends_with', 'is_set', 'is_not_set']);
+
+/** The standard columns the narrow table holds. */
+const NARROW_COLUMNS = new Set<StandardRuleField>(['country', 'language', 'created_at']);
+
+function readsOnlyNarrow(r: SegmentRule | SegmentGroup): boolean {
+  if (isGroup(r)) return r.rules.every(readsOnlyNarrow);
+  const field = fieldRef(r.field);
+  if (typeof field === 'string') return false;
+  switch (field.kind) {
+    case 'contact':
+      return NARROW_COLUMNS.has(field.name);
+    case 'custom':
+      // a number compared with eq or neq compares as a JSON number: contacts
+      return TEXT_OPERATORS.has(r.operator) && typeof r.value !== 'number';
+    case 'list':
+    case 'event':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Where a count of these rules reads: the narrow segment_contacts when every rule can, else contacts. */
+export const countSource = (rules: SegmentGroup): RuleSource => (readsOnlyNarrow(rules) ? 'segment_contacts' : 'contacts');
 
 /** The standard columns, and the one case each is stored in when it has one (src/contacts/validation.ts). */
 const COLUMNS: Readonly<Record<StandardRuleField, { column: string; stored?: (v: string) => string }>> = {
@@ -88,14 +126,20 @@ class Params {
   }
 }
 
-/** Compiles a validated rule set. */
-export function compileRules(rules: SegmentGroup, ctx: CompileContext): CompiledRules {
+/**
+ * Compiles a validated rule set over `contacts c`, or over `segment_contacts c` (a rule set for which
+ * countSource says so: anything else throws).
+ */
+export function compileRules(rules: SegmentGroup, ctx: CompileContext, source: RuleSource = 'contacts'): CompiledRules {
+  if (source === 'segment_contacts' && !readsOnlyNarrow(rules)) throw new Error('these rules read columns segment_contacts does not hold');
   const p = new Params(ctx.accountId);
-  const where = group(p, rules, ctx);
+  const where = group(p, rules, { ...ctx, source });
   return { where, params: p.values };
 }
 
-function group(p: Params, g: SegmentGroup, ctx: CompileContext): string {
+type Context = CompileContext & { source: RuleSource };
+
+function group(p: Params, g: SegmentGroup, ctx: Context): string {
   const parts = g.rules.map((r) => (isGroup(r) ? group(p, r, ctx) : rule(p, r, ctx)));
   return `(${parts.join(g.match === 'all' ? ' AND ' : ' OR ')})`;
 }
@@ -103,7 +147,7 @@ function group(p: Params, g: SegmentGroup, ctx: CompileContext): string {
 /** The complement of a condition that may be NULL (an unset value): NULL counts as not holding. */
 const not = (positive: string) => `(NOT coalesce(${positive}, false))`;
 
-function rule(p: Params, r: SegmentRule, ctx: CompileContext): string {
+function rule(p: Params, r: SegmentRule, ctx: Context): string {
   // the rule set was validated when saved; a custom key is taken as it was then, defined or not
   const field = fieldRef(r.field);
   if (typeof field === 'string') throw new Error(`segment rule with an unknown field: ${field}`);
@@ -113,7 +157,7 @@ function rule(p: Params, r: SegmentRule, ctx: CompileContext): string {
       return field.type === 'date' ? dateRule(p, column, r, ctx) : textRule(p, column, r, stored);
     }
     case 'custom':
-      return assumeHalf(customRule(p, field.key, r, ctx));
+      return assumeHalf(ctx.source === 'segment_contacts' ? narrowCustomRule(p, field.key, r) : customRule(p, field.key, r, ctx));
     case 'tag': {
       const has = `(c.tags @> ARRAY[${p.add(r.value, 'text')}])`;
       return r.operator === 'has' ? has : `(NOT ${has})`;
@@ -260,6 +304,16 @@ function customRule(p: Params, customKey: string, r: SegmentRule, ctx: CompileCo
     return r.operator === 'eq' ? eq : not(eq);
   }
   return textRule(p, text, r);
+}
+
+/**
+ * A text rule on a custom value in segment_contacts: the value at the key's slot, stored as
+ * `lower(custom_fields ->> key)`, so it compares as stored. The slot is looked up once per query (a
+ * subquery on no column of `c`); a key with no slot is held by no contact: NULL, unset.
+ */
+function narrowCustomRule(p: Params, customKey: string, r: SegmentRule): string {
+  const slot = `(SELECT k.slot FROM segment_custom_keys k WHERE k.account_id = $1 AND k.key = ${p.add(customKey, 'text')})`;
+  return textRule(p, `c.custom[${slot}]`, r, (v) => v.toLowerCase());
 }
 
 /**

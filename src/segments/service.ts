@@ -16,7 +16,7 @@ import { loadDefinitions } from '../contacts/service.ts';
 import { notFound, validationError, type Issue } from '../errors.ts';
 import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { isId, newId } from '../ids.ts';
-import { compileRules } from './compile.ts';
+import { compileRules, countSource } from './compile.ts';
 import { checkRuleSet, type RuleFieldDefinition } from './rules.ts';
 
 /** A segment as the API shows it, with its live count. */
@@ -138,10 +138,14 @@ export function deleteSegment(engage: Engage, accountId: string, id: string, met
 // ---------------------------------------------------------------------------------------------
 // members, live
 
-/** How many of the account's contacts match the rules now. */
+/**
+ * How many of the account's contacts match the rules now: over the narrow segment_contacts when the
+ * rules read only what it holds (README "Segments"), else over contacts.
+ */
 export async function countMatching(db: Db, accountId: string, rules: SegmentGroup, now: Date): Promise<number> {
-  const q = compileRules(rules, { accountId, now });
-  const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM contacts c WHERE c.account_id = $1 AND ${q.where}`, q.params);
+  const source = countSource(rules);
+  const q = compileRules(rules, { accountId, now }, source);
+  const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${source} c WHERE c.account_id = $1 AND ${q.where}`, q.params);
   return Number(rows[0]!.n);
 }
 
