@@ -126,10 +126,12 @@ BEGIN
   WITH ${REQUEST_STREAMS}, go AS (
     SELECT bool_and(c.fits AND NOT c.look) AS all_fit, count(*) AS streams, array_agg(c.s) FILTER (WHERE c.cur IS NOT NULL) AS existing FROM c
   ), moved AS (
-    -- only where the row still holds the revision we read (= ANY keeps this an index look-up)
+    -- only where the row still holds the revision we read (= ANY keeps this an index look-up). go's
+    -- values as scalar subqueries, not a join: joined, every row of the hash carried the array of all
+    -- the request's existing streams, and an append to 800 streams spilled 25 MB to temporary files
     UPDATE es_streams e SET revision = c.cur + c.n
-    FROM c, go
-    WHERE go.all_fit AND e.stream_id = ANY(go.existing) AND e.stream_id = c.s AND e.revision = c.cur
+    FROM c
+    WHERE (SELECT go.all_fit FROM go) AND e.stream_id = ANY((SELECT go.existing FROM go)::text[]) AND e.stream_id = c.s AND e.revision = c.cur
     RETURNING e.stream_id
   ), created AS (
     INSERT INTO es_streams (stream_id, revision)
@@ -624,4 +626,5 @@ export const EVENTSTORE_MIGRATIONS: Migration[] = [
   { id: 11, name: 'event store: locks only for any/stream_exists, conditional writes for exact revisions and new streams', sql: APPEND_FUNCTION },
   { id: 12, name: 'event store: a stream that moves between judging and writing fails the append, to be judged again', sql: APPEND_FUNCTION },
   { id: 46, name: 'event store: appends run with JIT off, and look up each stream once', sql: APPEND_FUNCTION },
+  { id: 53, name: 'event store: an append to existing streams hashes no copy of their list per row', sql: APPEND_FUNCTION },
 ];
