@@ -132,8 +132,11 @@ export class BatchGroup {
       for (const a of applying) settle(a.entry, { kind: 'applied', applyMs: a.applyMs });
     } catch (err) {
       if (err instanceof SlowApply && client) {
-        // the connection is busy with the slow apply: closing it is the only way to end the
-        // transaction now (the server rolls it back); nothing of the group was kept
+        // the connection is busy with the slow apply: its session is ended from another (a closed
+        // socket alone ends it only once the running statement returns, its locks held until then),
+        // so the server rolls it back and lets go of its locks now; nothing of the group was kept
+        const pid = (client as unknown as { processID?: number }).processID;
+        if (pid) await this.pool.query('SELECT pg_terminate_backend($1)', [pid]).catch(() => undefined);
         client.release(err);
         closed = true;
         settle(err.entry, { kind: 'slow' });

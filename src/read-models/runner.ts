@@ -369,9 +369,11 @@ export class ProjectionRunner extends EventEmitter {
       return false;
     }
     const last = events[events.length - 1].position;
-    if (row.active && events.length <= GROUPED_MAX_EVENTS && !this.failures.has(key) && !((this.soloUntil.get(key) ?? 0) > Date.now())) {
+    if (row.active && p.rebuildable !== false && events.length <= GROUPED_MAX_EVENTS && !this.failures.has(key) && !((this.soloUntil.get(key) ?? 0) > Date.now())) {
       // a small batch of a live read model goes with the others' in one transaction (batch-group.ts);
-      // one the group hands back (its lock busy, its apply failing) runs on its own below
+      // one the group hands back (its lock busy, its apply failing) runs on its own below. A read
+      // model with effects beyond its tables (the webhook outbox) always runs on its own: an apply the
+      // group gives up on must not have done anything outside the transaction it rolls back
       const outcome = await this.group.submit({ projection: p, generation: row.generation, from, events, announce: this.announceCheckpoints });
       if (outcome.kind === 'moved') {
         this.staleState.add(p.name);

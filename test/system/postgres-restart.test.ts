@@ -159,14 +159,19 @@ describe('Postgres restarts under load', () => {
         // under load a projection's lag is rarely 0 at the very instant of one sample: each must be
         // seen at 0 (caught up) at least once, while /health says ok and all of them run
         const caughtUp = new Set<string>();
+        let last = '';
         await eventually('/health 200 with every projection running and caught up', async () => {
           const c = await api.call('health', 'GET', '/health');
           const b = c.body;
+          // what the last answer showed of those not yet seen caught up (for the failure's message)
+          last = `${c.status} ${JSON.stringify((b?.projections ?? []).filter((p: { name: string; lag: number; status: string }) => !caughtUp.has(p.name) && (p.lag !== 0 || p.status !== 'running')))}`;
           if (c.status !== 200 || b.status !== 'ok' || b.projections.length === 0) return undefined;
           if (!b.projections.every((p: { status: string }) => p.status === 'running')) return undefined;
-          for (const p of b.projections as { name: string; lag: number }[]) if (p.lag === 0) caughtUp.add(p.name);
+          for (const p of b.projections as { name: string; lag: number }[]) if (p.lag === 0 && !caughtUp.has(p.name)) caughtUp.add(p.name), (recovery.lastCaughtUp = `${p.name} at ${since()} ms`);
           return b.projections.every((p: { name: string }) => caughtUp.has(p.name)) ? true : undefined;
-        }, 2 * RECOVERY_MS, 100);
+        }, 2 * RECOVERY_MS, 100).catch((err: Error) => {
+          throw new Error(`${err.message}; the last /health: ${last.slice(0, 1500)}`);
+        });
         recovery.health = since();
       },
       send: async () => {
