@@ -1,16 +1,14 @@
 // Ingesting tracked events (POST /v1/events): up to 1,000 per call, each an EventTracked on its
 // contact's stream. The batch is a handful of statements, not one command per event:
-//  1. repeats of a client id within the batch follow its first occurrence;
+//  1. repeats of a client id within the batch follow its first occurrence; ids ingested before are
+//     duplicates (event-ids.ts);
 //  2. contacts resolved in bulk, unknown ones decided as ContactCreated (contacts.ts);
-//  3. the client ids claimed: one taken before is a duplicate (event-ids.ts), and a contact the batch
-//     would create for it is not created; then the new contacts' emails and phones (the claims
-//     createContact takes);
+//  3. the client ids claimed, then the new contacts' emails and phones (the claims createContact takes);
 //  4. traits of existing contacts applied through updateContact (its claims and rules);
 //  5. one appendMany: each new contact's stream (no_stream: ContactCreated and its events), each
 //     existing contact's events (stream_exists). A stream that conflicts is taken out of the batch
 //     and its events are tracked one by one with the contacts service's own rules (resolveOne and
 //     handleCommand), like an event for a contact the batch creates that brings traits of its own.
-//     Once the append is in, one row marks the batch's client ids stored (event-ids.ts).
 // A bad event fails alone; an event of a stream the batch could not write is never half-written.
 // The events get no caller-chosen store ids on Postgres (whose appendMany is all or nothing): the
 // store would look for them in every stream before writing, a third of the append's time; on a
@@ -116,6 +114,11 @@ export async function trackEvents(
     job.result = prior.status === 'duplicate' ? outcome(job, 'duplicate', prior.contactId) : failed(job, inProgress());
     if (prior.status === 'in_progress') inFlight.push(job);
   };
+  const priors = await claims.priors(open().flatMap((j) => (j.event.id !== undefined ? [j.event.id] : [])));
+  for (const job of open()) {
+    const prior = job.event.id !== undefined ? priors.get(job.event.id) : undefined;
+    if (prior) answerPrior(job, prior);
+  }
 
   // new contacts whose claims are held (given back unless their stream may have been written)
   const newContacts = new Map<string, { contact: NewContact; creator: Job; held: { field: 'email' | 'phone'; value: string }[]; attempted?: boolean }>();
@@ -133,15 +136,13 @@ export async function trackEvents(
 
   const attempted = new Set<Job>();
   try {
-    // 2. contacts, for every event the decider let through: the claims (3) tell the new from the ingested before
+    // 2. contacts
     const toResolve = open();
     const resolutions = await resolveMany(engage, accountId, toResolve.map((j) => j.event), now);
-    const unresolved: Job[] = [];
     toResolve.forEach((job, i) => {
       const r = resolutions[i];
       if ('error' in r) {
         job.result = failed(job, r.error);
-        if (job.event.id !== undefined) unresolved.push(job);
         return;
       }
       job.contactId = r.contactId;
@@ -151,13 +152,6 @@ export async function trackEvents(
       // a later event for a contact the batch creates applies its traits on its own, once the contact exists
       else if (job.event.traits) job.alone = true;
     });
-
-    // an event ingested before is a duplicate, whatever its contact has become since
-    const priors = await claims.priors(unresolved.map((j) => j.event.id!));
-    for (const job of unresolved) {
-      const prior = priors.get(job.event.id!);
-      if (prior) answerPrior(job, prior);
-    }
 
     // 3. client ids, then the new contacts' unique values
     const lost = await claims.claim(unanswered().flatMap((j) => (j.event.id !== undefined ? [{ clientId: j.event.id, contactId: j.contactId! }] : [])));
@@ -232,8 +226,7 @@ export async function trackEvents(
     }
     results.forEach((r) => reached(r.position));
     const stored = streams.flatMap((s) => s.jobs);
-    const clientIds = (js: readonly Job[]) => js.flatMap((j) => (j.event.id !== undefined ? [j.event.id] : []));
-    await claims.batchStored(clientIds(stored), clientIds(unanswered().filter((j) => j.alone)));
+    await claims.settle(stored.flatMap((j) => (j.event.id !== undefined ? [{ clientId: j.event.id, contactId: j.contactId! }] : [])));
     for (const job of stored) job.result = outcome(job, 'accepted', job.contactId!);
 
     // the events that go alone

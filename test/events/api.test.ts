@@ -399,44 +399,6 @@ describe('idempotency on the client’s event id', () => {
     expect(await total(id)).toBe(1);
   });
 
-  it('an id stored before is a duplicate whatever its event names now: a contact deleted since, or a new email (which creates no contact)', async () => {
-    const tag = unique();
-    const id = await createContact(acct.key, { email: `gone-${tag}@example.com` });
-    const kept = await createContact(acct.key, { email: `kept-${tag}@example.com` });
-    expect((await post(acct.key, [{ id: `gone-${tag}`, contact: { id }, name: 'Gone' }, { id: `kept-${tag}`, contact: { id: kept }, name: 'Kept' }])).accepted).toBe(2);
-    expect((await server.call('DELETE', `/v1/contacts/${id}`, { key: acct.key })).status).toBe(200);
-    const email = `never-${tag}@example.com`;
-    const again = await post(acct.key, [
-      { id: `gone-${tag}`, contact: { id }, name: 'Gone' },
-      { id: `kept-${tag}`, contact: { email }, name: 'Kept', traits: { first_name: 'Never' } },
-      { contact: { id }, name: 'No id' },
-    ]);
-    expect(again.results).toEqual([
-      { index: 0, status: 'duplicate', id: `gone-${tag}`, contact_id: id },
-      { index: 1, status: 'duplicate', id: `kept-${tag}`, contact_id: kept },
-      expect.objectContaining({ index: 2, status: 'failed', error: 'not_found' }),
-    ]);
-    expect(await contactsWithEmail(acct.key, email)).toEqual([]);
-  });
-
-  it('events tracked alone within a batch (a later event bringing traits to a contact the batch creates) are duplicates when sent again', async () => {
-    const tag = unique();
-    const email = `alone-${tag}@example.com`;
-    const events = [
-      { id: `alone-${tag}-1`, contact: { email }, name: 'One', traits: { first_name: 'Ada' } },
-      { id: `alone-${tag}-2`, contact: { email }, name: 'Two', traits: { last_name: 'Lovelace' } },
-    ];
-    const first = await post(acct.key, events);
-    expect(first).toMatchObject({ accepted: 2 });
-    const contactId = first.results[0].contact_id;
-    const again = await post(acct.key, events);
-    expect(again.results).toEqual([
-      { index: 0, status: 'duplicate', id: `alone-${tag}-1`, contact_id: contactId },
-      { index: 1, status: 'duplicate', id: `alone-${tag}-2`, contact_id: contactId },
-    ]);
-    expect(await total(contactId)).toBe(2);
-  });
-
   it('an id left claimed by a request that died is free again later if its event was not stored, and a duplicate if it was', async () => {
     const tag = unique();
     const id = await createContact(acct.key, { email: `died-${tag}@example.com` });
