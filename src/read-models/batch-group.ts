@@ -21,9 +21,8 @@
 import type pg from 'pg';
 import { isConnectionError } from '../db/errors.ts';
 import type { Position, RecordedEvent } from '../eventstore/port.ts';
-import { comparePositions } from '../eventstore/port.ts';
 import { type Projection, tableNamer } from './projection.ts';
-import { CHECKPOINT_CHANNEL, GENERATION_LOCK_NAMESPACE, STATE_COLUMNS, type StateRow, checkpointPayload, rowPosition } from './state.ts';
+import { CHECKPOINT_CHANNEL, GENERATION_LOCK_NAMESPACE, STATE_COLUMNS, type StateRow, checkpointPayload, stillAt } from './state.ts';
 
 export interface GroupedBatch {
   projection: Projection;
@@ -110,7 +109,7 @@ export class BatchGroup {
           settle(e, { kind: 'busy' });
           continue;
         }
-        if (!state || comparePositions(rowPosition(state), batch.from) !== 0 || state.status === 'failed' || state.version !== batch.projection.version || !state.active) {
+        if (!stillAt(state, batch.from, batch.projection.version) || !state.active) {
           settle(e, { kind: 'moved' });
           continue;
         }

@@ -23,7 +23,7 @@ import type { Wakeup } from '../eventstore/wakeup.ts';
 import { LogTail, type TailStats } from './log-tail.ts';
 import { type Projection, type TableNamer, tableNamer } from './projection.ts';
 import { ensureProjection, removeGeneration, replaceViews } from './generations.ts';
-import { CHECKPOINT_CHANNEL, STATE_COLUMNS, type StateRow, beginBatch, commitBatch, lockGenerations, lockProjection, parseCheckpointPayload, readState, rowPosition } from './state.ts';
+import { CHECKPOINT_CHANNEL, STATE_COLUMNS, type StateRow, beginBatch, commitBatch, lockGenerations, lockProjection, parseCheckpointPayload, readState, rowPosition, stillAt } from './state.ts';
 import { NotificationListener } from '../db/notifications.ts';
 import { errorText, isEventError, parkEvent } from './parked.ts';
 import { BatchGroup } from './batch-group.ts';
@@ -391,7 +391,7 @@ export class ProjectionRunner extends EventEmitter {
     try {
       // the generation's lock, not a row lock: no transaction id until apply writes (see state.ts)
       const now = await beginBatch(client, p.name, row.generation);
-      if (!now || comparePositions(rowPosition(now), from) !== 0 || now.status === 'failed' || now.version !== p.version) {
+      if (!stillAt(now, from, p.version)) {
         // another process moved it meanwhile (or it was swapped out): drop this batch and re-read
         await client.query('ROLLBACK');
         this.staleState.add(p.name);

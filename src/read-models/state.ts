@@ -1,7 +1,7 @@
 // projection_state: one row per generation of each read model — the code version that builds it, its
 // tables, its checkpoint and its health — and the locks that keep runners, rebuilds and swaps apart.
 import type pg from 'pg';
-import type { Position } from '../eventstore/port.ts';
+import { type Position, comparePositions } from '../eventstore/port.ts';
 import type { Migration } from '../db/migrations.ts';
 
 export interface StateRow {
@@ -31,6 +31,14 @@ type Queryable = Pick<pg.PoolClient, 'query'>;
 
 export function rowPosition(r: Pick<StateRow, 'commit' | 'prepare'>): Position {
   return { commit: BigInt(r.commit), prepare: BigInt(r.prepare) };
+}
+
+/**
+ * Whether a batch read from `from` may still be applied: the generation's row is there, still at that
+ * checkpoint, not failed, and of this code's version (else another process moved it meanwhile).
+ */
+export function stillAt(row: StateRow | undefined, from: Position, version: number): row is StateRow {
+  return row !== undefined && comparePositions(rowPosition(row), from) === 0 && row.status !== 'failed' && row.version === version;
 }
 
 export async function readState(db: Queryable, name: string): Promise<StateRow[]> {
