@@ -51,6 +51,8 @@ describe('segment_contacts', () => {
     await ok(key, 'POST', '/v1/contacts/fields', { key: 'plan', label: 'Plan', type: 'text' }, 201);
     await ok(key, 'POST', '/v1/contacts/fields', { key: 'score', label: 'Score', type: 'number' }, 201);
     await ok(key, 'POST', '/v1/contacts/fields', { key: 'active', label: 'Active', type: 'boolean' }, 201);
+    // a definition's write waits for the fields read model; the slots are the contacts read model's
+    await server.caughtUp(['contacts']);
     const { rows: slots } = await server.engage.pool.query('SELECT key, slot FROM segment_custom_keys WHERE account_id = $1 ORDER BY slot', [accountId]);
     expect(slots).toEqual([{ key: 'plan', slot: 1 }, { key: 'score', slot: 2 }, { key: 'active', slot: 3 }]);
 

@@ -67,7 +67,7 @@ describe('after the API has answered', () => {
     await until(() => r.held.length, (n) => n >= PER_HOST, 20_000);
     expect(r.held).toHaveLength(PER_HOST);
     // some are claimed and wait in the sender (they wait there at most 2 s, so act at once)
-    expect(await leased(endpointId)).toBeGreaterThan(PER_HOST);
+    expect(await until(() => leased(endpointId), (n) => n > PER_HOST, 5_000)).toBeGreaterThan(PER_HOST);
     await act();
     const hitsAtAnswer = r.receiver.hits.length;
     for (const res of r.held.splice(0)) res.writeHead(heldAnswer).end();
@@ -156,7 +156,7 @@ describe('when the outbox lags behind the delete', () => {
     await until(() => r.held.length, (n) => n >= PER_HOST, 20_000);
     expect(r.held).toHaveLength(PER_HOST);
     // some are claimed and wait in the sender for a slot
-    expect(await leased(ep.id, lagging)).toBeGreaterThan(PER_HOST);
+    expect(await until(() => leased(ep.id, lagging), (n) => n > PER_HOST, 5_000)).toBeGreaterThan(PER_HOST);
     // the outbox cannot apply the delete while this lock is held (its claims still read the endpoint)
     const blocker = await lagging.engage.pool.connect();
     try {
