@@ -16,6 +16,8 @@ import { eventually, until } from '../support/waits.ts';
 const DOMAIN = 'inbound.acme.test';
 const MAX_BYTES = 1024 * 1024;
 const PER_IP = 3;
+/** the undeclared oversized message: 32 times the limit, twice the growth the test allows */
+const BODY_BYTES = 32 * 1024 * 1024;
 let server: TestServer;
 let dns: TestDnsServer;
 let a: TestAccount;
@@ -144,7 +146,7 @@ describe('message size', () => {
       expect((await c.send(`RCPT TO:<${replyAddress()}>`)).code).toBe(250);
       expect((await c.send('DATA')).code).toBe(354);
       c.socket.write(`From: big@example.com\r\nTo: ${replyAddress()}\r\nSubject: huge\r\nMessage-ID: <huge@example.com>\r\n\r\n`);
-      // the listener runs in this process: what it holds while 96 MiB stream in is ours to watch. Live
+      // the listener runs in this process: what it holds while 32 MiB stream in is ours to watch. Live
       // memory after a full collection, not RSS: the reads' garbage and the collector's timing moved RSS
       // by 50 MiB from run to run, where keeping the message moves live memory by the message's size
       const collect = liveMemoryProbe();
@@ -152,18 +154,16 @@ describe('message size', () => {
       let peak = before;
       const sampler = setInterval(() => {
         peak = Math.max(peak, collect());
-      }, 50);
-      const started = Date.now();
+      }, 100);
       try {
-        await streamBody(c.socket, 96 * 1024 * 1024);
+        await streamBody(c.socket, BODY_BYTES);
         const answer = await c.send('.');
         expect(answer.code, answer.text).toBe(552);
       } finally {
         clearInterval(sampler);
       }
-      // parsing 96 MiB took the process hundreds of MiB and many seconds; discarding it takes neither
+      // keeping the message would grow live memory by its size (twice the bound); discarding it, by little
       expect((peak - before) / 2 ** 20, 'MiB of live memory the process grew by while the message streamed in').toBeLessThan(16);
-      expect(Date.now() - started).toBeLessThan(20_000);
 
       // the same session still takes a message of an allowed size
       expect((await c.send('MAIL FROM:<small@example.com>')).code).toBe(250);
