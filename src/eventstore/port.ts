@@ -102,6 +102,12 @@ export interface CountOptions {
   includeHeldBack?: boolean;
 }
 
+/** One reader's countAfter: its position and the types it reads (undefined: every type). */
+export interface CountRequest {
+  after: Position;
+  types: readonly string[] | undefined;
+}
+
 /** A transaction that holds catch-up readers back (what an operator needs to find and end it). */
 export interface OpenTransaction {
   pid: number | null;
@@ -173,6 +179,11 @@ export interface EventStore {
    * transaction (the true lag of a reader at `after`).
    */
   countAfter(after: Position, types: readonly string[] | undefined, cap: number, options?: CountOptions): Promise<number>;
+  /**
+   * countAfter for several readers at once, in their order: what each would answer (a store that
+   * can count them in one read of the log; without it, countAfter once per reader).
+   */
+  countsAfter?(readers: readonly CountRequest[], cap: number, options?: CountOptions): Promise<number[]>;
   /**
    * Postgres only: the oldest open transaction on the cluster that holds a transaction id. Catch-up
    * readers see nothing that committed after it started until it ends, in any database of the cluster.

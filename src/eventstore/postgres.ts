@@ -7,6 +7,8 @@ import type { Logger } from 'pino';
 import {
   type AppendResult,
   type CountOptions,
+  type CountRequest,
+  comparePositions,
   type OpenTransaction,
   type EventStore,
   type ExpectedRevision,
@@ -286,6 +288,8 @@ interface AppendRow {
   o_gp: string | null;
 }
 
+/** countsAfter reads at most this many events in its one read (a few MiB of positions and types). */
+const COUNT_SCAN_MAX = 100_000;
 const RETRY_ATTEMPTS = 6;
 const RETRY_BASE_MS = 50;
 
@@ -488,6 +492,43 @@ export class PostgresEventStore implements EventStore {
       params,
     );
     return rows[0].n;
+  }
+
+  /**
+   * countAfter for every reader from one read of the log: the events after the furthest-behind
+   * reader (at most COUNT_SCAN_MAX of them, their position and type) are read once and each reader
+   * counts its types after its own position among them, where one count per reader read every event
+   * again for each (GET /health counts every read model's lag). When that read stopped at its limit
+   * before the log's end, a reader that found fewer than `cap` may have more beyond it: those are
+   * counted on their own.
+   */
+  async countsAfter(readers: readonly CountRequest[], cap: number, options: CountOptions = {}): Promise<number[]> {
+    if (readers.length === 0) return [];
+    const from = readers.map((r) => r.after).reduce((a, b) => (comparePositions(b, a) < 0 ? b : a));
+    const limit = Math.min(cap, COUNT_SCAN_MAX);
+    const readable = options.includeHeldBack ? '' : ' AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
+    const { rows } = await this.pool.query<{ n: number; scanned: number }>(
+      `WITH r AS MATERIALIZED (
+         SELECT x.i, x.c::xid8 AS c, x.p, x.types IS NULL AS every_type, ARRAY(SELECT jsonb_array_elements_text(x.types)) AS types
+           FROM jsonb_to_recordset($1::jsonb) AS x(i int, c text, p bigint, types jsonb)),
+       e AS MATERIALIZED (
+         SELECT transaction_id, global_position, type FROM es_events
+          WHERE (transaction_id, global_position) > ($2::text::xid8, $3::bigint)${readable}
+          ORDER BY transaction_id, global_position LIMIT $4)
+       SELECT (SELECT count(*) FROM e WHERE (e.transaction_id, e.global_position) > (r.c, r.p) AND (r.every_type OR e.type = ANY(r.types)))::int AS n,
+              (SELECT count(*) FROM e)::int AS scanned
+         FROM r ORDER BY r.i`,
+      [
+        JSON.stringify(readers.map((r, i) => ({ i, c: r.after.commit.toString(), p: r.after.prepare.toString(), types: r.types ?? null }))),
+        from.commit.toString(),
+        from.prepare.toString(),
+        limit,
+      ],
+    );
+    const complete = rows.length > 0 && rows[0].scanned < limit;
+    return Promise.all(
+      rows.map((row, i) => (complete || row.n >= cap ? Math.min(row.n, cap) : this.countAfter(readers[i].after, readers[i].types, cap, options))),
+    );
   }
 
   /**

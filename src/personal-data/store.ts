@@ -72,6 +72,10 @@ export class PersonalDataStore implements EventStore {
     return this.inner.countAfter(after, types, cap, options);
   }
 
+  get countsAfter() {
+    return this.inner.countsAfter?.bind(this.inner);
+  }
+
   get oldestOpenTransaction() {
     return this.inner.oldestOpenTransaction?.bind(this.inner);
   }

@@ -156,6 +156,22 @@ describe('postgres event store: out-of-order commits', () => {
     }
   });
 
+  it('countsAfter, like countAfter, counts what an open transaction holds back only with includeHeldBack', async () => {
+    const head = await store.headPosition();
+    const held = await heldAppend(newStreamId('ooo'));
+    try {
+      await store.append(newStreamId('ooo'), [{ type: 'OutOfOrderCommitted', data: {} }], 'no_stream');
+      const readers = [{ after: head, types: undefined }, { after: head, types: ['OutOfOrderCommitted'] }];
+      expect(await store.countsAfter(readers, 10)).toEqual([0, 0]);
+      expect(await store.countsAfter(readers, 10, { includeHeldBack: true })).toEqual([1, 1]);
+      await held.commit();
+      expect(await store.countsAfter(readers, 10, { includeHeldBack: true })).toEqual([2, 1]);
+    } catch (err) {
+      await held.rollback().catch(() => undefined);
+      throw err;
+    }
+  });
+
   it('subscribeToAll delivers both events, the earlier-positioned one first, none skipped', async () => {
     const head = await store.headPosition();
     const a = newStreamId('ooo');
@@ -205,5 +221,37 @@ describe('postgres event store: out-of-order commits', () => {
     });
     expect(r.seenWhileHeld).toEqual([r.b]);
     expect(r.seen).toEqual([r.b]); // A was never seen: skipped for good
+  });
+});
+
+describe('postgres event store: countsAfter', () => {
+  it('answers for every reader what countAfter answers for it: positions, types and caps of their own, from one read of the log', async () => {
+    const store = new PostgresEventStore(pool, url);
+    try {
+      const start = await store.headPosition();
+      const [ta, tb, tc] = ['CountsA', 'CountsB', 'CountsC'].map((t) => `${t}${Date.now()}`);
+      const positions: Position[] = [start];
+      // 30 events in 6 appends, types interleaved
+      for (let i = 0; i < 6; i++) {
+        const r = await store.append(newStreamId('counts'), Array.from({ length: 5 }, (_, j) => ({ type: [ta, tb, tc][(i + j) % 3], data: {} })), 'no_stream');
+        positions.push(r.position);
+      }
+      await readableUpTo(store, positions[positions.length - 1]);
+      const typeSets = [undefined, [ta], [tb, tc], [], [ta, tb, tc]];
+      const readers = positions.flatMap((after) => typeSets.map((types) => ({ after, types })));
+      for (const cap of [1_000, 7, 3, 1]) {
+        const expected = await Promise.all(readers.map((r) => store.countAfter(r.after, r.types, cap)));
+        expect(await store.countsAfter(readers, cap), `cap ${cap}`).toEqual(expected);
+        // in any order, and alone
+        const reversed = [...readers].reverse();
+        expect(await store.countsAfter(reversed, cap), `cap ${cap}, reversed`).toEqual([...expected].reverse());
+        expect(await store.countsAfter([readers[7]], cap)).toEqual([expected[7]]);
+      }
+      expect(await store.countsAfter([], 10)).toEqual([]);
+      // a cap below the log between the readers: the one read stops before the later readers' events, and they are counted on their own
+      expect(await store.countsAfter([{ after: start, types: [ta] }, { after: positions[5], types: undefined }], 6)).toEqual([6, 5]);
+    } finally {
+      await store.close();
+    }
   });
 });
