@@ -22,16 +22,28 @@ export interface CommandResult<State, Event> {
   revision: bigint | 'no_stream';
 }
 
+export interface HandleOptions {
+  /** attempts before a conflict is the caller's (default 5) */
+  maxAttempts?: number;
+  /**
+   * The stream is new (its id was made for this command): the first attempt decides on the initial
+   * state without reading it, and appends expecting no stream. Should it exist after all, that
+   * append conflicts and the next attempt reads it, as every attempt does otherwise.
+   */
+  fresh?: boolean;
+}
+
 export async function handleCommand<Command, State, Event extends StoredEventLike>(
   store: EventStore,
   decider: Decider<Command, State, Event>,
   streamId: string,
   command: Command | ((state: State) => Command),
   metadata: EventMetadata,
-  maxAttempts = 5,
+  options: HandleOptions = {},
 ): Promise<CommandResult<State, Event>> {
+  const maxAttempts = options.maxAttempts ?? 5;
   for (let attempt = 1; ; attempt++) {
-    const recorded = await store.readStream(streamId);
+    const recorded = attempt === 1 && options.fresh ? [] : await store.readStream(streamId);
     const history = recorded.map((r) => ({ type: r.type, data: r.data }) as Event);
     const state = fold(decider, history);
     const revision: bigint | 'no_stream' = recorded.length ? recorded[recorded.length - 1].revision : 'no_stream';

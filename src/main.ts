@@ -4,6 +4,7 @@ import { SingleBar } from 'cli-progress';
 import { readFileSync } from 'node:fs';
 import pino from 'pino';
 import { ALL_PROJECTIONS, findProjection } from '../projections/index.ts';
+import type { Projection } from './read-models/projection.ts';
 import { describeHold, readerHold } from './eventstore/reader-hold.ts';
 import { accountOfKey, createAccount, issueApiKey, rotateApiKey } from './accounts/service.ts';
 import { loadConfig, withoutEmpty } from './config.ts';
@@ -239,12 +240,18 @@ projections
     });
   });
 projections
-  .command('rebuild <name>')
-  .description('rebuild a read model from the start; the old tables keep answering until the new ones catch up')
-  .action(async (name: string) => {
-    const p = findProjection(name);
-    if (!p) throw new InvalidArgumentError(`unknown projection ${name} (${ALL_PROJECTIONS.map((x) => x.name).join(', ')})`);
-    await runToCompletion(name, async (engage) => {
+  .command('rebuild [names...]')
+  .description('rebuild read models from the start, one after the other; the old tables keep answering until the new ones catch up')
+  .option('--all', 'every read model that can be rebuilt')
+  .action(async (names: string[], opts: { all?: boolean }) => {
+    if (opts.all && names.length) throw new InvalidArgumentError('name read models or give --all, not both');
+    if (!opts.all && !names.length) throw new InvalidArgumentError(`name a read model (${ALL_PROJECTIONS.map((x) => x.name).join(', ')}) or give --all`);
+    const chosen = opts.all ? ALL_PROJECTIONS.filter((x) => x.rebuildable !== false) : [...new Set(names)].map((name) => {
+      const p = findProjection(name);
+      if (!p) throw new InvalidArgumentError(`unknown projection ${name} (${ALL_PROJECTIONS.map((x) => x.name).join(', ')})`);
+      return p;
+    });
+    await runToCompletion(chosen, async (engage, p) => {
       // a projection never started has no live generation yet: create it first, or the rebuild would be the only one
       await ensureProjection(engage.pool, p);
       return requestRebuild(engage.pool, p);
@@ -264,73 +271,84 @@ program
   })
   .action(async (opts: { projection: string; from: Position }) => {
     if (!findProjection(opts.projection)) throw new InvalidArgumentError(`unknown projection ${opts.projection}`);
-    await runToCompletion(opts.projection, async (engage) => resetCheckpoint(engage.pool, opts.projection, opts.from), 'caught-up');
+    await runToCompletion([findProjection(opts.projection)!], async (engage) => resetCheckpoint(engage.pool, opts.projection, opts.from), 'caught-up');
   });
 
-/** Runs one projection in this process until the rebuild swaps in (or it catches up), with progress on a TTY. */
-async function runToCompletion(name: string, before: (engage: Engage) => Promise<number | void>, until: 'swapped' | 'caught-up') {
-  const p = findProjection(name)!;
-  const engage = await openEngage({ log: quietLog(), projections: [p] });
+/**
+ * Runs each of these projections in this process, one after the other, until its rebuild swaps in
+ * (or it catches up), with a progress bar on a TTY and a line each. One process for all: a read
+ * model rebuilt in a process of its own paid the process's start for each. The exit code is the
+ * worst of them: 2 for a failed one, 3 for one with events parked.
+ */
+async function runToCompletion(chosen: Projection[], before: (engage: Engage, p: Projection) => Promise<number | void>, until: 'swapped' | 'caught-up') {
+  const engage = await openEngage({ log: quietLog(), projections: chosen });
   try {
-    const generation = await before(engage);
-    const head = await engage.store.headPosition();
-    const total = Number(head.prepare);
-    const tty = process.stdout.isTTY;
-    const bar = tty ? new SingleBar({ format: `${name} [{bar}] {value}/{total} events | {rate} ev/s | ETA {eta_formatted}`, hideCursor: true }) : undefined;
-    const started = Date.now();
-    bar?.start(total, 0, { rate: 0 });
-    const runner = new ProjectionRunner(engage.pool, engage.store, [p], engage.log, engage.store.wakeup);
-    const onProgress = (_n: string, _g: number, at: Position) => {
-      const done = Number(at.prepare);
-      const rate = Math.round(done / Math.max(0.001, (Date.now() - started) / 1000));
-      bar?.update(Math.min(done, total), { rate });
-    };
-    runner.on('rebuild-progress', onProgress);
-    runner.on('advanced', (_n: string, at: Position) => onProgress(_n, 0, at));
-    // Done is read from projection_state, not from this runner's events: a running service works on
-    // the same generation and may be the one that swaps it in (or that hits a failing event).
-    let rebuildFailure: string | undefined;
-    const finished = new Promise<void>((resolve, reject) => {
-      const check = setInterval(async () => {
-        try {
-          if (until === 'swapped') {
-            const { rows } = await engage.pool.query<{ active: boolean; status: string; error: string | null; error_position: string | null }>(
-              'SELECT active, status, error, error_position FROM projection_state WHERE name = $1 AND generation = $2',
-              [name, generation],
-            );
-            if (rows.length === 0) throw new Error(`the rebuild of ${name} (generation ${generation}) was replaced by another rebuild`);
-            if (rows[0].status === 'failed') rebuildFailure = `rebuild of ${name} failed at ${rows[0].error_position}: ${rows[0].error}`;
-            else if (!rows[0].active) return;
-          } else {
-            const [s] = (await readStatuses(engage.pool, engage.store, ALL_PROJECTIONS)).filter((x) => x.name === name && x.active);
-            if (!s || (s.lag !== 0 && s.status !== 'failed')) return;
-          }
-          clearInterval(check);
-          resolve();
-        } catch (err) {
-          clearInterval(check);
-          reject(err);
-        }
-      }, 200);
-    });
-    await runner.start();
-    await finished.finally(() => runner.stop());
-    bar?.update(total);
-    bar?.stop();
-    if (rebuildFailure) {
-      process.stderr.write(`${rebuildFailure}\n(the previous generation keeps serving)\n`);
-      process.exitCode = 2;
-      return;
+    for (const p of chosen) {
+      const outcome = await runOne(engage, p, await before(engage, p), until);
+      if (outcome === 'failed') process.exitCode = 2;
+      else if (outcome === 'parked' && process.exitCode !== 2) process.exitCode = 3;
     }
-    const [s] = (await readStatuses(engage.pool, engage.store, ALL_PROJECTIONS)).filter((x) => x.name === name && x.active);
-    const secs = (Date.now() - started) / 1000;
-    const parked = s?.parked ? `, ${s.parked} event${s.parked === 1 ? '' : 's'} parked (engage projections parked ${name})` : '';
-    process.stdout.write(`${name}: ${s?.status ?? 'unknown'} at ${s?.position ?? '?'}${parked} (${secs.toFixed(1)} s)\n`);
-    if (s?.status === 'failed') process.exitCode = 2;
-    else if (s?.parked) process.exitCode = 3;
   } finally {
     await engage.close();
   }
+}
+
+/** One projection of runToCompletion: run until done, then its line (stdout) or its failure (stderr). */
+async function runOne(engage: Engage, p: Projection, generation: number | void, until: 'swapped' | 'caught-up'): Promise<'ok' | 'failed' | 'parked'> {
+  const name = p.name;
+  const head = await engage.store.headPosition();
+  const total = Number(head.prepare);
+  const tty = process.stdout.isTTY;
+  const bar = tty ? new SingleBar({ format: `${name} [{bar}] {value}/{total} events | {rate} ev/s | ETA {eta_formatted}`, hideCursor: true }) : undefined;
+  const started = Date.now();
+  bar?.start(total, 0, { rate: 0 });
+  const runner = new ProjectionRunner(engage.pool, engage.store, [p], engage.log, engage.store.wakeup);
+  const onProgress = (_n: string, _g: number, at: Position) => {
+    const done = Number(at.prepare);
+    const rate = Math.round(done / Math.max(0.001, (Date.now() - started) / 1000));
+    bar?.update(Math.min(done, total), { rate });
+  };
+  runner.on('rebuild-progress', onProgress);
+  runner.on('advanced', (_n: string, at: Position) => onProgress(_n, 0, at));
+  // Done is read from projection_state, not from this runner's events: a running service works on
+  // the same generation and may be the one that swaps it in (or that hits a failing event).
+  let rebuildFailure: string | undefined;
+  const finished = new Promise<void>((resolve, reject) => {
+    const check = setInterval(async () => {
+      try {
+        if (until === 'swapped') {
+          const { rows } = await engage.pool.query<{ active: boolean; status: string; error: string | null; error_position: string | null }>(
+            'SELECT active, status, error, error_position FROM projection_state WHERE name = $1 AND generation = $2',
+            [name, generation],
+          );
+          if (rows.length === 0) throw new Error(`the rebuild of ${name} (generation ${generation}) was replaced by another rebuild`);
+          if (rows[0].status === 'failed') rebuildFailure = `rebuild of ${name} failed at ${rows[0].error_position}: ${rows[0].error}`;
+          else if (!rows[0].active) return;
+        } else {
+          const [s] = (await readStatuses(engage.pool, engage.store, ALL_PROJECTIONS)).filter((x) => x.name === name && x.active);
+          if (!s || (s.lag !== 0 && s.status !== 'failed')) return;
+        }
+        clearInterval(check);
+        resolve();
+      } catch (err) {
+        clearInterval(check);
+        reject(err);
+      }
+    }, 200);
+  });
+  await runner.start();
+  await finished.finally(() => runner.stop());
+  bar?.update(total);
+  bar?.stop();
+  if (rebuildFailure) {
+    process.stderr.write(`${rebuildFailure}\n(the previous generation keeps serving)\n`);
+    return 'failed';
+  }
+  const [s] = (await readStatuses(engage.pool, engage.store, ALL_PROJECTIONS)).filter((x) => x.name === name && x.active);
+  const secs = (Date.now() - started) / 1000;
+  const parked = s?.parked ? `, ${s.parked} event${s.parked === 1 ? '' : 's'} parked (engage projections parked ${name})` : '';
+  process.stdout.write(`${name}: ${s?.status ?? 'unknown'} at ${s?.position ?? '?'}${parked} (${secs.toFixed(1)} s)\n`);
+  return s?.status === 'failed' ? 'failed' : s?.parked ? 'parked' : 'ok';
 }
 
 const streams = program.command('streams').description('the audit trail');

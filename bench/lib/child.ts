@@ -32,9 +32,11 @@ export const ENGAGE_BENCH_ENV: Record<string, string> = {
   WEBHOOK_ALLOW_PRIVATE: 'true',
 };
 
+/** BENCH_CPU_PROF=1: a child's node flags for a CPU profile in bench/results/profiles (processes it forks inherit them). */
+const cpuProfArgs = () => (process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench/results/profiles')}`] : []);
+
 async function startProcess(label: string, script: string, args: string[], env: Record<string, string>): Promise<ServerChild> {
-  const nodeArgs = ['--import', 'tsx'];
-  if (process.env.BENCH_CPU_PROF === '1') nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench/results/profiles')}`);
+  const nodeArgs = ['--import', 'tsx', ...cpuProfArgs()];
   const proc = spawn(process.execPath, [...nodeArgs, path.join(ROOT, script), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -92,7 +94,7 @@ export function startInsertBaseline(databaseUrl: string): Promise<ServerChild> {
  */
 export async function startEngageServe(databaseUrl: string, processes: number, overrides: Record<string, string> = {}): Promise<ServerChild> {
   const port = await freePort();
-  const proc = spawn(process.execPath, [path.join(ROOT, 'bin/engage.js'), 'serve', '--port', String(port), '--processes', String(processes)], {
+  const proc = spawn(process.execPath, [...cpuProfArgs(), path.join(ROOT, 'bin/engage.js'), 'serve', '--port', String(port), '--processes', String(processes)], {
     cwd: ROOT,
     env: { ...process.env, ...ENGAGE_BENCH_ENV, DATABASE_URL: databaseUrl, ...overrides },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -23,7 +23,7 @@ export async function openCluster(): Promise<Cluster> {
   let mode: Cluster['mode'] = 'external';
   if (!adminUrl) {
     // BENCH_PG_STATS=1: the statements' time per scenario, from pg_stat_statements (statementStats)
-    const serverFlags = process.env.BENCH_PG_STATS === '1' ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all'] : [];
+    const serverFlags = process.env.BENCH_PG_STATS === '1' ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all', '-c', 'pg_stat_statements.track_planning=on'] : [];
     const embedded = await startEmbeddedPostgres({ dataDir: EMBEDDED_DATA_DIR, database: 'postgres', serverFlags });
     adminUrl = embedded.connectionString;
     stop = embedded.stop;
@@ -103,6 +103,8 @@ export interface StatementStat {
   query: string;
   calls: number;
   total_ms: number;
+  /** planning time (pg_stat_statements.track_planning): a statement planned on every call shows it here */
+  plan_ms: number;
   mean_ms: number;
   rows: number;
   share: number;
@@ -120,20 +122,21 @@ export async function statementStats(db: BenchDatabase, top = 15): Promise<State
     await db.pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     // share: of the time of the statements the clients sent (a function's inner statements are in
     // its caller's time as well as listed on their own, toplevel false)
-    const { rows } = await db.pool.query<{ query: string; calls: string; total: number; rows: string; all_total: number; toplevel: boolean }>(
-      `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query, calls, total_exec_time AS total, rows, toplevel,
-              sum(total_exec_time) FILTER (WHERE toplevel) OVER () AS all_total
+    const { rows } = await db.pool.query<{ query: string; calls: string; total: number; plan: number; rows: string; all_total: number; toplevel: boolean }>(
+      `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 600) AS query, calls, total_exec_time AS total, total_plan_time AS plan, rows, toplevel,
+              sum(total_exec_time + total_plan_time) FILTER (WHERE toplevel) OVER () AS all_total
          FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-        ORDER BY total_exec_time DESC LIMIT $1`,
+        ORDER BY total_exec_time + total_plan_time DESC LIMIT $1`,
       [top],
     );
     return rows.map((r) => ({
       query: r.query,
       calls: Number(r.calls),
       total_ms: Math.round(r.total),
+      plan_ms: Math.round(r.plan),
       mean_ms: Math.round((r.total / Number(r.calls)) * 1000) / 1000,
       rows: Number(r.rows),
-      share: Math.round((r.total / r.all_total) * 1000) / 1000,
+      share: Math.round(((r.total + r.plan) / r.all_total) * 1000) / 1000,
       toplevel: r.toplevel,
     }));
   } catch {
@@ -158,9 +161,15 @@ export async function statementCalls(db: BenchDatabase): Promise<number | undefi
   }
 }
 
+/** With BENCH_PG_STATS=1: forgets the statements counted so far in the cluster, so the next statementsOf covers only what follows. */
+export async function resetStatementStats(db: BenchDatabase): Promise<void> {
+  if (process.env.BENCH_PG_STATS !== '1') return;
+  await db.pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()').catch(() => undefined);
+}
+
 /** With BENCH_PG_STATS=1: the database's statements by total time, the top few printed (for a figure's details). */
 export async function statementsOf(db: BenchDatabase): Promise<{ statements?: StatementStat[] }> {
   const statements = await statementStats(db);
-  for (const st of statements.slice(0, 8)) progress(`  pg ${(st.share * 100).toFixed(1)}%${st.toplevel ? '' : ' (inner)'} ${st.total_ms} ms / ${st.calls} calls: ${st.query}`);
+  for (const st of statements.slice(0, 12)) progress(`  pg ${(st.share * 100).toFixed(1)}%${st.toplevel ? '' : ' (inner)'} ${st.total_ms} ms + plan ${st.plan_ms} ms / ${st.calls} calls: ${st.query}`);
   return statements.length ? { statements } : {};
 }

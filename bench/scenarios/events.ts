@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'undici';
 import { cpuCost, cpuLine, cpuMeter, startEngage, type ServerChild } from '../lib/child.ts';
-import { freshDatabase, PLAIN_EVENTS_TABLE, statementsOf } from '../lib/db.ts';
+import { freshDatabase, PLAIN_EVENTS_TABLE, resetStatementStats, statementsOf } from '../lib/db.ts';
 import { figure, type Figure } from '../lib/report.ts';
 import { type BenchContext, type Scenario, scaled } from '../lib/scenario.ts';
 import { now, progress, runConcurrent, summarise } from '../lib/stats.ts';
@@ -119,7 +119,7 @@ export const eventsIngest: Scenario = {
       const warm = await postEvents(http, key!, bodies[0]);
       if (warm.status !== 200) throw new Error(`POST /v1/events answered ${warm.status}: ${warm.problem}`);
       // BENCH_PG_STATS=1: the statements of the measured batches only (not the seeding's)
-      if (process.env.BENCH_PG_STATS === '1') await db.pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()').catch(() => undefined);
+      await resetStatementStats(db);
       const cpu = cpuMeter(engage.pid, db.name);
       const results: Answer[] = [];
       const t = now();

@@ -5,7 +5,7 @@
 // of the same database (bench/http-server.ts insert), measured in the same run.
 import type pg from 'pg';
 import { type ServerChild, startEngageServe, startInsertBaseline, databaseBackendsCpu } from '../lib/child.ts';
-import { type BenchDatabase, freshDatabase } from '../lib/db.ts';
+import { type BenchDatabase, freshDatabase, resetStatementStats, statementsOf } from '../lib/db.ts';
 import { type ClosedLoopResult, closedLoop, type RequestSpec } from '../lib/loadgen.ts';
 import { counterDelta, dbCounters, processTreeCpu } from '../lib/procstat.ts';
 import { figure, type Figure } from '../lib/report.ts';
@@ -41,6 +41,8 @@ const json = (headers: Record<string, string>, path: string, body: unknown): Req
 });
 
 interface Measured extends ClosedLoopResult {
+  /** with BENCH_PG_STATS=1: the phase's statements by total time */
+  statements?: Awaited<ReturnType<typeof statementsOf>>['statements'];
   /** CPU of the server's processes (the primary and its children) and of the database's backends, percent of one core */
   server_cpu_percent?: number;
   postgres_cpu_percent: number;
@@ -54,6 +56,7 @@ async function phase(label: string, server: ServerChild, db: BenchDatabase, run:
   const cpu0 = processTreeCpu(server.pid);
   const pg0 = databaseBackendsCpu(db.name);
   const counters0 = await dbCounters(db.pool);
+  await resetStatementStats(db);
   const t0 = performance.now();
   const r = await run();
   const wall = (performance.now() - t0) / 1000;
@@ -70,6 +73,7 @@ async function phase(label: string, server: ServerChild, db: BenchDatabase, run:
     server_cpu_ms_per_request: serverCpu === undefined ? undefined : Math.round(((serverCpu * 1000) / requests) * 100) / 100,
     postgres_cpu_ms_per_request: Math.round(((pgCpu * 1000) / requests) * 100) / 100,
     database: counterDelta(counters0, counters1, requests),
+    ...(await statementsOf(db)),
   };
   const l = r.latency_ms;
   progress(

@@ -105,10 +105,12 @@ async function appendHoldingClaims(
   command: () => ContactCommand,
   metadata: EventMetadata,
   afterAppend: (state: ContactState) => Promise<void> = async () => {},
+  /** the contact's id was made for this command: its stream is not read first */
+  fresh = false,
 ): Promise<{ contact: ContactView; position?: Position }> {
   const undo = await claimUnique(engage, accountId, id, values);
   try {
-    const result = await handleCommand(engage.store, contactDecider, contactStream(id), command(), metadata);
+    const result = await handleCommand(engage.store, contactDecider, contactStream(id), command(), metadata, { fresh });
     await afterAppend(result.state);
     return { contact: contactView(id, result.state), position: result.position };
   } catch (err) {
@@ -127,7 +129,7 @@ export async function createContact(
   const { custom_fields = {}, ...fields } = input;
   const definitions = await loadDefinitions(engage, accountId);
   const create = (): ContactCommand => ({ type: 'CreateContact', accountId, id, fields, custom: custom_fields, definitions, now: engage.clock.now() });
-  return appendHoldingClaims(engage, accountId, id, fields, create, metadata);
+  return appendHoldingClaims(engage, accountId, id, fields, create, metadata, undefined, true);
 }
 
 export async function updateContact(

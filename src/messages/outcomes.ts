@@ -147,7 +147,7 @@ export async function applyTransitions(engage: Engage, transitions: readonly Tra
   const slow = transitions.filter((t) => !results.has(t.messageId));
   await eachLimited(slow, SLOW_PATH_CONCURRENCY, async (t) => {
     try {
-      const r = await handleCommand(engage.store, messageDecider, messageStream(t.messageId), t.command, metadata, 3);
+      const r = await handleCommand(engage.store, messageDecider, messageStream(t.messageId), t.command, metadata, { maxAttempts: 3 });
       settle(t, {
         messageId: t.messageId,
         ok: r.events.length > 0,

@@ -220,6 +220,9 @@ describe('the engage CLI beside a running `engage serve`', () => {
     { args: ['replay', '--projection', 'nope', '--from', '0/0'], message: /^engage: unknown projection nope\n$/ },
     // every read model is named, so a typo shows the right name
     { args: ['projections', 'rebuild', 'nope'], message: new RegExp(`^engage: unknown projection nope \\(${ALL_PROJECTIONS.map((p) => p.name).join(', ')}\\)\n$`) },
+    { args: ['projections', 'rebuild'], message: new RegExp(`^engage: name a read model \\(${ALL_PROJECTIONS.map((p) => p.name).join(', ')}\\) or give --all\n$`) },
+    { args: ['projections', 'rebuild', 'contacts', '--all'], message: /^engage: name read models or give --all, not both\n$/ },
+    { args: ['projections', 'rebuild', 'contacts', 'nope'], message: /^engage: unknown projection nope \(/ },
     { args: ['streams', 'show'], message: /error: missing required argument 'stream'/ },
   ])('rejects `engage $args.0 …` ($message) with exit 1, a clear message and no stack trace', async ({ args, message }) => {
     const r = await engage(...args);
