@@ -24,6 +24,8 @@ type Queryable = Pick<pg.Pool, 'query'>;
 
 /** AES-256 */
 const KEY_BYTES = 32;
+/** up to this many subjects, keysForSubjects reads and makes in one statement */
+const READ_OR_MAKE_AT_ONCE = 16;
 
 /**
  * Subjects and key ids travel as one text parameter `$n`, joined by newlines and split in the
@@ -51,24 +53,34 @@ export async function keysForSubjects(db: Queryable, accountId: string, subjects
     const subjectList = textList(2, of);
     take((await db.query(`SELECT id, subject, key FROM data_keys WHERE account_id = $1 AND subject = ANY(${subjectList.sql})`, [accountId, subjectList.param])).rows);
   };
-  // most subjects have their key already (a contact's next event, a recipient written to before)
-  await readKeys(wanted);
+  // the keys travel as one binary parameter, KEY_BYTES each (an array of bytea would be sent as
+  // text, every key hex-escaped), and are cut apart in the statement; `existing` (SQL) names rows the
+  // insert leaves alone
+  const make = async (missing: string[], existing = '') => {
+    const subjectList = textList(2, missing);
+    const idList = textList(3, missing.map(() => newId('dataKey')));
+    const insert = `INSERT INTO data_keys (id, account_id, subject, key)
+       SELECT w.id, $1, w.subject, substring($4::bytea FROM ((w.n - 1) * ${KEY_BYTES} + 1)::int FOR ${KEY_BYTES})
+       FROM unnest(${subjectList.sql}, ${idList.sql}) WITH ORDINALITY AS w(subject, id, n)
+       ${existing ? 'WHERE NOT EXISTS (SELECT 1 FROM existing e WHERE e.subject = w.subject)' : ''}
+       ON CONFLICT (account_id, subject) DO NOTHING
+       RETURNING id, subject, key`;
+    const sql = existing ? `WITH existing AS (${existing}), made AS (${insert}) SELECT * FROM existing UNION ALL SELECT * FROM made` : insert;
+    take((await db.query(sql, [accountId, subjectList.param, idList.param, randomBytes(KEY_BYTES * missing.length)])).rows);
+  };
+  if (wanted.length <= READ_OR_MAKE_AT_ONCE) {
+    // a few subjects (a single write): read and make in one round trip, where two cost a single
+    // write a round trip more
+    await make(wanted, `SELECT id, subject, key FROM data_keys WHERE account_id = $1 AND subject = ANY(${textList(2, wanted).sql})`);
+  } else {
+    // most subjects have their key already (a contact's next event, a recipient written to before):
+    // read, and make only the missing ones (no key or id made for the others)
+    await readKeys(wanted);
+  }
   // the rest are made; a concurrent maker's row wins the unique index, and one this statement's
   // snapshot cannot see yet is read again by the next
   for (let attempt = 0; attempt < 3 && found.size < wanted.length; attempt++) {
-    const missing = wanted.filter((s) => !found.has(s));
-    const subjectList = textList(2, missing);
-    const idList = textList(3, missing.map(() => newId('dataKey')));
-    // the keys travel as one binary parameter, KEY_BYTES each (an array of bytea would be sent as
-    // text, every key hex-escaped), and are cut apart in the statement
-    take((await db.query(
-      `INSERT INTO data_keys (id, account_id, subject, key)
-       SELECT id, $1, subject, substring($4::bytea FROM ((n - 1) * ${KEY_BYTES} + 1)::int FOR ${KEY_BYTES})
-       FROM unnest(${subjectList.sql}, ${idList.sql}) WITH ORDINALITY AS w(subject, id, n)
-       ON CONFLICT (account_id, subject) DO NOTHING
-       RETURNING id, subject, key`,
-      [accountId, subjectList.param, idList.param, randomBytes(KEY_BYTES * missing.length)],
-    )).rows);
+    await make(wanted.filter((s) => !found.has(s)));
     const raced = wanted.filter((s) => !found.has(s));
     if (raced.length) await readKeys(raced);
   }
