@@ -45,6 +45,11 @@ export function contactOut(r: ContactRow): ContactView {
   };
 }
 
+/** The definitions a write of these custom values is checked against: none are read for a write without any. */
+function definitionsFor(engage: Engage, accountId: string, custom: Record<string, unknown>): Promise<FieldDefinition[]> {
+  return Object.keys(custom).length ? loadDefinitions(engage, accountId) : Promise.resolve([]);
+}
+
 export async function loadDefinitions(engage: Engage, accountId: string): Promise<FieldDefinition[]> {
   const events = await engage.store.readStream(customFieldsStream(accountId));
   return [...fold(customFieldsDecider, events.map((e) => ({ type: e.type, data: e.data }) as never)).byId.values()];
@@ -127,7 +132,7 @@ export async function createContact(
 ): Promise<{ contact: ContactView; position?: Position }> {
   const id = newId('contact');
   const { custom_fields = {}, ...fields } = input;
-  const definitions = await loadDefinitions(engage, accountId);
+  const definitions = await definitionsFor(engage, accountId, custom_fields);
   const create = (): ContactCommand => ({ type: 'CreateContact', accountId, id, fields, custom: custom_fields, definitions, now: engage.clock.now() });
   return appendHoldingClaims(engage, accountId, id, fields, create, metadata, undefined, true);
 }
@@ -143,7 +148,7 @@ export async function updateContact(
   const before = await loadContact(engage, id);
   const newValues: ContactFields = {};
   for (const f of UNIQUE) if (typeof changes[f] === 'string' && changes[f] !== before.fields[f]) newValues[f] = changes[f];
-  const definitions = await loadDefinitions(engage, accountId);
+  const definitions = await definitionsFor(engage, accountId, custom_fields);
   const update = (): ContactCommand => ({ type: 'UpdateContact', accountId, changes, custom: custom_fields, definitions, now: engage.clock.now() });
   // not-found checks first, so a missing contact never takes a claim
   if (before.status !== 'active' || before.accountId !== accountId) await handleCommand(engage.store, contactDecider, contactStream(id), update(), metadata);
