@@ -88,7 +88,9 @@ describe('the log tail', () => {
     expect(await until(() => allPassed(runner, ['tail_reads'], last), Boolean, 10_000, 20)).toBe(true);
     expect((await applied(o.pool, 'tail_reads')).map((r) => r.n)).toEqual([7]);
     // the read model's own error on an event parks it (README "Parked events") rather than stopping the read model
-    const parked = await until(() => listParked(o.pool, 'tail_mutates'), (rows) => rows.length > 0, 10_000, 20);
+    // usually parked within milliseconds of the other read model's apply; once in CI's Debian pass
+    // (and once in 3 runs here beside two suites) not within 10 s: bounded at 30 s while that is found
+    const parked = await until(() => listParked(o.pool, 'tail_mutates'), (rows) => rows.length > 0, 30_000, 20);
     expect(parked.map((r) => r.error)).toEqual([expect.stringMatching(/read.only|frozen|Cannot assign/i)]);
     expect(await applied(o.pool, 'tail_mutates')).toEqual([]);
   });
