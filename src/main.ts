@@ -270,8 +270,9 @@ program
     }
   })
   .action(async (opts: { projection: string; from: Position }) => {
-    if (!findProjection(opts.projection)) throw new InvalidArgumentError(`unknown projection ${opts.projection}`);
-    await runToCompletion([findProjection(opts.projection)!], async (engage) => resetCheckpoint(engage.pool, opts.projection, opts.from), 'caught-up');
+    const p = findProjection(opts.projection);
+    if (!p) throw new InvalidArgumentError(`unknown projection ${opts.projection}`);
+    await runToCompletion([p], async (engage) => resetCheckpoint(engage.pool, opts.projection, opts.from), 'caught-up');
   });
 
 /**

@@ -49,29 +49,31 @@ export async function keysForSubjects(db: Queryable, accountId: string, subjects
   const take = (rows: { id: string; subject: string; key: Buffer | null }[]) => {
     for (const r of rows) found.set(r.subject, { id: r.id, subject: r.subject, key: r.key });
   };
+  // the account's keys of the subjects in `list` (its SQL, parameter $2 of either statement)
+  const keysOf = (list: string) => `SELECT id, subject, key FROM data_keys WHERE account_id = $1 AND subject = ANY(${list})`;
   const readKeys = async (of: string[]) => {
     const subjectList = textList(2, of);
-    take((await db.query(`SELECT id, subject, key FROM data_keys WHERE account_id = $1 AND subject = ANY(${subjectList.sql})`, [accountId, subjectList.param])).rows);
+    take((await db.query(keysOf(subjectList.sql), [accountId, subjectList.param])).rows);
   };
   // the keys travel as one binary parameter, KEY_BYTES each (an array of bytea would be sent as
-  // text, every key hex-escaped), and are cut apart in the statement; `existing` (SQL) names rows the
-  // insert leaves alone
-  const make = async (missing: string[], existing = '') => {
+  // text, every key hex-escaped), and are cut apart in the statement; `readFirst` reads the keys there
+  // are in the same statement, and the insert leaves those subjects alone
+  const make = async (missing: string[], readFirst = false) => {
     const subjectList = textList(2, missing);
     const idList = textList(3, missing.map(() => newId('dataKey')));
     const insert = `INSERT INTO data_keys (id, account_id, subject, key)
        SELECT w.id, $1, w.subject, substring($4::bytea FROM ((w.n - 1) * ${KEY_BYTES} + 1)::int FOR ${KEY_BYTES})
        FROM unnest(${subjectList.sql}, ${idList.sql}) WITH ORDINALITY AS w(subject, id, n)
-       ${existing ? 'WHERE NOT EXISTS (SELECT 1 FROM existing e WHERE e.subject = w.subject)' : ''}
+       ${readFirst ? 'WHERE NOT EXISTS (SELECT 1 FROM existing e WHERE e.subject = w.subject)' : ''}
        ON CONFLICT (account_id, subject) DO NOTHING
        RETURNING id, subject, key`;
-    const sql = existing ? `WITH existing AS (${existing}), made AS (${insert}) SELECT * FROM existing UNION ALL SELECT * FROM made` : insert;
+    const sql = readFirst ? `WITH existing AS (${keysOf(subjectList.sql)}), made AS (${insert}) SELECT * FROM existing UNION ALL SELECT * FROM made` : insert;
     take((await db.query(sql, [accountId, subjectList.param, idList.param, randomBytes(KEY_BYTES * missing.length)])).rows);
   };
   if (wanted.length <= READ_OR_MAKE_AT_ONCE) {
     // a few subjects (a single write): read and make in one round trip, where two cost a single
     // write a round trip more
-    await make(wanted, `SELECT id, subject, key FROM data_keys WHERE account_id = $1 AND subject = ANY(${textList(2, wanted).sql})`);
+    await make(wanted, true);
   } else {
     // most subjects have their key already (a contact's next event, a recipient written to before):
     // read, and make only the missing ones (no key or id made for the others)
