@@ -10,9 +10,10 @@
 //   swap, another process's batch) is handed back as `busy`, and its loop runs the batch on its own,
 //   waiting for the lock there; the group never waits, so it holds no lock while waiting for another;
 // - each state row is checked as the loop's own batch checks it; one moved meanwhile is `moved`;
-// - each apply runs under a savepoint: one that throws is rolled back alone and handed back as
-//   `failed` (its loop retries it on its own, where retries, parking and failure are decided), the
-//   others commit;
+// - an apply that throws rolls the transaction back; it is handed back as `failed` (its loop retries
+//   it on its own, where retries, parking and failure are decided) and the others go again, without
+//   it, in a new group transaction (no savepoint per read model: two round trips each on every
+//   wake-up, for a failure that is rare);
 // - the checkpoints move in one statement, in the same commit as what the applies wrote;
 // - an apply that runs longer than `slowApplyMs` (stuck on a lock, say) must not hold the others: the
 //   group's connection is closed (the server rolls everything back), its read model is handed back
@@ -91,6 +92,17 @@ export class BatchGroup {
   }
 
   private async run(entries: Entry[]): Promise<void> {
+    let left = entries;
+    while (left.length) left = await this.attempt(left);
+  }
+
+  /**
+   * One group transaction over `entries`. Returns the entries to run again in a new one: when an
+   * apply fails, the transaction is rolled back whole (no savepoint per read model: two round trips
+   * each on every wake-up, for a failure that is rare), the failing one is handed back, and the
+   * others go again without it.
+   */
+  private async attempt(entries: Entry[]): Promise<Entry[]> {
     let client: pg.PoolClient | undefined;
     let closed = false;
     const settled = new Set<Entry>();
@@ -113,19 +125,16 @@ export class BatchGroup {
           settle(e, { kind: 'moved' });
           continue;
         }
-        await client.query('SAVEPOINT grouped');
         const started = performance.now();
         try {
           await this.bounded(e, batch.projection.apply(client, batch.events, tableNamer(batch.generation)));
         } catch (error) {
           if (error instanceof SlowApply || isConnectionError(error)) throw error;
-          await client.query('ROLLBACK TO SAVEPOINT grouped; RELEASE SAVEPOINT grouped');
+          await client.query('ROLLBACK');
           settle(e, { kind: 'failed', error });
-          continue;
+          return entries.filter((x) => !settled.has(x));
         }
-        const applyMs = performance.now() - started;
-        await client.query('RELEASE SAVEPOINT grouped');
-        applying.push({ entry: e, applyMs });
+        applying.push({ entry: e, applyMs: performance.now() - started });
       }
       await this.commit(client, applying.map((a) => a.entry.batch));
       for (const a of applying) settle(a.entry, { kind: 'applied', applyMs: a.applyMs });
@@ -140,7 +149,7 @@ export class BatchGroup {
         closed = true;
         settle(err.entry, { kind: 'slow' });
         for (const e of entries) if (!settled.has(e)) settle(e, { kind: 'busy' });
-        return;
+        return [];
       }
       await client?.query('ROLLBACK').catch(() => undefined);
       // what was handed back stays handed back (nothing of it was kept); the rest fails with the transaction
@@ -148,6 +157,7 @@ export class BatchGroup {
     } finally {
       if (!closed) client?.release();
     }
+    return [];
   }
 
   /** The apply, or SlowApply once it has run for `slowApplyMs`. */

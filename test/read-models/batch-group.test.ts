@@ -26,8 +26,8 @@ describe('grouped batches', () => {
     for (let n = 0; n < 5; n++) {
       const at = await appendNumbered(o.store, 'Grouped', n, 1);
       await eventually(`event ${n} applied by all three`, async () => (allPassed(r, names, at) ? true : undefined), 10_000);
-      // the applies run under savepoints (their rows carry the savepoints' ids); the checkpoints move in
-      // the group's own statement, before its commit. Before: one transaction per read model, three xmins
+      // the checkpoints move in the group's own statement, before its commit. Before: one transaction
+      // per read model, three xmins
       const byModel = await checkpointWriters(o.pool, names);
       expect(byModel.size).toBe(3);
       expect(new Set(byModel.values()).size, `the transactions that applied event ${n}`).toBe(1);
