@@ -124,9 +124,20 @@ export const webhookOutboxProjection: Projection = {
     CREATE TABLE IF NOT EXISTS ${t('webhook_inbound_hooks')} (account_id text PRIMARY KEY, url text NOT NULL);
     ${replaysSchema(t)}`,
   async apply(tx, events, t) {
-    await applyInOrder(events, isErasure, { apply: (run) => applyRun(tx, run, t), applySpecial: (e) => applyErasure(tx, e, t) });
+    const signals = new Set<string>();
+    await applyInOrder(events, isErasure, { apply: (run) => applyRun(tx, run, t, signals), applySpecial: (e) => applyErasure(tx, e, t) });
+    return { signals: [...signals] };
   },
 };
+
+/**
+ * The signals the outbox's apply raises (the runner's 'signal' event, after its commit): the webhook
+ * sender claims when deliveries were added or an endpoint changed, the replayer moves replays along
+ * when one was requested, scanned, completed or cancelled, or an endpoint changed. Before, both ran a
+ * round on every batch of the outbox, nearly all of which (no endpoint listening) added nothing.
+ */
+export const DELIVERIES_ADDED = 'webhook_deliveries';
+export const REPLAYS_CHANGED = 'webhook_replays';
 
 /** Blanks what the erased keys sealed wherever the outbox keeps a copy: message hooks and delivery bodies. */
 async function applyErasure(tx: Db, e: RecordedEvent, t: TableNamer): Promise<void> {
@@ -196,7 +207,7 @@ async function openListenedHooks(tx: Db, events: readonly RecordedEvent[], hooks
 const deliverableHook = (hook: StoredHook | undefined): MessageHook | undefined =>
   hook && hook.to_address !== null ? { ...hook, to_address: hook.to_address } : undefined;
 
-async function applyRun(tx: Db, sealed: RecordedEvent[], t: TableNamer): Promise<void> {
+async function applyRun(tx: Db, sealed: RecordedEvent[], t: TableNamer, signals: Set<string>): Promise<void> {
   const { endpoints, hooks, inboundHooks } = await loadReceivers(tx, sealed, t);
   const { events, listened } = await openWhereListened(tx, sealed, endpoints, inboundHooks, hooks);
   await openListenedHooks(tx, events, hooks, listened);
@@ -213,6 +224,7 @@ async function applyRun(tx: Db, sealed: RecordedEvent[], t: TableNamer): Promise
       case 'WebhookEndpointUpdated':
       case 'WebhookEndpointDeleted':
         await applyEndpointEvent(tx, e, endpoints, t);
+        signals.add(DELIVERIES_ADDED).add(REPLAYS_CHANGED);
         continue;
       case 'InboundSettingsChanged':
         await applyInboundSettings(tx, e.data, inboundHooks, t);
@@ -221,10 +233,12 @@ async function applyRun(tx: Db, sealed: RecordedEvent[], t: TableNamer): Promise
       case 'WebhookReplayScanned':
       case 'WebhookReplayCompleted':
         await applyReplayEvent(tx, e, t);
+        signals.add(REPLAYS_CHANGED);
         continue;
       case 'WebhookReplayCancelled':
         await applyReplayEvent(tx, e, t);
         await cancelReplayDeliveries(tx, e.data.id, e.data.at, t);
+        signals.add(REPLAYS_CHANGED);
         continue;
       case 'MessageAccepted':
         // every message is remembered: an endpoint created later still hears how it ends (its
@@ -248,7 +262,7 @@ async function applyRun(tx: Db, sealed: RecordedEvent[], t: TableNamer): Promise
   for (const h of newHooks) providerIds.delete(h.message_id);
   await insertHooks(tx, newHooks, t);
   await setProviderMessageIds(tx, providerIds, t);
-  await insertDeliveries(tx, deliveries, t);
+  if ((await insertDeliveries(tx, deliveries, t)) > 0) signals.add(DELIVERIES_ADDED);
 }
 
 /** The endpoints of the batch's accounts and the hooks of its messages, as stored before the batch. */

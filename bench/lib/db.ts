@@ -168,8 +168,25 @@ export async function resetStatementStats(db: BenchDatabase): Promise<void> {
 }
 
 /** With BENCH_PG_STATS=1: the database's statements by total time, the top few printed (for a figure's details). */
-export async function statementsOf(db: BenchDatabase): Promise<{ statements?: StatementStat[] }> {
+export async function statementsOf(db: BenchDatabase): Promise<{ statements?: StatementStat[]; round_trips?: { calls: number; query: string }[] }> {
   const statements = await statementStats(db);
   for (const st of statements.slice(0, 12)) progress(`  pg ${(st.share * 100).toFixed(1)}%${st.toplevel ? '' : ' (inner)'} ${st.total_ms} ms + plan ${st.plan_ms} ms / ${st.calls} calls: ${st.query}`);
-  return statements.length ? { statements } : {};
+  const roundTrips = await topLevelByCalls(db);
+  for (const st of roundTrips.slice(0, 20)) progress(`  pg calls ${st.calls}: ${st.query.slice(0, 160)}`);
+  return statements.length ? { statements, round_trips: roundTrips } : {};
+}
+
+/** With BENCH_PG_STATS=1: the statements the clients sent (top-level), most called first: where the round trips go. */
+async function topLevelByCalls(db: BenchDatabase, top = 25): Promise<{ calls: number; query: string }[]> {
+  try {
+    const { rows } = await db.pool.query<{ query: string; calls: string }>(
+      `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 300) AS query, calls FROM pg_stat_statements
+        WHERE toplevel AND dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+        ORDER BY calls DESC LIMIT $1`,
+      [top],
+    );
+    return rows.map((r) => ({ calls: Number(r.calls), query: r.query }));
+  } catch {
+    return [];
+  }
 }

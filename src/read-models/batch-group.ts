@@ -22,7 +22,7 @@
 import type pg from 'pg';
 import { isConnectionError } from '../db/errors.ts';
 import type { Position, RecordedEvent } from '../eventstore/port.ts';
-import { type Projection, tableNamer } from './projection.ts';
+import { type Applied, type Projection, tableNamer } from './projection.ts';
 import { CHECKPOINT_CHANNEL, GENERATION_LOCK_NAMESPACE, STATE_COLUMNS, type StateRow, checkpointPayload, stillAt } from './state.ts';
 
 export interface GroupedBatch {
@@ -36,8 +36,8 @@ export interface GroupedBatch {
 }
 
 export type GroupedOutcome =
-  /** applied and committed; `applyMs` is what its own apply took */
-  | { kind: 'applied'; applyMs: number }
+  /** applied and committed; `applyMs` is what its own apply took, `signals` what it asked to raise */
+  | { kind: 'applied'; applyMs: number; signals?: readonly string[] }
   /** not applied: its lock was held elsewhere */
   | { kind: 'busy' }
   /** not applied: its state row moved, failed or changed version meanwhile */
@@ -113,7 +113,7 @@ export class BatchGroup {
     try {
       client = await this.pool.connect();
       const locked = await this.begin(client, entries);
-      const applying: { entry: Entry; applyMs: number }[] = [];
+      const applying: { entry: Entry; applyMs: number; signals?: readonly string[] }[] = [];
       for (const [i, e] of entries.entries()) {
         const state = locked[i];
         const { batch } = e;
@@ -126,18 +126,19 @@ export class BatchGroup {
           continue;
         }
         const started = performance.now();
+        let applied: void | Applied;
         try {
-          await this.bounded(e, batch.projection.apply(client, batch.events, tableNamer(batch.generation)));
+          applied = await this.bounded(e, batch.projection.apply(client, batch.events, tableNamer(batch.generation)));
         } catch (error) {
           if (error instanceof SlowApply || isConnectionError(error)) throw error;
           await client.query('ROLLBACK');
           settle(e, { kind: 'failed', error });
           return entries.filter((x) => !settled.has(x));
         }
-        applying.push({ entry: e, applyMs: performance.now() - started });
+        applying.push({ entry: e, applyMs: performance.now() - started, ...(applied?.signals ? { signals: applied.signals } : {}) });
       }
       await this.commit(client, applying.map((a) => a.entry.batch));
-      for (const a of applying) settle(a.entry, { kind: 'applied', applyMs: a.applyMs });
+      for (const a of applying) settle(a.entry, { kind: 'applied', applyMs: a.applyMs, ...(a.signals ? { signals: a.signals } : {}) });
     } catch (err) {
       if (err instanceof SlowApply && client) {
         // the connection is busy with the slow apply: its session is ended from another (a closed
@@ -161,7 +162,7 @@ export class BatchGroup {
   }
 
   /** The apply, or SlowApply once it has run for `slowApplyMs`. */
-  private async bounded(entry: Entry, apply: Promise<void>): Promise<void> {
+  private async bounded<T>(entry: Entry, apply: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const outlived = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new SlowApply(entry)), this.slowApplyMs);
@@ -169,7 +170,7 @@ export class BatchGroup {
     // an apply left running on the closed connection fails there; its rejection is nobody's to handle
     apply.catch(() => undefined);
     try {
-      await Promise.race([apply, outlived]);
+      return await Promise.race([apply, outlived]);
     } finally {
       clearTimeout(timer);
     }

@@ -29,8 +29,18 @@ export interface Projection {
    * openEvents), so events it only skips cost no decryption.
    */
   personalData?: 'unused' | 'opened-by-apply';
-  /** Applies a batch of events in order, inside the transaction that also moves the checkpoint. */
-  apply(tx: pg.PoolClient, events: RecordedEvent[], t: TableNamer): Promise<void>;
+  /**
+   * Applies a batch of events in order, inside the transaction that also moves the checkpoint. It
+   * may answer signals for the runner to raise once that transaction has committed (a worker waiting
+   * for what the batch wrote wakes on them, not on every batch: see ProjectionRunner 'signal').
+   */
+  apply(tx: pg.PoolClient, events: RecordedEvent[], t: TableNamer): Promise<void | Applied>;
+}
+
+/** What an apply tells its runner. */
+export interface Applied {
+  /** raised (the runner's 'signal' event) once the batch has committed; lost if it never does */
+  signals?: readonly string[];
 }
 
 export const tableNamer =

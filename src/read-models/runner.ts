@@ -21,7 +21,7 @@ import type { EventStore, Position, RecordedEvent } from '../eventstore/port.ts'
 import { comparePositions, positionToString } from '../eventstore/port.ts';
 import type { Wakeup } from '../eventstore/wakeup.ts';
 import { LogTail, type TailStats } from './log-tail.ts';
-import { type Projection, type TableNamer, tableNamer } from './projection.ts';
+import { type Applied, type Projection, type TableNamer, tableNamer } from './projection.ts';
 import { ensureProjection, removeGeneration, replaceViews } from './generations.ts';
 import { CHECKPOINT_CHANNEL, STATE_COLUMNS, type StateRow, beginBatch, commitBatch, lockGenerations, lockProjection, parseCheckpointPayload, readState, rowPosition, stillAt } from './state.ts';
 import { NotificationListener } from '../db/notifications.ts';
@@ -64,6 +64,11 @@ interface Failure {
   attempts: number;
 }
 
+/**
+ * Events: 'advanced' (name, position) when a live read model's checkpoint moved (its own batch, or a
+ * followed runner's announcement); 'rebuild-progress' (name, generation, position, events);
+ * 'signal' (signal) once a batch of this runner whose apply asked for it has committed (Applied).
+ */
 export class ProjectionRunner extends EventEmitter {
   private readonly positions = new Map<string, Position>();
   private readonly failed = new Map<string, string>();
@@ -208,9 +213,12 @@ export class ProjectionRunner extends EventEmitter {
     this.wakeup.wake();
     // wait on 'advanced' events (our own batches, or a followed runner's announcements); poll the
     // table (another process may run the projection unannounced, or our read missed an event that
-    // committed without waking anyone) soon once — not so soon when announcements are followed — then
-    // at most every 250 ms; never once per 'advanced' event, which made every waiter query on every batch
-    let pause = this.checkpoints ? 250 : 25;
+    // committed without waking anyone) soon once — not so soon when announcements are followed, or
+    // when this runner applies every one of them itself (its own loops find what another process
+    // applied as they go on) — then at most every 250 ms; never once per 'advanced' event, which made
+    // every waiter query on every batch. Polling after 25 ms cost a write about one more round trip
+    // whenever its read models took longer than that (README "The write path")
+    let pause = this.checkpoints || names.every((n) => this.consuming.has(n)) ? 250 : 25;
     let lastPoll = Date.now();
     while (!passed()) {
       const left = deadline - Date.now();
@@ -383,11 +391,12 @@ export class ProjectionRunner extends EventEmitter {
       if (outcome.kind === 'slow') this.soloUntil.set(key, Date.now() + SOLO_AFTER_SLOW_MS);
       if (outcome.kind === 'applied') {
         this.adaptBatchSize(key, events.length, outcome.applyMs);
-        return this.committed(p, row, events, size);
+        return this.committed(p, row, events, size, outcome.signals);
       }
     }
     const t = tableNamer(row.generation);
     const client = await this.pool.connect();
+    let applied: void | Applied;
     try {
       // the generation's lock, not a row lock: no transaction id until apply writes (see state.ts)
       const now = await beginBatch(client, p.name, row.generation);
@@ -399,7 +408,7 @@ export class ProjectionRunner extends EventEmitter {
       }
       const started = Date.now();
       try {
-        await p.apply(client, events, t);
+        applied = await p.apply(client, events, t);
       } catch (err) {
         await client.query('ROLLBACK TO SAVEPOINT apply');
         if (isConnectionError(err)) throw err;
@@ -414,11 +423,11 @@ export class ProjectionRunner extends EventEmitter {
     } finally {
       client.release();
     }
-    return this.committed(p, row, events, size);
+    return this.committed(p, row, events, size, applied?.signals);
   }
 
   /** After a batch's commit: the loop's state, its position and its announcements move with it. Returns whether to go again at once. */
-  private async committed(p: Projection, row: StateRow, events: RecordedEvent[], size: number): Promise<boolean> {
+  private async committed(p: Projection, row: StateRow, events: RecordedEvent[], size: number, signals?: readonly string[]): Promise<boolean> {
     const key = `${p.name}:${row.generation}`;
     const last = events[events.length - 1].position;
     // the state this loop keeps moves with its own commits (another process's move is caught when its batch begins)
@@ -427,6 +436,7 @@ export class ProjectionRunner extends EventEmitter {
     if (this.failures.delete(key)) this.log.info({ projection: p.name, generation: row.generation }, 'projection: the failing batch went through on a retry');
     if (row.active) {
       this.positions.set(p.name, last);
+      for (const signal of signals ?? []) this.emit('signal', signal);
       this.emit('advanced', p.name, last);
     } else {
       this.emit('rebuild-progress', p.name, row.generation, last, events.length);

@@ -14,6 +14,11 @@ export interface WorkerLoopOptions {
   idleMs: number;
   /** the read model whose advance may bring work: the loop runs a round as soon as it has */
   wakeOnAdvanceOf?: string;
+  /**
+   * the runner's signal (a read model's apply raises it once its batch has committed: see Applied in
+   * src/read-models/projection.ts) that brings work: the loop runs a round as soon as it is raised
+   */
+  wakeOnSignal?: string;
 }
 
 /** A worker that runs rounds in this loop: it says what one round does, the loop does the rest. */
@@ -41,12 +46,19 @@ export abstract class WorkerLoop {
 
   start(): void {
     const { runner } = this.host;
-    const projection = this.options.wakeOnAdvanceOf;
+    const { wakeOnAdvanceOf: projection, wakeOnSignal: signal } = this.options;
     const onAdvance = (name: string) => {
       if (name === projection) this.wakeup.wake();
     };
+    const onSignal = (raised: string) => {
+      if (raised === signal) this.wakeup.wake();
+    };
     if (projection) runner.on('advanced', onAdvance);
-    this.done = this.run().finally(() => runner.off('advanced', onAdvance));
+    if (signal) runner.on('signal', onSignal);
+    this.done = this.run().finally(() => {
+      runner.off('advanced', onAdvance);
+      runner.off('signal', onSignal);
+    });
   }
 
   /** Runs the next round now (or right after the current one). */

@@ -9,7 +9,7 @@
 // delivers them.
 import { webhookReplayDecider, webhookReplayStream, type WebhookReplayCommand } from '../../commands/webhook-replay.ts';
 import { sendingEndpoints } from '../../projections/webhook-endpoints.ts';
-import { insertReplayDeliveries, pendingReplayDeliveries, replayDeliveryCounts } from '../../projections/webhook-outbox.ts';
+import { insertReplayDeliveries, pendingReplayDeliveries, REPLAYS_CHANGED, replayDeliveryCounts } from '../../projections/webhook-outbox.ts';
 import { activeReplays, advanceReplay, lockReplayAt, type WebhookReplayRow } from '../../projections/webhook-replays.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { Engage } from '../context.ts';
@@ -33,7 +33,7 @@ export class WebhookReplayer extends WorkerLoop {
   private readonly added = new Set<() => void>();
 
   constructor(private readonly engage: Engage) {
-    super(engage, { name: 'webhook replayer', idleMs: 500, wakeOnAdvanceOf: 'webhook_outbox' });
+    super(engage, { name: 'webhook replayer', idleMs: 500, wakeOnSignal: REPLAYS_CHANGED });
     // 8 × the per-host cap (256 by default): when half of it is free, the cap's worth is in flight and
     // as much again waits — what the sender works on while the next step reads the log. At 2 × the
     // cap nothing would wait at a refill and the receiver would idle through every step.

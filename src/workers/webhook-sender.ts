@@ -15,6 +15,7 @@
 import {
   type ClaimedDelivery,
   claimDueDeliveries,
+  DELIVERIES_ADDED,
   type DeliveryAttempt,
   type DeliveryStatus,
   recordDeliveryAttempts,
@@ -73,7 +74,7 @@ export class WebhookSender extends WorkerLoop {
   private readonly revocations: NotificationListener;
 
   constructor(private readonly engage: Engage) {
-    super(engage, { name: 'webhook sender', idleMs: 250, wakeOnAdvanceOf: 'webhook_outbox' });
+    super(engage, { name: 'webhook sender', idleMs: 250, wakeOnSignal: DELIVERIES_ADDED });
     this.client = new DeliveryClient(engage.config.WEBHOOK_TIMEOUT_MS, engage.config.WEBHOOK_ALLOW_PRIVATE);
     // how long a claimed delivery stays invisible to other claims: well beyond one attempt's timeout,
     // since a lease shorter than an attempt would let another round (or process) send it again mid-flight
