@@ -282,6 +282,31 @@ interface AppendRequest {
   expected?: ExpectedRevision;
 }
 
+/** One stream's part of an es_append request, as sent (see APPEND_FUNCTION). */
+interface AppendItem {
+  s: string;
+  k: string;
+  r?: string;
+  l: boolean;
+  e: ReturnType<typeof encodeEvent>[];
+}
+
+/** A caller's append waiting to go to Postgres with others (PostgresEventStore.writeQueued). */
+interface QueuedAppend {
+  request: readonly AppendRequest[];
+  items: AppendItem[];
+  events: number;
+  resolve: (results: AppendResult[]) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * An append of more events than this goes to Postgres on its own at once (a bulk's chunk, a
+ * dispatcher's round); smaller ones are batched with the others in flight, up to this many events
+ * in a batch.
+ */
+const COALESCE_MAX_EVENTS = 64;
+
 interface AppendRow {
   o_stream: string;
   o_outcome: 'written' | 'duplicate' | 'conflict';
@@ -320,6 +345,9 @@ export class PostgresEventStore implements EventStore {
 
   private readonly log?: Logger;
   private closed = false;
+  /** small appends waiting for the next batch (writeQueued) */
+  private queued: QueuedAppend[] = [];
+  private writingQueued = false;
 
   /**
    * @param pool appends and reads
@@ -352,7 +380,7 @@ export class PostgresEventStore implements EventStore {
       if (b.events.length === 0) throw new Error('append needs at least one event');
     }
     // ids are fixed before the first attempt, so every retry sends the very same events
-    const items = request.map((b) => {
+    const items: AppendItem[] = request.map((b) => {
       const expected = b.expected ?? 'any';
       return {
         s: b.streamId,
@@ -365,26 +393,104 @@ export class PostgresEventStore implements EventStore {
         e: b.events.map(encodeEvent),
       };
     });
-    let rows: AppendRow[] | undefined;
+    const events = request.reduce((n, b) => n + b.events.length, 0);
+    if (events > COALESCE_MAX_EVENTS) return this.answer(request, await this.write(items));
+    return new Promise<AppendResult[]>((resolve, reject) => {
+      this.queued.push({ request, items, events, resolve, reject });
+      this.writeQueued();
+    });
+  }
+
+  /**
+   * Group commit of small appends (README "The write path"): appends that arrive while one batch is
+   * being written go together in the next, in one statement and one commit. Each caller is judged on
+   * its own: a batch with a conflicting stream writes nothing, its callers get their conflict and the
+   * others are written again without them; a batch that fails as a whole (a stream that kept moving, a
+   * lost connection) is written again caller by caller, each with its own retries. Two callers of one
+   * stream never share a batch: the later one waits for the next.
+   */
+  private writeQueued(): void {
+    if (this.writingQueued || this.queued.length === 0) return;
+    this.writingQueued = true;
+    // after the current turn: the other appends made in this one join the batch
+    setImmediate(() => {
+      const batch: QueuedAppend[] = [];
+      const later: QueuedAppend[] = [];
+      const streams = new Set<string>();
+      let events = 0;
+      for (const q of this.queued) {
+        if ((batch.length > 0 && events + q.events > COALESCE_MAX_EVENTS) || q.items.some((i) => streams.has(i.s))) {
+          later.push(q);
+          continue;
+        }
+        batch.push(q);
+        events += q.events;
+        for (const i of q.items) streams.add(i.s);
+      }
+      this.queued = later;
+      void this.writeBatch(batch).finally(() => {
+        this.writingQueued = false;
+        this.writeQueued();
+      });
+    });
+  }
+
+  private async writeBatch(batch: readonly QueuedAppend[]): Promise<void> {
+    const alone = (q: QueuedAppend) => this.settle(q, async () => this.answer(q.request, await this.write(q.items)));
+    if (batch.length === 1) return alone(batch[0]);
+    let rows: AppendRow[];
+    try {
+      rows = await this.write(batch.flatMap((q) => q.items));
+    } catch {
+      await Promise.all(batch.map(alone));
+      return;
+    }
+    const conflicts = new Set(rows.filter((r) => r.o_outcome === 'conflict').map((r) => r.o_stream));
+    await Promise.all(
+      batch.map((q) => {
+        const own = new Set(q.items.map((i) => i.s));
+        // nothing of a batch with a conflict was written: the others go again without the conflicting callers
+        if (conflicts.size > 0 && !q.items.some((i) => conflicts.has(i.s))) return alone(q);
+        return this.settle(q, async () => this.answer(q.request, rows.filter((r) => own.has(r.o_stream))));
+      }),
+    );
+  }
+
+  private async settle(q: QueuedAppend, answer: () => Promise<AppendResult[]>): Promise<void> {
+    try {
+      q.resolve(await answer());
+    } catch (err) {
+      q.reject(err);
+    }
+  }
+
+  /**
+   * Appends to one or many streams atomically (all or nothing) in one statement (see
+   * APPEND_FUNCTION), and answers the rows es_append gives: written, duplicate or (nothing written)
+   * conflict. Deadlocks and serialization failures are retried; so is a connection lost mid-append,
+   * whose outcome is unknown: the retry finds the events already there (by id) when the first
+   * attempt committed, and writes nothing twice.
+   */
+  private async write(items: AppendItem[]): Promise<AppendRow[]> {
     for (let attempt = 1; ; attempt++) {
       try {
         const json = JSON.stringify(items);
         // no stream to lock and no ids to look for: try the write alone (one statement); it writes
         // nothing unless every stream fits, and es_append then judges (a conflict, say)
         if (!items.some((i) => i.l || i.k === 'any' || i.k === 'stream_exists')) {
-          ({ rows } = await this.pool.query<AppendRow>({ name: 'es_write', text: 'SELECT * FROM es_write($1::jsonb)', values: [json] }));
-          if (rows.length > 0) break;
+          const { rows } = await this.pool.query<AppendRow>({ name: 'es_write', text: 'SELECT * FROM es_write($1::jsonb)', values: [json] });
+          if (rows.length > 0) return rows;
         }
-        ({ rows } = await this.pool.query<AppendRow>({ name: 'es_append', text: 'SELECT * FROM es_append($1::jsonb)', values: [json] }));
-        break;
+        return (await this.pool.query<AppendRow>({ name: 'es_append', text: 'SELECT * FROM es_append($1::jsonb)', values: [json] })).rows;
       } catch (err) {
         const raced = isUniqueViolation(err) || (err as { code?: string }).code === STREAM_MOVED;
         const unknownOutcome = isConnectionError(err);
         if (raced && attempt >= RETRY_ATTEMPTS) {
           // a stream kept moving under us (or a row that bypassed es_append is in the way): a conflict on it
-          const streamId = streamOfUniqueViolation(err) ?? request.find((b) => typeof b.expected === 'bigint' || b.expected === 'no_stream')?.streamId ?? request[0].streamId;
-          const item = request.find((b) => b.streamId === streamId);
-          throw new WrongExpectedVersionError(streamId, item?.expected ?? 'any', await this.currentRevision(streamId).catch(() => undefined));
+          const streamId = streamOfUniqueViolation(err) ?? items.find((i) => i.k === 'exact' || i.k === 'no_stream')?.s ?? items[0].s;
+          const item = items.find((i) => i.s === streamId);
+          const expected: ExpectedRevision = item === undefined ? 'any' : item.k === 'exact' ? BigInt(item.r!) : (item.k as ExpectedRevision);
+          throw new WrongExpectedVersionError(streamId, expected, await this.currentRevision(streamId).catch(() => undefined));
         }
         if (!raced && ((!unknownOutcome && !isRetryableConflict(err)) || attempt >= RETRY_ATTEMPTS)) throw err;
         // judged again, ids looked for: a stream that moved is then a clean conflict (or our own write)
@@ -392,6 +498,10 @@ export class PostgresEventStore implements EventStore {
         if (!raced) await sleep(RETRY_BASE_MS * 2 ** (attempt - 1) * (0.5 + Math.random() / 2));
       }
     }
+  }
+
+  /** A caller's answer from the rows of its streams: its positions, or its first conflict. */
+  private answer(request: readonly AppendRequest[], rows: readonly AppendRow[]): AppendResult[] {
     const conflict = rows.find((r) => r.o_outcome === 'conflict');
     if (conflict) {
       const item = request.find((b) => b.streamId === conflict.o_stream)!;

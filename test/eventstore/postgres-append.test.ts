@@ -242,3 +242,73 @@ describe('postgres append: conflicts name their stream', () => {
     expect(await db.store.readStream(fine)).toEqual([]);
   });
 });
+
+/** The transaction that wrote each stream's events (all of a stream's events here come from one append). */
+async function writers(streams: readonly string[]): Promise<Map<string, string>> {
+  const { rows } = await db.pool.query<{ stream_id: string; txid: string }>(
+    `SELECT DISTINCT stream_id, transaction_id::text AS txid FROM es_events WHERE stream_id = ANY($1)`,
+    [streams],
+  );
+  return new Map(rows.map((r) => [r.stream_id, r.txid]));
+}
+
+describe('postgres append: concurrent small appends go together (group commit)', () => {
+  it('appends made at once share one statement and one commit, each caller answered with its own positions', async () => {
+    const streams = Array.from({ length: 12 }, (_, i) => `gc-${randomUUID()}-${i}`);
+    const results = await Promise.all(streams.map((s, i) => db.store.append(s, [ev('Grouped', { i }), ev('Grouped', { i })], 'no_stream')));
+    const byStream = await writers(streams);
+    // before: one transaction per append, twelve of them
+    expect(new Set(byStream.values()).size).toBe(1);
+    for (const [i, s] of streams.entries()) {
+      const read = await db.store.readStream(s);
+      expect(read.map((e) => (e.data as { i: number }).i)).toEqual([i, i]);
+      expect(results[i].nextExpectedRevision).toBe(1n);
+      expect(results[i].position).toEqual(read[1].position);
+    }
+  });
+
+  it('a caller whose expectation fails gets its conflict; the others in its batch are written', async () => {
+    const taken = `gc-taken-${randomUUID()}`;
+    await db.store.append(taken, [ev('Created')], 'no_stream');
+    const others = Array.from({ length: 6 }, (_, i) => `gc-other-${randomUUID()}-${i}`);
+    const outcomes = await Promise.allSettled([
+      ...others.slice(0, 3).map((s) => db.store.append(s, [ev()], 'no_stream')),
+      db.store.append(taken, [ev()], 'no_stream'),
+      ...others.slice(3).map((s) => db.store.append(s, [ev()], 'no_stream')),
+    ]);
+    const conflict = outcomes[3];
+    expect(conflict.status).toBe('rejected');
+    expect((conflict as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedVersionError);
+    expect(((conflict as PromiseRejectedResult).reason as WrongExpectedVersionError).streamId).toBe(taken);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(6);
+    for (const s of others) expect(await db.store.readStream(s)).toHaveLength(1);
+    expect(await db.store.readStream(taken)).toHaveLength(1);
+  });
+
+  it('two callers expecting the same revision of one stream never share a batch: exactly one wins, the other conflicts', async () => {
+    const stream = `gc-same-${randomUUID()}`;
+    await db.store.append(stream, [ev('Created')], 'no_stream');
+    const outcomes = await Promise.allSettled([
+      db.store.append(stream, [ev('First')], 0n),
+      db.store.append(`gc-beside-${randomUUID()}`, [ev()], 'no_stream'),
+      db.store.append(stream, [ev('Second')], 0n),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    expect((await db.store.readStream(stream)).map((e) => e.type)).toEqual(['Created', 'First']);
+  });
+
+  it('a batch that fails as a whole is written again caller by caller: a stray row fails only its own caller', async () => {
+    const broken = `gc-broken-${randomUUID()}`;
+    await db.store.append(broken, [ev('Created')], 'no_stream');
+    await db.pool.query(
+      `INSERT INTO es_events (stream_id, stream_revision, event_id, type, data, metadata) VALUES ($1, 1, $2, 'Stray', '{}', '{}')`,
+      [broken, randomUUID()],
+    );
+    const fine = Array.from({ length: 4 }, (_, i) => `gc-fine-${randomUUID()}-${i}`);
+    const outcomes = await Promise.allSettled([...fine.map((s) => db.store.append(s, [ev()], 'no_stream')), db.store.append(broken, [ev()], 'any')]);
+    expect(outcomes.slice(0, 4).map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+    expect(outcomes[4].status).toBe('rejected');
+    expect(((outcomes[4] as PromiseRejectedResult).reason as WrongExpectedVersionError).streamId).toBe(broken);
+    for (const s of fine) expect(await db.store.readStream(s)).toHaveLength(1);
+  });
+});
