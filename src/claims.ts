@@ -6,6 +6,7 @@
 import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import { isRetryableConflict } from './db/errors.ts';
+import { GroupCommit } from './db/group-commit.ts';
 import type { Migration } from './db/migrations.ts';
 import { serviceSecret, storedSecret } from './service-secrets.ts';
 
@@ -43,6 +44,49 @@ async function hashing(pool: Queryable, values: Iterable<string>): Promise<{ has
 
 export type OwnerStillHolds = (ownerId: string) => Promise<boolean>;
 
+/** A single claim's row, as the first attempt of `claim` writes it (with the others made meanwhile). */
+interface ClaimRow {
+  accountId: string;
+  kind: string;
+  /** the value's hash */
+  value: string;
+  ownerId: string;
+}
+
+/**
+ * Group commit of single claims (README "The write path"): the first attempt of the claims made
+ * while one batch is being written goes in the next, one statement for all (rows locked in one
+ * order, so two batches cannot deadlock), each answered with its value's owner. One value appears
+ * once per batch: two claims of it go one after the other. Per pool.
+ */
+const claimBatches = new WeakMap<Queryable, GroupCommit<ClaimRow, string>>();
+const sameClaim = (a: ClaimRow, b: ClaimRow) => a.accountId === b.accountId && a.kind === b.kind && a.value === b.value;
+
+function claimBatch(pool: Queryable): GroupCommit<ClaimRow, string> {
+  let batch = claimBatches.get(pool);
+  if (!batch) {
+    batch = new GroupCommit<ClaimRow, string>(
+      async (rows) => {
+        const { rows: owners } = await retryingDeadlocks(() =>
+          pool.query<{ account_id: string; kind: string; value: string; owner_id: string }>(
+            `INSERT INTO unique_claims (account_id, kind, value, owner_id)
+             SELECT a, k, v, o FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(a, k, v, o) ORDER BY a, k, v
+             ON CONFLICT (account_id, kind, value) DO UPDATE SET owner_id = unique_claims.owner_id
+             RETURNING account_id, kind, value, owner_id`,
+            [rows.map((r) => r.accountId), rows.map((r) => r.kind), rows.map((r) => r.value), rows.map((r) => r.ownerId)],
+          ),
+        );
+        const key = (accountId: string, kind: string, value: string) => `${accountId}\u0000${kind}\u0000${value}`;
+        const byClaim = new Map(owners.map((o) => [key(o.account_id, o.kind, o.value), o.owner_id]));
+        return rows.map((r) => byClaim.get(key(r.accountId, r.kind, r.value))!);
+      },
+      { maxBatch: 256, joins: (row, batch) => !batch.some((b) => sameClaim(b, row)) },
+    );
+    claimBatches.set(pool, batch);
+  }
+  return batch;
+}
+
 /** Claims `value` for `ownerId`. Returns the id of the live owner that holds it instead, or null on success. */
 export async function claim(
   pool: pg.Pool,
@@ -53,13 +97,7 @@ export async function claim(
 ): Promise<string | null> {
   const hashed = (await claimHasher(pool))(value);
   for (let attempt = 0; attempt < 3; attempt++) {
-    const { rows } = await pool.query<{ owner_id: string }>(
-      `INSERT INTO unique_claims (account_id, kind, value, owner_id) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (account_id, kind, value) DO UPDATE SET owner_id = unique_claims.owner_id
-       RETURNING owner_id`,
-      [scope.accountId, scope.kind, hashed, ownerId],
-    );
-    const owner = rows[0].owner_id;
+    const owner = await claimBatch(pool).add({ accountId: scope.accountId, kind: scope.kind, value: hashed, ownerId });
     if (owner === ownerId) return null;
     if (await ownerStillHolds(owner)) return owner;
     // stale: take it over only if nobody else did meanwhile

@@ -26,6 +26,7 @@ import {
   upcast,
 } from './port.ts';
 import { isConnectionError, isRetryableConflict } from '../db/errors.ts';
+import { GroupCommit } from '../db/group-commit.ts';
 import { NotificationListener } from '../db/notifications.ts';
 import { sleep } from '../sleep.ts';
 import { Wakeup } from './wakeup.ts';
@@ -291,14 +292,15 @@ interface AppendItem {
   e: ReturnType<typeof encodeEvent>[];
 }
 
-/** A caller's append waiting to go to Postgres with others (PostgresEventStore.writeQueued). */
+/** A caller's append waiting to go to Postgres with others (PostgresEventStore.grouped). */
 interface QueuedAppend {
   request: readonly AppendRequest[];
   items: AppendItem[];
   events: number;
-  resolve: (results: AppendResult[]) => void;
-  reject: (err: unknown) => void;
 }
+
+/** What a caller of a batch gets: its results, or its own error. */
+type AppendOutcome = { results: AppendResult[] } | { error: unknown };
 
 /**
  * An append of more events than this goes to Postgres on its own at once (a bulk's chunk, a
@@ -345,9 +347,15 @@ export class PostgresEventStore implements EventStore {
 
   private readonly log?: Logger;
   private closed = false;
-  /** small appends waiting for the next batch (writeQueued) */
-  private queued: QueuedAppend[] = [];
-  private writingQueued = false;
+  /**
+   * Group commit of small appends (README "The write path"): appends that arrive while one batch is
+   * being written go together in the next (writeBatch). Two callers of one stream never share a
+   * batch: the later one waits for the next.
+   */
+  private readonly grouped = new GroupCommit<QueuedAppend, AppendOutcome>((batch) => this.writeBatch(batch), {
+    joins: (q, batch) =>
+      batch.reduce((n, b) => n + b.events, q.events) <= COALESCE_MAX_EVENTS && !batch.some((b) => b.items.some((i) => q.items.some((j) => j.s === i.s))),
+  });
 
   /**
    * @param pool appends and reads
@@ -366,10 +374,9 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
-   * Appends to one or many streams atomically (all or nothing) in one statement (see
-   * APPEND_FUNCTION). Deadlocks and serialization failures are retried; so is a connection lost
-   * mid-append, whose outcome is unknown: the retry finds the events already there (by id) when the
-   * first attempt committed, and writes nothing twice.
+   * Appends to one or many streams atomically (all or nothing): a small append (up to
+   * COALESCE_MAX_EVENTS events) together with the others made meanwhile (`grouped`), a larger one on
+   * its own at once (`write`).
    */
   async appendMany(request: readonly AppendRequest[]): Promise<AppendResult[]> {
     if (request.length === 0) return [];
@@ -395,73 +402,37 @@ export class PostgresEventStore implements EventStore {
     });
     const events = request.reduce((n, b) => n + b.events.length, 0);
     if (events > COALESCE_MAX_EVENTS) return this.answer(request, await this.write(items));
-    return new Promise<AppendResult[]>((resolve, reject) => {
-      this.queued.push({ request, items, events, resolve, reject });
-      this.writeQueued();
-    });
+    const outcome = await this.grouped.add({ request, items, events });
+    if ('error' in outcome) throw outcome.error;
+    return outcome.results;
   }
 
   /**
-   * Group commit of small appends (README "The write path"): appends that arrive while one batch is
-   * being written go together in the next, in one statement and one commit. Each caller is judged on
-   * its own: a batch with a conflicting stream writes nothing, its callers get their conflict and the
-   * others are written again without them; a batch that fails as a whole (a stream that kept moving, a
-   * lost connection) is written again caller by caller, each with its own retries. Two callers of one
-   * stream never share a batch: the later one waits for the next.
+   * A batch of small appends (see `grouped`), written in one statement and one commit. Each caller is
+   * judged on its own: a batch with a conflicting stream writes nothing, its callers get their
+   * conflict and the others are written again without them; a batch that fails as a whole (a stream
+   * that kept moving, a lost connection) is written again caller by caller, each with its own retries.
    */
-  private writeQueued(): void {
-    if (this.writingQueued || this.queued.length === 0) return;
-    this.writingQueued = true;
-    // after the current turn: the other appends made in this one join the batch
-    setImmediate(() => {
-      const batch: QueuedAppend[] = [];
-      const later: QueuedAppend[] = [];
-      const streams = new Set<string>();
-      let events = 0;
-      for (const q of this.queued) {
-        if ((batch.length > 0 && events + q.events > COALESCE_MAX_EVENTS) || q.items.some((i) => streams.has(i.s))) {
-          later.push(q);
-          continue;
-        }
-        batch.push(q);
-        events += q.events;
-        for (const i of q.items) streams.add(i.s);
-      }
-      this.queued = later;
-      void this.writeBatch(batch).finally(() => {
-        this.writingQueued = false;
-        this.writeQueued();
-      });
-    });
-  }
-
-  private async writeBatch(batch: readonly QueuedAppend[]): Promise<void> {
-    const alone = (q: QueuedAppend) => this.settle(q, async () => this.answer(q.request, await this.write(q.items)));
-    if (batch.length === 1) return alone(batch[0]);
+  private async writeBatch(batch: readonly QueuedAppend[]): Promise<AppendOutcome[]> {
+    const answered = (q: QueuedAppend, rows: () => Promise<AppendRow[]> | AppendRow[]): Promise<AppendOutcome> =>
+      (async () => ({ results: this.answer(q.request, await rows()) }))().catch((error: unknown) => ({ error }));
+    const alone = (q: QueuedAppend) => answered(q, () => this.write(q.items));
+    if (batch.length === 1) return [await alone(batch[0])];
     let rows: AppendRow[];
     try {
       rows = await this.write(batch.flatMap((q) => q.items));
     } catch {
-      await Promise.all(batch.map(alone));
-      return;
+      return Promise.all(batch.map(alone));
     }
     const conflicts = new Set(rows.filter((r) => r.o_outcome === 'conflict').map((r) => r.o_stream));
-    await Promise.all(
+    return Promise.all(
       batch.map((q) => {
-        const own = new Set(q.items.map((i) => i.s));
         // nothing of a batch with a conflict was written: the others go again without the conflicting callers
         if (conflicts.size > 0 && !q.items.some((i) => conflicts.has(i.s))) return alone(q);
-        return this.settle(q, async () => this.answer(q.request, rows.filter((r) => own.has(r.o_stream))));
+        const own = new Set(q.items.map((i) => i.s));
+        return answered(q, () => rows.filter((r) => own.has(r.o_stream)));
       }),
     );
-  }
-
-  private async settle(q: QueuedAppend, answer: () => Promise<AppendResult[]>): Promise<void> {
-    try {
-      q.resolve(await answer());
-    } catch (err) {
-      q.reject(err);
-    }
   }
 
   /**

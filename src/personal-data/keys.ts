@@ -5,6 +5,7 @@
 // later, which is sealed under no key at all: an erased person stays erased.
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import { GroupCommit } from '../db/group-commit.ts';
 import type { Migration } from '../db/migrations.ts';
 import { newId } from '../ids.ts';
 
@@ -89,6 +90,43 @@ export async function keysForSubjects(db: Queryable, accountId: string, subjects
   const lost = wanted.find((s) => !found.has(s));
   if (lost) throw new Error(`no data key could be made for ${lost}`);
   return found;
+}
+
+/** A few subjects' keys wanted by one write (keysForFewSubjects). */
+interface KeyWant {
+  accountId: string;
+  subjects: readonly string[];
+}
+
+/**
+ * Group commit of single writes' keys (README "The write path"): the keys of writes that want at most
+ * READ_OR_MAKE_AT_ONCE subjects, made while one batch is being read and made, go in the next, one
+ * statement for all of one account's (up to READ_OR_MAKE_AT_ONCE subjects in all). Per pool.
+ */
+const keyBatches = new WeakMap<Queryable, GroupCommit<KeyWant, Map<string, DataKey>>>();
+
+function keyBatch(db: Queryable): GroupCommit<KeyWant, Map<string, DataKey>> {
+  let batch = keyBatches.get(db);
+  if (!batch) {
+    batch = new GroupCommit<KeyWant, Map<string, DataKey>>(
+      async (wants) => {
+        const all = await keysForSubjects(db, wants[0].accountId, wants.flatMap((w) => w.subjects));
+        return wants.map((w) => new Map(w.subjects.map((s) => [s, all.get(s)!])));
+      },
+      {
+        joins: (want, batch) =>
+          want.accountId === batch[0].accountId && new Set([...batch.flatMap((b) => b.subjects), ...want.subjects]).size <= READ_OR_MAKE_AT_ONCE,
+      },
+    );
+    keyBatches.set(db, batch);
+  }
+  return batch;
+}
+
+/** keysForSubjects for a write's few subjects, together with the other writes' made meanwhile; more go alone. */
+export function keysForFewSubjects(db: Queryable, accountId: string, subjects: readonly string[]): Promise<Map<string, DataKey>> {
+  if (new Set(subjects).size > READ_OR_MAKE_AT_ONCE) return keysForSubjects(db, accountId, subjects);
+  return keyBatch(db).add({ accountId, subjects });
 }
 
 /** Keys by id, as they are now: a Buffer, or null when erased (or unknown). */

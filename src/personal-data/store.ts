@@ -18,7 +18,7 @@ import type {
 } from '../eventstore/port.ts';
 import { addressHasher } from './address-hash.ts';
 import { openPersonalData, type SealJob, type SealMany, sealInline, sealedKeyOf, valueAt, withField } from './codec.ts';
-import { type DataKey, keysById, keysForSubjects } from './keys.ts';
+import { type DataKey, keysById, keysForFewSubjects } from './keys.ts';
 import { PERSONAL_DATA_RULES, type PersonalDataRule } from './rules.ts';
 
 type AppendRequest = { streamId: string; events: readonly NewEvent[]; expected?: ExpectedRevision };
@@ -187,7 +187,7 @@ export class PersonalDataStore implements EventStore {
         else byAccount.set(p.accountId, [subjects[i]]);
       });
       const keys = new Map<string, Map<string, DataKey>>();
-      for (const [accountId, wanted] of byAccount) keys.set(accountId, await keysForSubjects(this.pool, accountId, wanted));
+      for (const [accountId, wanted] of byAccount) keys.set(accountId, await keysForFewSubjects(this.pool, accountId, wanted));
       ofSubject.forEach((p, i) => {
         const key = keys.get(p.accountId)!.get(subjects[i])!;
         jobs.push({ data: datas[i], paths: p.rule.paths, keyId: key.id, key: key.key });

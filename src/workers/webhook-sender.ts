@@ -29,7 +29,7 @@ import { NotificationListener } from '../db/notifications.ts';
 import { REVOCATION_CHANNEL, revokeDeliveries, revokedSince } from '../webhooks/revocations.ts';
 import { accountWebhookSecret } from '../webhooks/signing-secrets.ts';
 import { retryWithBackoff, whileUnavailable } from './backoff.ts';
-import { GroupCommit } from './group-commit.ts';
+import { GroupCommit } from '../db/group-commit.ts';
 import { WorkerLoop } from './loop.ts';
 
 /** What marks a replayed delivery (its event id stays the original's, so receivers de-duplicate). */

@@ -1,7 +1,7 @@
-// Group commit (src/workers/group-commit.ts): writes that arrive while a batch is being written go
+// Group commit (src/db/group-commit.ts): writes that arrive while a batch is being written go
 // together in the next one; each caller's promise settles with its own batch.
 import { describe, expect, it } from 'vitest';
-import { GroupCommit } from '../../src/workers/group-commit.ts';
+import { GroupCommit } from '../../src/db/group-commit.ts';
 
 /** A write whose batches are recorded and which finishes only when released. */
 function heldWrites() {
