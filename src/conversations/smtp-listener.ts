@@ -16,6 +16,8 @@ import { receiveInbound } from './service.ts';
 export interface InboundSmtp {
   port: number;
   close(): Promise<void>;
+  /** the most bytes of one message this listener has held at once since it started (at most the limit and one read) */
+  peakHeldBytes(): number;
 }
 
 const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
@@ -28,12 +30,19 @@ const clientAddress = (session: SMTPServerSession) => session.remoteAddress.repl
  * what was kept is let go and the rest is read and discarded (the sender is still sending; stopping
  * to read would leave it hanging). Resolves with the bytes, or undefined when the message was too big.
  */
-function readAtMost(stream: SMTPServerDataStream): Promise<Buffer | undefined> {
+function readAtMost(stream: SMTPServerDataStream, held: { peak: number }): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     let chunks: Buffer[] = [];
+    let bytes = 0;
     stream.on('data', (chunk: Buffer) => {
-      if (stream.sizeExceeded) chunks = [];
-      else chunks.push(chunk);
+      if (stream.sizeExceeded) {
+        chunks = [];
+        bytes = 0;
+        return;
+      }
+      chunks.push(chunk);
+      bytes += chunk.length;
+      held.peak = Math.max(held.peak, bytes);
     });
     stream.once('end', () => resolve(stream.sizeExceeded ? undefined : Buffer.concat(chunks)));
     stream.once('error', reject);
@@ -49,6 +58,7 @@ export async function startInboundSmtp(engage: Engage, port: number, host: strin
   // open connections per client address, and the address each counted connection holds a place of
   const connectionsOf = new Map<string, number>();
   const counted = new Map<string, string>();
+  const held = { peak: 0 };
 
   async function store(raw: Buffer, session: SMTPServerSession): Promise<void> {
     const ip = clientAddress(session);
@@ -139,7 +149,7 @@ export async function startInboundSmtp(engage: Engage, port: number, host: strin
       );
     },
     onData(stream, session, cb) {
-      readAtMost(stream)
+      readAtMost(stream, held)
         .then(async (raw) => {
           if (!raw) throw smtpError(552, `5.3.4 message too big: at most ${config.INBOUND_SMTP_MAX_BYTES} bytes`);
           await store(raw, session);
@@ -159,5 +169,5 @@ export async function startInboundSmtp(engage: Engage, port: number, host: strin
   });
   const bound = (server.server.address() as AddressInfo).port;
   log.info({ port: bound, host }, 'inbound SMTP listener ready');
-  return { port: bound, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { port: bound, close: () => new Promise<void>((resolve) => server.close(() => resolve())), peakHeldBytes: () => held.peak };
 }
