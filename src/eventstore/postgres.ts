@@ -305,8 +305,7 @@ type AppendOutcome = { results: AppendResult[] } | { error: unknown };
 /**
  * A single write's append (one stream, at most this many events) goes to Postgres with the others made
  * meanwhile; one of many streams (a bulk's chunk, a dispatcher's round, a batch of reports) or more
- * events goes on its own at once, beside the others, as it always did: batched with the single ones,
- * those small rounds queued behind each other and the dispatch pipeline lost 15% of its throughput.
+ * events is a batch already, and goes on its own at once, beside the others, as it always did.
  */
 const GROUPED_MAX_EVENTS = 16;
 /** the most events one batch of single appends carries */
