@@ -233,6 +233,34 @@ END
 $fn$;
 `;
 
+/**
+ * The read of the global log after a position (readAll: every read model's catch-up and the log
+ * tail's read on every wake), as a function whose statements are planned once per session. Sent as a
+ * named statement it was still planned on every call: the plan cache kept choosing a custom plan (a
+ * range it cannot size without the position), and its planning cost six times its run. The generic
+ * plan walks es_events_commit_order from the position, in log order, as the custom one does. JIT off,
+ * as for the append (README "The event log and the read models").
+ */
+export const READ_FUNCTION = `
+CREATE OR REPLACE FUNCTION es_read_all(after_commit xid8, after_prepare bigint, n int, wanted text[])
+RETURNS SETOF es_events
+LANGUAGE plpgsql STABLE SET jit = off SET plan_cache_mode = force_generic_plan AS $fn$
+BEGIN
+  IF wanted IS NULL THEN
+    RETURN QUERY SELECT * FROM es_events
+      WHERE (transaction_id, global_position) > (after_commit, after_prepare)
+        AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+      ORDER BY transaction_id, global_position LIMIT n;
+  ELSE
+    RETURN QUERY SELECT * FROM es_events
+      WHERE (transaction_id, global_position) > (after_commit, after_prepare)
+        AND transaction_id < pg_snapshot_xmin(pg_current_snapshot()) AND type = ANY(wanted)
+      ORDER BY transaction_id, global_position LIMIT n;
+  END IF;
+END
+$fn$;
+`;
+
 const EVENT_COLUMNS = `global_position::text AS gp, transaction_id::text AS txid, stream_id, stream_revision::text AS rev,
   event_id, type, data, metadata, created_at`;
 
@@ -549,20 +577,11 @@ export class PostgresEventStore implements EventStore {
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const after = options.after ?? START;
-    const params: unknown[] = [after.commit.toString(), after.prepare.toString(), options.maxCount ?? 1000];
-    let typeFilter = '';
-    if (options.types) {
-      params.push(options.types);
-      typeFilter = ` AND type = ANY($4::text[])`;
-    }
-    // named: every projection loop reads on every wake, so each connection plans this once
+    // named, and a function planned once per session (READ_FUNCTION): every read model reads on every wake
     const { rows } = await this.pool.query<EventRow>({
-      name: options.types ? 'es_read_all_of_types' : 'es_read_all',
-      text: `SELECT ${EVENT_COLUMNS} FROM es_events
-       WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-         AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())${typeFilter}
-       ORDER BY transaction_id, global_position LIMIT $3`,
-      values: params,
+      name: 'es_read_all',
+      text: `SELECT ${EVENT_COLUMNS} FROM es_read_all($1::text::xid8, $2::bigint, $3::int, $4::text[])`,
+      values: [after.commit.toString(), after.prepare.toString(), options.maxCount ?? 1000, options.types ?? null],
     });
     return rows.map(toRecorded);
   }
@@ -755,4 +774,5 @@ export const EVENTSTORE_MIGRATIONS: Migration[] = [
   { id: 46, name: 'event store: appends run with JIT off, and look up each stream once', sql: APPEND_FUNCTION },
   { id: 53, name: 'event store: an append to existing streams hashes no copy of their list per row', sql: APPEND_FUNCTION },
   { id: 54, name: 'event store: es_write plans its statement once per session', sql: APPEND_FUNCTION },
+  { id: 55, name: 'event store: the read after a position plans its statement once per session', sql: READ_FUNCTION },
 ];
