@@ -12,7 +12,7 @@ import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
 import { migrate } from '../../src/schema.ts';
 import { freshDatabase } from '../support/harness.ts';
 
-const STORE_FUNCTIONS = ['es_append', 'es_write'];
+const STORE_FUNCTIONS = ['es_append', 'es_read_all', 'es_write'];
 
 /** One plan auto_explain reported: the statement's text, its estimated cost, and whether JIT compiled it. */
 interface ExplainedPlan {
@@ -77,14 +77,15 @@ describe('postgres event store on a Postgres with JIT', () => {
     await pool?.end();
   });
 
-  it('the append functions run with jit = off whatever the server says (pg_proc.proconfig)', async () => {
+  it('the append and read functions run with jit = off whatever the server says (pg_proc.proconfig)', async () => {
     const { rows } = await pool.query<{ proname: string; proconfig: string[] | null }>(
       'SELECT proname, proconfig FROM pg_proc WHERE proname = ANY($1::text[]) ORDER BY proname',
       [STORE_FUNCTIONS],
     );
     expect(rows.map((r) => r.proname)).toEqual([...STORE_FUNCTIONS].sort());
-    // es_write also plans its one statement once per session (a generic plan)
-    for (const r of rows) expect({ fn: r.proname, config: r.proconfig }).toEqual({ fn: r.proname, config: r.proname === 'es_write' ? ['jit=off', 'plan_cache_mode=force_generic_plan'] : ['jit=off'] });
+    // es_write and es_read_all also plan their statements once per session (generic plans)
+    const planned = ['es_read_all', 'es_write'];
+    for (const r of rows) expect({ fn: r.proname, config: r.proconfig }).toEqual({ fn: r.proname, config: planned.includes(r.proname) ? ['jit=off', 'plan_cache_mode=force_generic_plan'] : ['jit=off'] });
   });
 
   it('no statement of an append (written, conflicts, duplicates, ids looked for) or a read is JIT-compiled where JIT compiles everything', async (ctx) => {
