@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import { isRetryableConflict } from './db/errors.ts';
-import { GroupCommit } from './db/group-commit.ts';
+import { GroupCommit, perPool } from './db/group-commit.ts';
 import type { Migration } from './db/migrations.ts';
 import { serviceSecret, storedSecret } from './service-secrets.ts';
 
@@ -53,19 +53,17 @@ interface ClaimRow {
   ownerId: string;
 }
 
+const sameClaim = (a: ClaimRow, b: ClaimRow) => a.accountId === b.accountId && a.kind === b.kind && a.value === b.value;
+
 /**
  * Group commit of single claims (README "The write path"): the first attempt of the claims made
  * while one batch is being written goes in the next, one statement for all (rows locked in one
  * order, so two batches cannot deadlock), each answered with its value's owner. One value appears
  * once per batch: two claims of it go one after the other. Per pool.
  */
-const claimBatches = new WeakMap<Queryable, GroupCommit<ClaimRow, string>>();
-const sameClaim = (a: ClaimRow, b: ClaimRow) => a.accountId === b.accountId && a.kind === b.kind && a.value === b.value;
-
-function claimBatch(pool: Queryable): GroupCommit<ClaimRow, string> {
-  let batch = claimBatches.get(pool);
-  if (!batch) {
-    batch = new GroupCommit<ClaimRow, string>(
+const claimBatch = perPool(
+  (pool: Queryable) =>
+    new GroupCommit<ClaimRow, string>(
       async (rows) => {
         const { rows: owners } = await retryingDeadlocks(() =>
           pool.query<{ account_id: string; kind: string; value: string; owner_id: string }>(
@@ -81,11 +79,8 @@ function claimBatch(pool: Queryable): GroupCommit<ClaimRow, string> {
         return rows.map((r) => byClaim.get(key(r.accountId, r.kind, r.value))!);
       },
       { maxBatch: 256, joins: (row, batch) => !batch.some((b) => sameClaim(b, row)) },
-    );
-    claimBatches.set(pool, batch);
-  }
-  return batch;
-}
+    ),
+);
 
 /** Claims `value` for `ownerId`. Returns the id of the live owner that holds it instead, or null on success. */
 export async function claim(

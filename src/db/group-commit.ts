@@ -12,6 +12,16 @@ export interface GroupCommitOptions<T> {
   joins?: (item: T, batch: readonly T[]) => boolean;
 }
 
+/** One GroupCommit per pool (or other owner), made by `make` on its first use. */
+export function perPool<P extends object, T, R>(make: (pool: P) => GroupCommit<T, R>): (pool: P) => GroupCommit<T, R> {
+  const made = new WeakMap<P, GroupCommit<T, R>>();
+  return (pool) => {
+    let group = made.get(pool);
+    if (!group) made.set(pool, (group = make(pool)));
+    return group;
+  };
+}
+
 /**
  * Each caller's promise settles with its own batch: resolved with its own result once the batch is
  * written (what `write` answered at its index; undefined when it answers nothing), rejected with the
@@ -26,11 +36,10 @@ export class GroupCommit<T, R = void> {
   constructor(
     /** writes one batch, all or nothing; may answer one result per item, in order */
     private readonly write: (items: T[]) => Promise<R[] | void>,
-    options: GroupCommitOptions<T> | number = {},
+    options: GroupCommitOptions<T> = {},
   ) {
-    const o = typeof options === 'number' ? { maxBatch: options } : options;
-    this.maxBatch = o.maxBatch ?? 1000;
-    this.joins = o.joins;
+    this.maxBatch = options.maxBatch ?? 1000;
+    this.joins = options.joins;
   }
 
   /** Adds `item` to the next batch; settles when the batch holding it is written. */

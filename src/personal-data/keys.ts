@@ -5,7 +5,7 @@
 // later, which is sealed under no key at all: an erased person stays erased.
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { GroupCommit } from '../db/group-commit.ts';
+import { GroupCommit, perPool } from '../db/group-commit.ts';
 import type { Migration } from '../db/migrations.ts';
 import { newId } from '../ids.ts';
 
@@ -103,12 +103,9 @@ interface KeyWant {
  * READ_OR_MAKE_AT_ONCE subjects, made while one batch is being read and made, go in the next, one
  * statement for all of one account's (up to READ_OR_MAKE_AT_ONCE subjects in all). Per pool.
  */
-const keyBatches = new WeakMap<Queryable, GroupCommit<KeyWant, Map<string, DataKey>>>();
-
-function keyBatch(db: Queryable): GroupCommit<KeyWant, Map<string, DataKey>> {
-  let batch = keyBatches.get(db);
-  if (!batch) {
-    batch = new GroupCommit<KeyWant, Map<string, DataKey>>(
+const keyBatch = perPool(
+  (db: Queryable) =>
+    new GroupCommit<KeyWant, Map<string, DataKey>>(
       async (wants) => {
         const all = await keysForSubjects(db, wants[0].accountId, wants.flatMap((w) => w.subjects));
         return wants.map((w) => new Map(w.subjects.map((s) => [s, all.get(s)!])));
@@ -117,11 +114,8 @@ function keyBatch(db: Queryable): GroupCommit<KeyWant, Map<string, DataKey>> {
         joins: (want, batch) =>
           want.accountId === batch[0].accountId && new Set([...batch.flatMap((b) => b.subjects), ...want.subjects]).size <= READ_OR_MAKE_AT_ONCE,
       },
-    );
-    keyBatches.set(db, batch);
-  }
-  return batch;
-}
+    ),
+);
 
 /** keysForSubjects for a write's few subjects, together with the other writes' made meanwhile; more go alone. */
 export function keysForFewSubjects(db: Queryable, accountId: string, subjects: readonly string[]): Promise<Map<string, DataKey>> {

@@ -135,10 +135,10 @@ export class BatchGroup {
           settle(e, { kind: 'failed', error });
           return entries.filter((x) => !settled.has(x));
         }
-        applying.push({ entry: e, applyMs: performance.now() - started, ...(applied?.signals ? { signals: applied.signals } : {}) });
+        applying.push({ entry: e, applyMs: performance.now() - started, signals: applied?.signals });
       }
       await this.commit(client, applying.map((a) => a.entry.batch));
-      for (const a of applying) settle(a.entry, { kind: 'applied', applyMs: a.applyMs, ...(a.signals ? { signals: a.signals } : {}) });
+      for (const a of applying) settle(a.entry, { kind: 'applied', applyMs: a.applyMs, signals: a.signals });
     } catch (err) {
       if (err instanceof SlowApply && client) {
         // the connection is busy with the slow apply: its session is ended from another (a closed

@@ -54,7 +54,7 @@ describe('group commit', () => {
 
   it('never writes more than its batch size at once', async () => {
     const w = heldWrites();
-    const group = new GroupCommit<number>(w.write, 4);
+    const group = new GroupCommit<number>(w.write, { maxBatch: 4 });
     const all = Array.from({ length: 10 }, (_, n) => group.add(n));
     for (let i = 0; i < 3; i++) {
       await w.turn();
@@ -62,5 +62,20 @@ describe('group commit', () => {
     }
     await Promise.all(all);
     expect(w.batches).toEqual([[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]);
+  });
+
+  it('answers each caller its own result, and keeps one that may not join for the next batch, in its place', async () => {
+    const batches: number[][] = [];
+    // an even and an odd number never share a batch; each caller is answered its number doubled
+    const group = new GroupCommit<number, number>(
+      async (items) => {
+        batches.push(items);
+        return items.map((n) => n * 2);
+      },
+      { joins: (n, batch) => batch.every((b) => b % 2 === n % 2) },
+    );
+    const answers = await Promise.all([2, 4, 5, 6, 7].map((n) => group.add(n)));
+    expect(answers).toEqual([4, 8, 10, 12, 14]);
+    expect(batches).toEqual([[2, 4, 6], [5, 7]]);
   });
 });
