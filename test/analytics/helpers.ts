@@ -7,6 +7,7 @@ import type { SuppressionEvent } from '../../commands/suppression.ts';
 import type { Clock } from '../../src/clock.ts';
 import { newId } from '../../src/ids.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
+import { messagesById } from '../support/messages.ts';
 import { until } from '../support/waits.ts';
 
 /** A clock that runs at the wall clock's pace from whatever instant a test sets. */
@@ -37,7 +38,7 @@ export async function send(server: TestServer, key: string, channel: string, to:
 /** Waits until every message has its final status (delivered or failed); returns the statuses by id. */
 export async function settled(server: TestServer, key: string, ids: readonly string[]): Promise<Record<string, string>> {
   const statuses = await until(
-    async () => Object.fromEntries(await Promise.all(ids.map(async (id) => [id, (await server.call('GET', `/v1/messages/${id}`, { key })).body.status as string]))),
+    async () => Object.fromEntries((await messagesById(server, key, ids)).map((m, i) => [ids[i], m?.status as string])),
     (s) => Object.values(s).every((status) => status === 'delivered' || status === 'failed'),
     60_000,
   );

@@ -7,6 +7,7 @@ import type { WarmupState } from '../../commands/email-domain.ts';
 import { WARMUP_RAMP, nextUtcMidnight, warmupToday } from '../../src/domains/warmup.ts';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
+import { messagesById } from '../support/messages.ts';
 import { until } from '../support/waits.ts';
 
 const day = (n: number, h = 12) => new Date(Date.UTC(2026, 2, n, h)).toISOString();
@@ -70,7 +71,7 @@ describe('the daily cap at send', () => {
     expect(bulk.body).toMatchObject({ accepted: 55, failed: 0 });
     const ids = bulk.body.results.map((r: { id: string }) => r.id) as string[];
     const settled = await until(
-      async () => Promise.all(ids.map(async (id) => (await server.call('GET', `/v1/messages/${id}`, { key })).body)),
+      async () => (await messagesById(server, key, ids)).map((m) => m ?? {}),
       (all) => all.filter((m) => m.status === 'sent' || m.status === 'delivered').length === 52 && all.filter((m) => m.reason === 'warmup_cap').length === 3,
       60_000,
       500,

@@ -11,7 +11,7 @@ import { requestRebuild } from '../../src/read-models/generations.ts';
 import { readyAccount, type TestAccount } from '../support/accounts.ts';
 import { testServerForSuite } from '../support/harness.ts';
 import { everyTableAsText, foundIn } from '../support/tables.ts';
-import { timeline } from '../support/messages.ts';
+import { messagesById, timeline } from '../support/messages.ts';
 import { runEngage } from '../support/processes.ts';
 import { addWebhookEndpoint, receiverForSuite } from '../support/receivers.ts';
 import { eventually } from '../support/waits.ts';
@@ -302,8 +302,8 @@ describe('erasure under concurrent sends to the same contact', () => {
     expect(ids).toHaveLength(40);
 
     const finals = await eventually('every message in a final state', async () => {
-      const rows = await Promise.all(ids.map(async (id) => (await server.call('GET', `/v1/messages/${id}`, { key: acct.key })).body));
-      return rows.every((m) => ['delivered', 'failed'].includes(m.status)) ? rows : undefined;
+      const rows = await messagesById(server, acct.key, ids);
+      return rows.every((m) => m && ['delivered', 'failed'].includes(m.status)) ? (rows as Record<string, any>[]) : undefined;
     }, 60_000);
     for (const m of finals) {
       expect(m.to, m.id).toBe('[erased]');
