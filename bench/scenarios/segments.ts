@@ -13,6 +13,7 @@ import { listsProjection } from '../../projections/lists.ts';
 import { findSegment, segmentsProjection } from '../../projections/segments.ts';
 import { suppressionsProjection } from '../../projections/suppressions.ts';
 import { ensureProjection } from '../../src/read-models/generations.ts';
+import { compileRules, countSource } from '../../src/segments/compile.ts';
 import { countMatching, readModelSources, validRules } from '../../src/segments/service.ts';
 import { freshDatabase } from '../lib/db.ts';
 import { BENCH_ACCOUNT } from '../lib/events.ts';
@@ -143,7 +144,16 @@ export const segmentCount: Scenario = {
       }
       const [s, p, h] = [summarise(times.saved), summarise(times.preview), summarise(times.hand)];
       progress(`p50: saved ${s.p50} ms, preview ${p.p50} ms, hand-written SQL ${h.p50} ms (${rounds} rounds)`);
-      const details = { contacts, matching: expected, rounds, rules: BENCH_RULES, hand_written_sql: HAND_WRITTEN.trim().replace(/\s+/g, ' ') };
+      // the plan the count gets, with its timings and buffers (BENCH_EXPLAIN=1 prints it)
+      const source = countSource(BENCH_RULES);
+      const q = compileRules(BENCH_RULES, { accountId: BENCH_ACCOUNT, now: new Date() }, source);
+      const { rows: planRows } = await db.pool.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN (ANALYZE, BUFFERS) SELECT count(*) AS n FROM ${source} c WHERE c.account_id = $1 AND ${q.where}`,
+        q.params,
+      );
+      const plan = planRows.map((r) => r['QUERY PLAN']);
+      if (process.env.BENCH_EXPLAIN === '1') progress(`the count's plan:\n${plan.join('\n')}`);
+      const details = { contacts, matching: expected, rounds, rules: BENCH_RULES, hand_written_sql: HAND_WRITTEN.trim().replace(/\s+/g, ' '), plan };
       const measured = [
         [`count of a saved segment over ${contacts.toLocaleString('en-US')} contacts (3 rules: custom field, country, event), p50`, s],
         ['preview of the same rules (validated, compiled, counted), p50', p],
