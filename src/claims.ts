@@ -105,6 +105,26 @@ export async function claim(
   return 'unknown';
 }
 
+/**
+ * The statements that read or change a batch's claims by their values (exported for the plan test).
+ * Each names its values twice: joined to the batch's rows, and as `= ANY(...)`, a condition of the
+ * primary key's index. Joined only, a batch of a thousand was planned as a hash join over a scan of
+ * every claim of the account, so its cost grew with the account's history.
+ */
+export const CLAIM_BATCH_STATEMENTS = {
+  /** $1 account, $2 kind, $3 values, $4 their owners now, $5 their new owners */
+  transfer: `UPDATE unique_claims c SET owner_id = w.to_owner, created_at = now()
+     FROM unnest($3::text[], $4::text[], $5::text[]) AS w(value, from_owner, to_owner)
+     WHERE c.account_id = $1 AND c.kind = $2 AND c.value = ANY($3::text[]) AND c.value = w.value AND c.owner_id = w.from_owner
+     RETURNING c.value`,
+  /** $1 account, $2 kinds, $3 values, $4 owners */
+  release: `DELETE FROM unique_claims c USING unnest($2::text[], $3::text[], $4::text[]) AS u(k, v, o)
+     WHERE c.account_id = $1 AND c.kind = ANY($2::text[]) AND c.value = ANY($3::text[]) AND c.kind = u.k AND c.value = u.v AND c.owner_id = u.o`,
+  /** $1 account, $2 kinds, $3 values */
+  holders: `SELECT c.kind, c.value, c.owner_id FROM unique_claims c JOIN unnest($2::text[], $3::text[]) AS u(k, v) ON c.kind = u.k AND c.value = u.v
+     WHERE c.account_id = $1 AND c.kind = ANY($2::text[]) AND c.value = ANY($3::text[])`,
+};
+
 /** One value to claim for an owner, in a batch (claimMany). */
 export interface ClaimRequest {
   kind: string;
@@ -149,8 +169,7 @@ export async function claimMany(
     pending = [];
     if (rest.length === 0) break;
     const { rows: held } = await pool.query<{ kind: string; value: string; owner_id: string }>(
-      `SELECT c.kind, c.value, c.owner_id FROM unique_claims c JOIN unnest($2::text[], $3::text[]) AS u(k, v) ON c.kind = u.k AND c.value = u.v
-       WHERE c.account_id = $1`,
+      CLAIM_BATCH_STATEMENTS.holders,
       [accountId, rest.map((r) => r.kind), rest.map((r) => hashOf(r.value))],
     );
     const holders = new Map(held.map((h) => [key(h.kind, h.value), h.owner_id]));
@@ -266,10 +285,7 @@ export async function transferMany(pool: pg.Pool, scope: Scope, moves: readonly 
   const wanted = sortedUnique(moves, hashOf);
   const { rows } = await retryingDeadlocks(() =>
     pool.query<{ value: string }>(
-      `UPDATE unique_claims c SET owner_id = w.to_owner, created_at = now()
-       FROM unnest($3::text[], $4::text[], $5::text[]) AS w(value, from_owner, to_owner)
-       WHERE c.account_id = $1 AND c.kind = $2 AND c.value = w.value AND c.owner_id = w.from_owner
-       RETURNING c.value`,
+      CLAIM_BATCH_STATEMENTS.transfer,
       [scope.accountId, scope.kind, wanted.map((m) => hashOf(m.value)), wanted.map((m) => m.from), wanted.map((m) => m.to)],
     ),
   );
@@ -286,8 +302,7 @@ export async function releaseMany(pool: pg.Pool, accountId: string, claims: read
   );
   await retryingDeadlocks(() =>
     pool.query(
-      `DELETE FROM unique_claims c USING unnest($2::text[], $3::text[], $4::text[]) AS u(k, v, o)
-       WHERE c.account_id = $1 AND c.kind = u.k AND c.value = u.v AND c.owner_id = u.o`,
+      CLAIM_BATCH_STATEMENTS.release,
       [accountId, wanted.map((r) => r.kind), wanted.map((r) => hashOf(r.value)), wanted.map((r) => r.ownerId)],
     ),
   );

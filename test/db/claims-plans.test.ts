@@ -1,0 +1,55 @@
+// The batch statements of src/claims.ts read only the claims they name, through the primary key,
+// however many claims the account holds: settling, releasing and looking up a batch's claims once
+// joined its values to a scan of all the account's claims (a hash join the planner picks for a
+// thousand values), so every batch of tracked events cost more as the account's history grew.
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CLAIM_BATCH_STATEMENTS } from '../../src/claims.ts';
+import { migratedStoreForSuite } from '../support/event-store.ts';
+
+const db = migratedStoreForSuite(4);
+const account = `acct_${randomUUID()}`;
+const HELD = 60_000;
+const BATCH = 1_000;
+const value = (i: number) => `v${String(i).padStart(8, '0')}`;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
+
+async function readsOfClaims(sql: string, params: unknown[]): Promise<string[]> {
+  const { rows } = await db.pool.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+  return nodes(rows[0]!['QUERY PLAN'][0]!.Plan)
+    .filter((n) => n['Node Type'] !== 'ModifyTable')
+    .filter((n) => n['Relation Name'] === 'unique_claims' || n['Index Name']?.startsWith('unique_claims'))
+    .map((n) => `${n['Node Type']}${n['Index Name'] ? ` using ${n['Index Name']}` : ''}`);
+}
+
+beforeAll(async () => {
+  await db.pool.query(
+    `INSERT INTO unique_claims (account_id, kind, value, owner_id)
+     SELECT $1, 'tracked_event', 'v' || lpad(i::text, 8, '0'), 'event:ct_' || i FROM generate_series(1, $2::int) AS i`,
+    [account, HELD],
+  );
+  await db.pool.query('ANALYZE unique_claims');
+}, 60_000);
+
+describe('claims of a batch, in an account holding many', () => {
+  const values = Array.from({ length: BATCH }, (_, i) => value(1 + i * 7));
+  const owners = values.map((v) => `event:ct_${v}`);
+
+  it.each([
+    ['transfer (settling tracked events)', () => CLAIM_BATCH_STATEMENTS.transfer, () => [account, 'tracked_event', values, owners, owners.map((o) => `${o}x`)]],
+    ['release', () => CLAIM_BATCH_STATEMENTS.release, () => [account, values.map(() => 'tracked_event'), values, owners]],
+    ['holders of several kinds', () => CLAIM_BATCH_STATEMENTS.holders, () => [account, values.map(() => 'tracked_event'), values]],
+  ])('%s: through the primary key, no scan of the account', async (_name, sql, params) => {
+    const reads = await readsOfClaims(sql(), params());
+    expect(reads.length).toBeGreaterThan(0);
+    for (const r of reads) expect(r).toMatch(/^(Index Scan|Index Only Scan|Bitmap Heap Scan|Bitmap Index Scan)/);
+    expect(reads.some((r) => r.includes('unique_claims_pkey'))).toBe(true);
+  });
+});
