@@ -78,11 +78,16 @@ export const suppressionsProjection: Projection = {
   },
 };
 
-/** Which of these recipients (account and keyed address hash) are suppressed, and why. */
+/**
+ * Which of these recipients (account and keyed address hash) are suppressed, and why. The keys also
+ * as `= ANY`, conditions of the primary key: joined only, a dispatch batch was planned as a hash join
+ * over a scan of every suppression.
+ */
 export async function suppressedAmong(db: Db, recipients: readonly { account_id: string; address_hash: string }[]): Promise<Pick<SuppressionRow, 'account_id' | 'address_hash' | 'reason'>[]> {
   const { rows } = await db.query<Pick<SuppressionRow, 'account_id' | 'address_hash' | 'reason'>>(
     `SELECT s.account_id, s.address_hash, s.reason FROM suppressions s
-     JOIN unnest($1::text[], $2::text[]) AS u(a, h) ON s.account_id = u.a AND s.address_hash = u.h`,
+     JOIN unnest($1::text[], $2::text[]) AS u(a, h) ON s.account_id = u.a AND s.address_hash = u.h
+     WHERE s.account_id = ANY($1::text[]) AND s.address_hash = ANY($2::text[])`,
     [recipients.map((r) => r.account_id), recipients.map((r) => r.address_hash)],
   );
   return rows;

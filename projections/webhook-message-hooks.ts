@@ -62,12 +62,16 @@ export async function insertHooks(tx: Db, hooks: readonly StoredHook[], t: Table
   );
 }
 
-/** The provider ids of these messages' stored hooks, in one statement (a batch's MessageSent events). */
+/**
+ * The provider ids of these messages' stored hooks, in one statement (a batch's MessageSent events).
+ * The ids also as `= ANY`, a condition of the primary key: joined only, a batch of hundreds was planned
+ * as a hash join over a scan of every hook.
+ */
 export async function setProviderMessageIds(tx: Db, ids: ReadonlyMap<string, string>, t: TableNamer): Promise<void> {
   if (!ids.size) return;
   await tx.query(
     `UPDATE ${t('webhook_message_hooks')} h SET provider_message_id = u.provider_message_id
-     FROM unnest($1::text[], $2::text[]) AS u(message_id, provider_message_id) WHERE h.message_id = u.message_id`,
+     FROM unnest($1::text[], $2::text[]) AS u(message_id, provider_message_id) WHERE h.message_id = ANY($1::text[]) AND h.message_id = u.message_id`,
     [[...ids.keys()], [...ids.values()]],
   );
 }

@@ -149,7 +149,7 @@ async function applyErasure(tx: Db, e: RecordedEvent, t: TableNamer): Promise<vo
     [account_id, keys],
   );
   if (!rows.length) return;
-  await tx.query(`UPDATE ${t('webhook_deliveries')} d SET body = u.body FROM unnest($1::text[], $2::text[]) AS u(id, body) WHERE d.id = u.id`, [
+  await tx.query(`UPDATE ${t('webhook_deliveries')} d SET body = u.body FROM unnest($1::text[], $2::text[]) AS u(id, body) WHERE d.id = ANY($1::text[]) AND d.id = u.id`, [
     rows.map((r) => r.id),
     rows.map((r) => erasePersonalData(r.event_type, r.body)),
   ]);
@@ -497,12 +497,14 @@ export async function claimDueDeliveries(db: Db, claim: DeliveryClaim): Promise<
 /**
  * Ends leases with no attempt made: the deliveries are due again at once, for a later round or
  * another sender. Only a lease still this claim's is ended: one that ran out and was claimed again
- * belongs to that claim.
+ * belongs to that claim. The ids also as `= ANY` (the primary key's condition): joined only, a
+ * round's leases were planned as a hash join over a scan of every delivery.
  */
 export async function releaseDeliveries(db: Db, leases: readonly DeliveryLease[]): Promise<void> {
   if (!leases.length) return;
   await db.query(
-    `UPDATE webhook_deliveries d SET locked_until = NULL FROM unnest($1::text[], $2::timestamptz[]) AS l(id, lease) WHERE d.id = l.id AND d.locked_until = l.lease`,
+    `UPDATE webhook_deliveries d SET locked_until = NULL FROM unnest($1::text[], $2::timestamptz[]) AS l(id, lease)
+     WHERE d.id = ANY($1::text[]) AND d.id = l.id AND d.locked_until = l.lease`,
     [leases.map((l) => l.deliveryId), leases.map((l) => l.lease)],
   );
 }

@@ -1,0 +1,95 @@
+// A batch's look-ups and updates by key read only the rows they name (README "The write path"):
+// the dispatcher's policy for a batch of marketing messages (recipients' time zones, suppressions,
+// marketing sent today), the outbox's provider ids and the webhook sender's released leases. Each
+// joins the batch's keys to a table that grows with the account's history. The suppressions, the
+// provider ids and the leases, joined only, were planned as a hash join over a scan of the whole
+// table (40,000 rows read here for a batch of 800), so every batch cost more as the history grew;
+// the time zones and the marketing count were probes already and are here to stay so. Measured with
+// the transaction's own table counters (pg_stat_xact_user_tables).
+import type pg from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { contactsProjection, recipientTimezones } from '../../projections/contacts.ts';
+import { marketingSentSince, messagesProjection } from '../../projections/messages.ts';
+import { suppressedAmong, suppressionsProjection } from '../../projections/suppressions.ts';
+import { setProviderMessageIds } from '../../projections/webhook-message-hooks.ts';
+import { releaseDeliveries, webhookOutboxProjection } from '../../projections/webhook-outbox.ts';
+import { ensureProjection } from '../../src/read-models/generations.ts';
+import { migratedStoreForSuite } from '../support/event-store.ts';
+
+const db = migratedStoreForSuite(4);
+const ACCOUNT = 'acct_01JLOOKUPS0000000000000000';
+/** rows per table: well past the point where a scan of it costs more than a batch's probes */
+const ROWS = 40_000;
+const BATCH = 800;
+const key = (i: number) => String(i).padStart(8, '0');
+/** the batch: every fiftieth row */
+const picked = Array.from({ length: BATCH }, (_, i) => 1 + i * 50);
+const t = (name: string) => `${name}_g1`;
+
+beforeAll(async () => {
+  for (const p of [contactsProjection, messagesProjection, suppressionsProjection, webhookOutboxProjection]) await ensureProjection(db.pool, p);
+  const seed = (sql: string) => db.pool.query(sql, [ACCOUNT, ROWS]);
+  await seed(`INSERT INTO contacts (id, account_id, email, phone, timezone, tags, custom_fields, created_at, updated_at)
+    SELECT 'ct_' || lpad(i::text, 8, '0'), $1, 'p' || lpad(i::text, 8, '0') || '@example.com', '+1415' || lpad(i::text, 7, '0'), 'Europe/Paris', '{}', '{}', now(), now()
+    FROM generate_series(1, $2::int) AS i`);
+  await seed(`INSERT INTO messages (id, account_id, channel, to_address, status, message, transactional, marketing, revision, created_at, updated_at, sent_at)
+    SELECT 'msg_' || lpad(i::text, 8, '0'), $1, 'email', 'p' || lpad(i::text, 8, '0') || '@example.com', 'sent', 'Hi', false, true, 1, now(), now(), now()
+    FROM generate_series(1, $2::int) AS i`);
+  await seed(`INSERT INTO suppressions (account_id, address_hash, reason, source, created_at)
+    SELECT $1, 'h' || lpad(i::text, 8, '0'), 'unsubscribed', 'api', now() FROM generate_series(1, $2::int) AS i`);
+  await seed(`INSERT INTO ${t('webhook_message_hooks')} (message_id, account_id, channel, to_address)
+    SELECT 'msg_' || lpad(i::text, 8, '0'), $1, 'email', 'x' FROM generate_series(1, $2::int) AS i`);
+  await seed(`INSERT INTO webhook_deliveries (id, account_id, target_url, target_host, kind, event_id, event_type, body, next_attempt_at, locked_until, created_at, updated_at, target_key)
+    SELECT 'whd_' || lpad(i::text, 8, '0'), $1, 'https://example.com/h', 'example.com', 'endpoint', 'ev' || i, 'message.sent', '{}', now(), 'epoch'::timestamptz + i * interval '1 s', now(), now(), 'k'
+    FROM generate_series(1, $2::int) AS i`);
+  await db.pool.query('ANALYZE');
+}, 120_000);
+
+/** Runs `work` in a transaction and answers the rows it read by sequential scans of `table`, and its index scans. */
+async function readsOf(table: string, work: (client: pg.PoolClient) => Promise<unknown>): Promise<{ seqRows: number; indexScans: number }> {
+  const client = await db.pool.connect();
+  try {
+    await client.query('BEGIN');
+    await work(client);
+    const { rows } = await client.query<{ seq: string; idx: string }>(
+      'SELECT coalesce(seq_tup_read, 0)::text AS seq, coalesce(idx_scan, 0)::text AS idx FROM pg_stat_xact_user_tables WHERE relname = $1',
+      [table],
+    );
+    return { seqRows: Number(rows[0]?.seq ?? 0), indexScans: Number(rows[0]?.idx ?? 0) };
+  } finally {
+    await client.query('ROLLBACK');
+    client.release();
+  }
+}
+
+describe(`a batch of ${BATCH} keys in a table of ${ROWS.toLocaleString('en-US')} rows`, () => {
+  it.each([
+    ['recipients’ time zones (quiet hours)', t('contacts'), async (c: pg.PoolClient) => {
+      const found = await recipientTimezones(c, picked.map((i) => ({ account_id: ACCOUNT, address: i % 2 ? `p${key(i)}@example.com` : `+1415${String(i).padStart(7, '0')}` })));
+      expect(found).toHaveLength(BATCH);
+    }],
+    ['suppressed among the recipients', t('suppressions'), async (c: pg.PoolClient) => {
+      expect(await suppressedAmong(c, picked.map((i) => ({ account_id: ACCOUNT, address_hash: `h${key(i)}` })))).toHaveLength(BATCH);
+    }],
+    ['marketing sent to them since yesterday', t('messages'), async (c: pg.PoolClient) => {
+      const since = new Date(Date.now() - 86_400_000);
+      expect(await marketingSentSince(c, picked.map((i) => ({ account_id: ACCOUNT, address: `p${key(i)}@example.com` })), since)).toHaveLength(BATCH);
+    }],
+    ['provider ids of sent messages’ hooks', t('webhook_message_hooks'), async (c: pg.PoolClient) => {
+      await setProviderMessageIds(c, new Map(picked.map((i) => [`msg_${key(i)}`, `prov-${i}`])), t);
+      const { rows } = await c.query(`SELECT count(*)::int AS n FROM ${t('webhook_message_hooks')} WHERE message_id = ANY($1::text[]) AND provider_message_id LIKE 'prov-%'`, [
+        picked.map((i) => `msg_${key(i)}`),
+      ]);
+      expect(rows[0].n).toBe(BATCH);
+    }],
+    ['released delivery leases', t('webhook_deliveries'), async (c: pg.PoolClient) => {
+      await releaseDeliveries(c, picked.map((i) => ({ deliveryId: `whd_${key(i)}`, lease: new Date(i * 1000) })));
+      const { rows } = await c.query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE id = ANY($1::text[]) AND locked_until IS NULL', [picked.map((i) => `whd_${key(i)}`)]);
+      expect(rows[0].n).toBe(BATCH);
+    }],
+  ])('%s: probes the index, scans nothing', async (_name, table, work) => {
+    const reads = await readsOf(table, work);
+    expect(reads.indexScans).toBeGreaterThan(0);
+    expect(reads.seqRows).toBe(0);
+  });
+});
