@@ -4,15 +4,18 @@
 // joins the batch's keys to a table that grows with the account's history. The suppressions, the
 // provider ids and the leases, joined only, were planned as a hash join over a scan of the whole
 // table (40,000 rows read here for a batch of 800), so every batch cost more as the history grew;
-// the time zones and the marketing count were probes already and are here to stay so. Measured with
+// the time zones, the marketing count and applyDocuments' update were probes already and are here to
+// stay so. Measured with
 // the transaction's own table counters (pg_stat_xact_user_tables).
 import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { applyDocuments } from '../../projections/document.ts';
 import { contactsProjection, recipientTimezones } from '../../projections/contacts.ts';
 import { marketingSentSince, messagesProjection } from '../../projections/messages.ts';
 import { suppressedAmong, suppressionsProjection } from '../../projections/suppressions.ts';
 import { setProviderMessageIds } from '../../projections/webhook-message-hooks.ts';
 import { releaseDeliveries, webhookOutboxProjection } from '../../projections/webhook-outbox.ts';
+import type { RecordedEvent } from '../../src/eventstore/port.ts';
 import { ensureProjection } from '../../src/read-models/generations.ts';
 import { migratedStoreForSuite } from '../support/event-store.ts';
 
@@ -42,6 +45,8 @@ beforeAll(async () => {
   await seed(`INSERT INTO webhook_deliveries (id, account_id, target_url, target_host, kind, event_id, event_type, body, next_attempt_at, locked_until, created_at, updated_at, target_key)
     SELECT 'whd_' || lpad(i::text, 8, '0'), $1, 'https://example.com/h', 'example.com', 'endpoint', 'ev' || i, 'message.sent', '{}', now(), 'epoch'::timestamptz + i * interval '1 s', now(), now(), 'k'
     FROM generate_series(1, $2::int) AS i`);
+  await db.pool.query(`CREATE TABLE lookup_documents (id text PRIMARY KEY, body text NOT NULL, n int NOT NULL)`);
+  await db.pool.query(`INSERT INTO lookup_documents SELECT 'doc_' || lpad(i::text, 8, '0'), repeat('x', 200), 0 FROM generate_series(1, $1::int) AS i`, [ROWS]);
   await db.pool.query('ANALYZE');
 }, 120_000);
 
@@ -85,6 +90,12 @@ describe(`a batch of ${BATCH} keys in a table of ${ROWS.toLocaleString('en-US')}
     ['released delivery leases', t('webhook_deliveries'), async (c: pg.PoolClient) => {
       await releaseDeliveries(c, picked.map((i) => ({ deliveryId: `whd_${key(i)}`, lease: new Date(i * 1000) })));
       const { rows } = await c.query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE id = ANY($1::text[]) AND locked_until IS NULL', [picked.map((i) => `whd_${key(i)}`)]);
+      expect(rows[0].n).toBe(BATCH);
+    }],
+    ['a batch of status changes to documents (applyDocuments, the messages read model’s write)', 'lookup_documents', async (c: pg.PoolClient) => {
+      const events = picked.map((i) => ({ type: 'Counted', data: { id: `doc_${key(i)}` } }) as unknown as RecordedEvent);
+      await applyDocuments(c, 'lookup_documents', ['id', 'body', 'n'], events, (e) => (e.data as { id: string }).id, (row) => ({ ...row!, n: Number(row!.n) + 1 }), ['body']);
+      const { rows } = await c.query('SELECT count(*)::int AS n FROM lookup_documents WHERE id = ANY($1::text[]) AND n = 1', [picked.map((i) => `doc_${key(i)}`)]);
       expect(rows[0].n).toBe(BATCH);
     }],
   ])('%s: probes the index, scans nothing', async (_name, table, work) => {
