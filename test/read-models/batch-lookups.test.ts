@@ -5,8 +5,7 @@
 // provider ids and the leases, joined only, were planned as a hash join over a scan of the whole
 // table (40,000 rows read here for a batch of 800), so every batch cost more as the history grew;
 // the time zones, the marketing count and applyDocuments' update were probes already and are here to
-// stay so. Measured with
-// the transaction's own table counters (pg_stat_xact_user_tables).
+// stay so. Measured with the transaction's own table counters (pg_stat_xact_user_tables).
 import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { applyDocuments } from '../../projections/document.ts';
