@@ -165,15 +165,44 @@ export async function statementCalls(db: BenchDatabase): Promise<number | undefi
 export async function resetStatementStats(db: BenchDatabase): Promise<void> {
   if (process.env.BENCH_PG_STATS !== '1') return;
   await db.pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()').catch(() => undefined);
+  // the table counters too (tableScans): this database's only
+  await db.pool.query('SELECT pg_stat_reset()').catch(() => undefined);
 }
 
 /** With BENCH_PG_STATS=1: the database's statements by total time, the top few printed (for a figure's details). */
-export async function statementsOf(db: BenchDatabase): Promise<{ statements?: StatementStat[]; round_trips?: { calls: number; query: string }[] }> {
+export async function statementsOf(db: BenchDatabase): Promise<{ statements?: StatementStat[]; round_trips?: { calls: number; query: string }[]; table_scans?: TableScans[] }> {
   const statements = await statementStats(db);
   for (const st of statements.slice(0, 12)) progress(`  pg ${(st.share * 100).toFixed(1)}%${st.toplevel ? '' : ' (inner)'} ${st.total_ms} ms + plan ${st.plan_ms} ms / ${st.calls} calls: ${st.query}`);
   const roundTrips = await topLevelByCalls(db);
   for (const st of roundTrips.slice(0, 20)) progress(`  pg calls ${st.calls}: ${st.query.slice(0, 160)}`);
-  return statements.length ? { statements, round_trips: roundTrips } : {};
+  const scans = await tableScans(db);
+  for (const t of scans) progress(`  pg scans ${t.table}: ${t.seq_scans} sequential scans read ${t.rows_scanned} rows (${t.live_rows} rows live; ${t.index_scans} index scans)`);
+  return statements.length ? { statements, round_trips: roundTrips, table_scans: scans } : {};
+}
+
+/**
+ * With BENCH_PG_STATS=1: the tables read most by sequential scans since the reset, from the table
+ * counters (each backend reports them within seconds: the last moments may be missing). A batch
+ * statement that scans a table growing with the history shows here.
+ */
+interface TableScans {
+  table: string;
+  seq_scans: number;
+  rows_scanned: number;
+  index_scans: number;
+  live_rows: number;
+}
+
+async function tableScans(db: BenchDatabase, top = 8): Promise<TableScans[]> {
+  try {
+    const { rows } = await db.pool.query<{ relname: string; seq_scan: string; seq_tup_read: string; idx_scan: string | null; n_live_tup: string }>(
+      `SELECT relname, seq_scan, seq_tup_read, idx_scan, n_live_tup FROM pg_stat_user_tables WHERE seq_tup_read > 0 ORDER BY seq_tup_read DESC LIMIT $1`,
+      [top],
+    );
+    return rows.map((r) => ({ table: r.relname, seq_scans: Number(r.seq_scan), rows_scanned: Number(r.seq_tup_read), index_scans: Number(r.idx_scan ?? 0), live_rows: Number(r.n_live_tup) }));
+  } catch {
+    return [];
+  }
 }
 
 /** With BENCH_PG_STATS=1: the statements the clients sent (top-level), most called first: where the round trips go. */
