@@ -73,8 +73,8 @@ async function setUpPerson(acct: TestAccount, p: Person) {
     messageIds.push(sent.body.id);
   }
   await eventually('the messages delivered', async () => {
-    const rows = await Promise.all(messageIds.map((id) => call('GET', `/v1/messages/${id}`)));
-    return rows.every((r) => r.body.status === 'delivered') ? true : undefined;
+    const rows = await messagesById(server, acct.key, messageIds);
+    return rows.every((m) => m?.status === 'delivered') ? true : undefined;
   });
   return { contactId, messageIds };
 }
@@ -225,8 +225,8 @@ describe('the reported sequence (issue 25, finding 4): contacts, messages, a tra
         ids.push(sent.body.id);
       }
       await eventually('the messages delivered', async () => {
-        const rows = await Promise.all(ids.map((id) => call('GET', `/v1/messages/${id}`)));
-        return rows.every((r) => r.body.status === 'delivered') ? true : undefined;
+        const rows = await messagesById(server, acct.key, ids);
+        return rows.every((m) => m?.status === 'delivered') ? true : undefined;
       });
       const tracked = await call('POST', '/v1/events', { contact: { email: target.email }, name: 'Order Completed', properties: { plan: target.plan } });
       expect(tracked.status, JSON.stringify(tracked.body)).toBe(200);
