@@ -105,11 +105,16 @@ export async function claim(
   return 'unknown';
 }
 
+/** Each value once, for an `= ANY` index condition. */
+const distinct = (values: readonly string[]) => [...new Set(values)];
+
 /**
  * The statements that read or change a batch's claims by their values (exported for the plan test).
  * Each names its values twice: joined to the batch's rows, and as `= ANY(...)`, a condition of the
  * primary key's index. Joined only, a batch of a thousand was planned as a hash join over a scan of
- * every claim of the account, so its cost grew with the account's history.
+ * every claim of the account, so its cost grew with the account's history. A column's values go
+ * once each: before Postgres 17 an index condition of two arrays is their product, and with a kind
+ * repeated per value the planner chose a scan instead.
  */
 export const CLAIM_BATCH_STATEMENTS = {
   /** $1 account, $2 kind, $3 values, $4 their owners now, $5 their new owners */
@@ -117,12 +122,12 @@ export const CLAIM_BATCH_STATEMENTS = {
      FROM unnest($3::text[], $4::text[], $5::text[]) AS w(value, from_owner, to_owner)
      WHERE c.account_id = $1 AND c.kind = $2 AND c.value = ANY($3::text[]) AND c.value = w.value AND c.owner_id = w.from_owner
      RETURNING c.value`,
-  /** $1 account, $2 kinds, $3 values, $4 owners */
+  /** $1 account, $2 kinds, $3 values, $4 owners, $5 the kinds once each */
   release: `DELETE FROM unique_claims c USING unnest($2::text[], $3::text[], $4::text[]) AS u(k, v, o)
-     WHERE c.account_id = $1 AND c.kind = ANY($2::text[]) AND c.value = ANY($3::text[]) AND c.kind = u.k AND c.value = u.v AND c.owner_id = u.o`,
-  /** $1 account, $2 kinds, $3 values */
+     WHERE c.account_id = $1 AND c.kind = ANY($5::text[]) AND c.value = ANY($3::text[]) AND c.kind = u.k AND c.value = u.v AND c.owner_id = u.o`,
+  /** $1 account, $2 kinds, $3 values, $4 the kinds once each */
   holders: `SELECT c.kind, c.value, c.owner_id FROM unique_claims c JOIN unnest($2::text[], $3::text[]) AS u(k, v) ON c.kind = u.k AND c.value = u.v
-     WHERE c.account_id = $1 AND c.kind = ANY($2::text[]) AND c.value = ANY($3::text[])`,
+     WHERE c.account_id = $1 AND c.kind = ANY($4::text[]) AND c.value = ANY($3::text[])`,
 };
 
 /** One value to claim for an owner, in a batch (claimMany). */
@@ -170,7 +175,7 @@ export async function claimMany(
     if (rest.length === 0) break;
     const { rows: held } = await pool.query<{ kind: string; value: string; owner_id: string }>(
       CLAIM_BATCH_STATEMENTS.holders,
-      [accountId, rest.map((r) => r.kind), rest.map((r) => hashOf(r.value))],
+      [accountId, rest.map((r) => r.kind), rest.map((r) => hashOf(r.value)), distinct(rest.map((r) => r.kind))],
     );
     const holders = new Map(held.map((h) => [key(h.kind, h.value), h.owner_id]));
     for (const r of rest) {
@@ -303,7 +308,7 @@ export async function releaseMany(pool: pg.Pool, accountId: string, claims: read
   await retryingDeadlocks(() =>
     pool.query(
       CLAIM_BATCH_STATEMENTS.release,
-      [accountId, wanted.map((r) => r.kind), wanted.map((r) => hashOf(r.value)), wanted.map((r) => r.ownerId)],
+      [accountId, wanted.map((r) => r.kind), wanted.map((r) => hashOf(r.value)), wanted.map((r) => r.ownerId), distinct(wanted.map((r) => r.kind))],
     ),
   );
 }

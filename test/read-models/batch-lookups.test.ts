@@ -3,9 +3,9 @@
 // marketing sent today), the outbox's provider ids and the webhook sender's released leases. Each
 // joins the batch's keys to a table that grows with the account's history. The suppressions, the
 // provider ids and the leases, joined only, were planned as a hash join over a scan of the whole
-// table (40,000 rows read here for a batch of 800), so every batch cost more as the history grew;
+// table (40,000 rows read here for a batch of 800 on Postgres 18), so every batch cost more as the history grew;
 // the time zones, the marketing count and applyDocuments' update were probes already and are here to
-// stay so. Measured with the transaction's own table counters (pg_stat_xact_user_tables).
+// stay so. Measured with the transaction's own counters of the table and its indexes.
 import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { applyDocuments } from '../../projections/document.ts';
@@ -22,7 +22,7 @@ const db = migratedStoreForSuite(4);
 const ACCOUNT = 'acct_01JLOOKUPS0000000000000000';
 /** rows per table: well past the point where a scan of it costs more than a batch's probes */
 const ROWS = 40_000;
-const BATCH = 800;
+const BATCH = 200;
 const key = (i: number) => String(i).padStart(8, '0');
 /** the batch: every fiftieth row */
 const picked = Array.from({ length: BATCH }, (_, i) => 1 + i * 50);
@@ -49,17 +49,27 @@ beforeAll(async () => {
   await db.pool.query('ANALYZE');
 }, 120_000);
 
-/** Runs `work` in a transaction and answers the rows it read by sequential scans of `table`, and its index scans. */
-async function readsOf(table: string, work: (client: pg.PoolClient) => Promise<unknown>): Promise<{ seqRows: number; indexScans: number }> {
+/**
+ * Runs `work` in a transaction where the planner may neither scan a table nor probe it row by row from
+ * a join, and answers the rows it read of `table`: by sequential scans, and entries of its indexes.
+ * A statement that gives its keys as an index condition reads about as many as it names; one that
+ * only joins them reads the whole table or a whole index. (Left free, Postgres 18 and Debian's
+ * Postgres 15 choose differently at this size: the form of the statement is what is held here.)
+ */
+async function readsOf(table: string, work: (client: pg.PoolClient) => Promise<unknown>): Promise<number> {
   const client = await db.pool.connect();
   try {
     await client.query('BEGIN');
+    await client.query('SET LOCAL enable_seqscan = off');
+    await client.query('SET LOCAL enable_nestloop = off');
     await work(client);
-    const { rows } = await client.query<{ seq: string; idx: string }>(
-      'SELECT coalesce(seq_tup_read, 0)::text AS seq, coalesce(idx_scan, 0)::text AS idx FROM pg_stat_xact_user_tables WHERE relname = $1',
+    const { rows } = await client.query<{ n: string }>(
+      // rows returned by the table's sequential scans, and entries returned by its indexes' scans, in this transaction
+      `SELECT (pg_stat_get_xact_tuples_returned($1::regclass)
+             + coalesce((SELECT sum(pg_stat_get_xact_tuples_returned(indexrelid)) FROM pg_index WHERE indrelid = $1::regclass), 0))::text AS n`,
       [table],
     );
-    return { seqRows: Number(rows[0]?.seq ?? 0), indexScans: Number(rows[0]?.idx ?? 0) };
+    return Number(rows[0]!.n);
   } finally {
     await client.query('ROLLBACK');
     client.release();
@@ -97,9 +107,10 @@ describe(`a batch of ${BATCH} keys in a table of ${ROWS.toLocaleString('en-US')}
       const { rows } = await c.query('SELECT count(*)::int AS n FROM lookup_documents WHERE id = ANY($1::text[]) AND n = 1', [picked.map((i) => `doc_${key(i)}`)]);
       expect(rows[0].n).toBe(BATCH);
     }],
-  ])('%s: probes the index, scans nothing', async (_name, table, work) => {
+  ])('%s: reads about the rows it names, not the table', async (_name, table, work) => {
     const reads = await readsOf(table, work);
-    expect(reads.indexScans).toBeGreaterThan(0);
-    expect(reads.seqRows).toBe(0);
+    expect(reads).toBeGreaterThanOrEqual(BATCH);
+    // a few statements each (a look-up, its write, the check here): never the table, fifty times the batch
+    expect(reads).toBeLessThanOrEqual(5 * BATCH);
   });
 });
