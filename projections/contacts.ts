@@ -7,6 +7,7 @@ import type pg from 'pg';
 import type { ContactEvent, ContactFields } from '../commands/contact.ts';
 import { CONTACT_EVENT_TYPES } from '../commands/contact.ts';
 import type { CustomFieldEvent } from '../commands/custom-fields.ts';
+import { eachOnce } from '../src/db/key-lists.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import type { TableNamer } from '../src/read-models/projection.ts';
 import type { Projection } from '../src/read-models/projection.ts';
@@ -311,8 +312,7 @@ export async function recipientTimezones(db: Db, recipients: readonly Recipient[
      JOIN unnest($1::text[], $2::text[]) AS u(a, addr) ON c.account_id = u.a AND (c.email = u.addr OR c.phone = u.addr)
      WHERE c.account_id = ANY($3::text[]) AND (c.email = ANY($2::text[]) OR c.phone = ANY($2::text[])) AND c.timezone IS NOT NULL
      ORDER BY c.account_id, u.addr, c.id`,
-    // the accounts once each: before Postgres 17 an index condition of two arrays is their product
-    [recipients.map((r) => r.account_id), recipients.map((r) => r.address), [...new Set(recipients.map((r) => r.account_id))]],
+    [recipients.map((r) => r.account_id), recipients.map((r) => r.address), eachOnce(recipients.map((r) => r.account_id))],
   );
   return rows;
 }

@@ -2,6 +2,7 @@
 // each a typed query below (the workers write only by appending to the message streams).
 import type { MessageContent, MessageEvent } from '../commands/message.ts';
 import { MESSAGE_EVENT_TYPES, failureCode, failureReasonOf, isMarketing, type Channel, type MessageStatus } from '../commands/message.ts';
+import { eachOnce } from '../src/db/key-lists.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import type { Projection } from '../src/read-models/projection.ts';
 import { ERASED, type OpenedPersonalData } from '../src/personal-data/codec.ts';
@@ -345,8 +346,7 @@ export async function marketingSentSince(db: Db, recipients: readonly Recipient[
     `SELECT m.account_id, m.to_address, count(*)::int AS n, min(m.sent_at) AS oldest FROM messages m
      JOIN (SELECT DISTINCT a, addr FROM unnest($1::text[], $2::text[]) AS u(a, addr)) u ON m.account_id = u.a AND m.to_address = u.addr
      WHERE m.account_id = ANY($4::text[]) AND m.to_address = ANY($2::text[]) AND m.marketing AND m.sent_at > $3 GROUP BY m.account_id, m.to_address`,
-    // the accounts once each: before Postgres 17 an index condition of two arrays is their product
-    [recipients.map((r) => r.account_id), recipients.map((r) => r.address), since, [...new Set(recipients.map((r) => r.account_id))]],
+    [recipients.map((r) => r.account_id), recipients.map((r) => r.address), since, eachOnce(recipients.map((r) => r.account_id))],
   );
   return rows;
 }

@@ -2,6 +2,7 @@
 // by the keyed hash of the address (src/personal-data/address-hash.ts): a suppression an erasure left
 // has no address, and an erasure blanks the address of the ones before it.
 import type { SuppressionEvent } from '../commands/suppression.ts';
+import { eachOnce } from '../src/db/key-lists.ts';
 import { addressHasher } from '../src/personal-data/address-hash.ts';
 import { ERASED, type OpenedPersonalData } from '../src/personal-data/codec.ts';
 import type { Projection } from '../src/read-models/projection.ts';
@@ -88,8 +89,7 @@ export async function suppressedAmong(db: Db, recipients: readonly { account_id:
     `SELECT s.account_id, s.address_hash, s.reason FROM suppressions s
      JOIN unnest($1::text[], $2::text[]) AS u(a, h) ON s.account_id = u.a AND s.address_hash = u.h
      WHERE s.account_id = ANY($3::text[]) AND s.address_hash = ANY($2::text[])`,
-    // the accounts once each: before Postgres 17 an index condition of two arrays is their product
-    [recipients.map((r) => r.account_id), recipients.map((r) => r.address_hash), [...new Set(recipients.map((r) => r.account_id))]],
+    [recipients.map((r) => r.account_id), recipients.map((r) => r.address_hash), eachOnce(recipients.map((r) => r.account_id))],
   );
   return rows;
 }

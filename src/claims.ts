@@ -7,6 +7,7 @@ import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import { isRetryableConflict } from './db/errors.ts';
 import { GroupCommit, perPool } from './db/group-commit.ts';
+import { eachOnce } from './db/key-lists.ts';
 import type { Migration } from './db/migrations.ts';
 import { serviceSecret, storedSecret } from './service-secrets.ts';
 
@@ -105,16 +106,12 @@ export async function claim(
   return 'unknown';
 }
 
-/** Each value once, for an `= ANY` index condition. */
-const distinct = (values: readonly string[]) => [...new Set(values)];
-
 /**
  * The statements that read or change a batch's claims by their values (exported for the plan test).
  * Each names its values twice: joined to the batch's rows, and as `= ANY(...)`, a condition of the
  * primary key's index. Joined only, a batch of a thousand was planned as a hash join over a scan of
- * every claim of the account, so its cost grew with the account's history. A column's values go
- * once each: before Postgres 17 an index condition of two arrays is their product, and with a kind
- * repeated per value the planner chose a scan instead.
+ * every claim of the account, so its cost grew with the account's history. The kinds go once each
+ * (src/db/key-lists.ts).
  */
 export const CLAIM_BATCH_STATEMENTS = {
   /** $1 account, $2 kind, $3 values, $4 their owners now, $5 their new owners */
@@ -175,7 +172,7 @@ export async function claimMany(
     if (rest.length === 0) break;
     const { rows: held } = await pool.query<{ kind: string; value: string; owner_id: string }>(
       CLAIM_BATCH_STATEMENTS.holders,
-      [accountId, rest.map((r) => r.kind), rest.map((r) => hashOf(r.value)), distinct(rest.map((r) => r.kind))],
+      [accountId, rest.map((r) => r.kind), rest.map((r) => hashOf(r.value)), eachOnce(rest.map((r) => r.kind))],
     );
     const holders = new Map(held.map((h) => [key(h.kind, h.value), h.owner_id]));
     for (const r of rest) {
@@ -308,7 +305,7 @@ export async function releaseMany(pool: pg.Pool, accountId: string, claims: read
   await retryingDeadlocks(() =>
     pool.query(
       CLAIM_BATCH_STATEMENTS.release,
-      [accountId, wanted.map((r) => r.kind), wanted.map((r) => hashOf(r.value)), wanted.map((r) => r.ownerId), distinct(wanted.map((r) => r.kind))],
+      [accountId, wanted.map((r) => r.kind), wanted.map((r) => hashOf(r.value)), wanted.map((r) => r.ownerId), eachOnce(wanted.map((r) => r.kind))],
     ),
   );
 }

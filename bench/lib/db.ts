@@ -180,11 +180,6 @@ export async function statementsOf(db: BenchDatabase): Promise<{ statements?: St
   return statements.length ? { statements, round_trips: roundTrips, table_scans: scans } : {};
 }
 
-/**
- * With BENCH_PG_STATS=1: the tables read most by sequential scans since the reset, from the table
- * counters (each backend reports them within seconds: the last moments may be missing). A batch
- * statement that scans a table growing with the history shows here.
- */
 interface TableScans {
   table: string;
   seq_scans: number;
@@ -193,6 +188,11 @@ interface TableScans {
   live_rows: number;
 }
 
+/**
+ * With BENCH_PG_STATS=1: the tables read most by sequential scans since the reset, from the table
+ * counters (each backend reports them within seconds: the last moments may be missing). A batch
+ * statement that scans a table growing with the history shows here.
+ */
 async function tableScans(db: BenchDatabase, top = 8): Promise<TableScans[]> {
   try {
     const { rows } = await db.pool.query<{ relname: string; seq_scan: string; seq_tup_read: string; idx_scan: string | null; n_live_tup: string }>(

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLAIM_BATCH_STATEMENTS } from '../../src/claims.ts';
 import { migratedStoreForSuite } from '../support/event-store.ts';
+import { withoutScansOrProbes } from '../support/plans.ts';
 
 const db = migratedStoreForSuite(4);
 const account = `acct_${randomUUID()}`;
@@ -23,25 +24,17 @@ interface PlanNode {
 const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
 
 /**
- * How the statement reads unique_claims when the planner may neither scan the table nor probe it
- * row by row from a join: with an index condition on the batch's values (Postgres 18 chose it at this
- * size, Debian's Postgres 15 a scan), or else a whole pass over the account's rows in the index.
+ * How the statement reads unique_claims without scans or join probes (test/support/plans.ts): with an
+ * index condition on the batch's values, or else a whole pass over the account's rows in the index.
  */
-async function readsOfClaims(sql: string, params: unknown[]): Promise<string[]> {
-  const client = await db.pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query('SET LOCAL enable_seqscan = off');
-    await client.query('SET LOCAL enable_nestloop = off');
+function readsOfClaims(sql: string, params: unknown[]): Promise<string[]> {
+  return withoutScansOrProbes(db.pool, async (client) => {
     const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
     return nodes(rows[0]!['QUERY PLAN'][0]!.Plan)
       .filter((n) => n['Node Type'] !== 'ModifyTable')
       .filter((n) => n['Relation Name'] === 'unique_claims' || n['Index Name']?.startsWith('unique_claims'))
       .map((n) => `${n['Node Type']}${n['Index Name'] ? ` using ${n['Index Name']}` : ''}${n['Index Cond'] ? ` on ${n['Index Cond']}` : ''}`);
-  } finally {
-    await client.query('ROLLBACK');
-    client.release();
-  }
+  });
 }
 
 beforeAll(async () => {

@@ -17,6 +17,7 @@ import { releaseDeliveries, webhookOutboxProjection } from '../../projections/we
 import type { RecordedEvent } from '../../src/eventstore/port.ts';
 import { ensureProjection } from '../../src/read-models/generations.ts';
 import { migratedStoreForSuite } from '../support/event-store.ts';
+import { withoutScansOrProbes } from '../support/plans.ts';
 
 const db = migratedStoreForSuite(4);
 const ACCOUNT = 'acct_01JLOOKUPS0000000000000000';
@@ -50,30 +51,19 @@ beforeAll(async () => {
 }, 120_000);
 
 /**
- * Runs `work` in a transaction where the planner may neither scan a table nor probe it row by row from
- * a join, and answers the rows it read of `table`: by sequential scans, and entries of its indexes.
- * A statement that gives its keys as an index condition reads about as many as it names; one that
- * only joins them reads the whole table or a whole index. (Left free, Postgres 18 and Debian's
- * Postgres 15 choose differently at this size: the form of the statement is what is held here.)
+ * The rows `work` reads of `table` without scans or join probes (test/support/plans.ts): returned by
+ * its sequential scans, and entries returned by its indexes' scans, in the transaction.
  */
-async function readsOf(table: string, work: (client: pg.PoolClient) => Promise<unknown>): Promise<number> {
-  const client = await db.pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query('SET LOCAL enable_seqscan = off');
-    await client.query('SET LOCAL enable_nestloop = off');
+function readsOf(table: string, work: (client: pg.PoolClient) => Promise<unknown>): Promise<number> {
+  return withoutScansOrProbes(db.pool, async (client) => {
     await work(client);
     const { rows } = await client.query<{ n: string }>(
-      // rows returned by the table's sequential scans, and entries returned by its indexes' scans, in this transaction
       `SELECT (pg_stat_get_xact_tuples_returned($1::regclass)
              + coalesce((SELECT sum(pg_stat_get_xact_tuples_returned(indexrelid)) FROM pg_index WHERE indrelid = $1::regclass), 0))::text AS n`,
       [table],
     );
     return Number(rows[0]!.n);
-  } finally {
-    await client.query('ROLLBACK');
-    client.release();
-  }
+  });
 }
 
 describe(`a batch of ${BATCH} keys in a table of ${ROWS.toLocaleString('en-US')} rows`, () => {
