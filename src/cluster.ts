@@ -9,6 +9,7 @@ import pino, { type Logger } from 'pino';
 import { loadConfig } from './config.ts';
 import { type Engage, openEngage, resolveDatabase } from './context.ts';
 import { freePort } from './db/embedded.ts';
+import { withServiceFlags } from './node-flags.ts';
 import { answerCounterRequests, ClusterCounters } from './http/plugins/cluster-counters.ts';
 import { MemoryCounters } from './http/plugins/rate-limit.ts';
 import { bootstrapFirstAccount, startServer } from './server.ts';
@@ -125,6 +126,8 @@ async function runPrimary(options: { processes: number; port?: number }): Promis
 
   /** Forks the slot's process; resolves once it is ready, rejects if it exits before. */
   const fork = (slot: Slot): Promise<ReadyMessage> => {
+    // every child runs with the service's V8 flags, however the primary was started (src/node-flags.ts)
+    cluster.setupPrimary({ execArgv: withServiceFlags(process.execArgv) });
     const worker = cluster.fork({ [ROLE_ENV]: slot.role, [PORT_ENV]: String(port), DATABASE_URL: url });
     slot.worker = worker;
     slot.startedAt = Date.now();

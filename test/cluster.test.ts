@@ -11,6 +11,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { portOpen } from '../src/db/embedded.ts';
+import { SERVICE_NODE_FLAGS } from '../src/node-flags.ts';
 import { freshDatabase } from './support/harness.ts';
 import { type EngageProcess, killAllEngageProcesses, printedApiKey, runEngage, startEngage, TEST_APPLICATION_NAME } from './support/processes.ts';
 import { acrossTheTurnOfAMinute, burst } from './support/rate-limits.ts';
@@ -110,7 +111,10 @@ describe('engage serve --processes 2', () => {
   }, 60_000);
 
   it('runs one worker child and two API children under the primary, creates the first account once, and answers from both API children', async () => {
-    expect(engageChildren(serve.child.pid!)).toHaveLength(3);
+    const children = engageChildren(serve.child.pid!);
+    expect(children).toHaveLength(3);
+    // each with the service's V8 flags, though the primary was started without them (src/node-flags.ts)
+    for (const pid of children) expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining([...SERVICE_NODE_FLAGS]));
     expect(serve.output().stdout.match(/First start: created an account/g)).toHaveLength(1);
     const { rows } = await db.query(`SELECT count(*)::int AS n FROM es_streams WHERE stream_id LIKE 'account-%'`);
     expect(rows[0].n).toBe(1);

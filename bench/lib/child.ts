@@ -9,6 +9,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../src/db/embedded.ts';
+import { withServiceFlags } from '../../src/node-flags.ts';
 import { processCpu } from './procstat.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -36,7 +37,7 @@ export const ENGAGE_BENCH_ENV: Record<string, string> = {
 const cpuProfArgs = () => (process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench/results/profiles')}`] : []);
 
 async function startProcess(label: string, script: string, args: string[], env: Record<string, string>): Promise<ServerChild> {
-  const nodeArgs = ['--import', 'tsx', ...cpuProfArgs()];
+  const nodeArgs = ['--import', 'tsx', ...withServiceFlags(cpuProfArgs())];
   const proc = spawn(process.execPath, [...nodeArgs, path.join(ROOT, script), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -94,7 +95,7 @@ export function startInsertBaseline(databaseUrl: string): Promise<ServerChild> {
  */
 export async function startEngageServe(databaseUrl: string, processes: number, overrides: Record<string, string> = {}): Promise<ServerChild> {
   const port = await freePort();
-  const proc = spawn(process.execPath, [...cpuProfArgs(), path.join(ROOT, 'bin/engage.js'), 'serve', '--port', String(port), '--processes', String(processes)], {
+  const proc = spawn(process.execPath, [...withServiceFlags(cpuProfArgs()), path.join(ROOT, 'bin/engage.js'), 'serve', '--port', String(port), '--processes', String(processes)], {
     cwd: ROOT,
     env: { ...process.env, ...ENGAGE_BENCH_ENV, DATABASE_URL: databaseUrl, ...overrides },
     stdio: ['ignore', 'pipe', 'inherit'],
