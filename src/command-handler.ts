@@ -13,6 +13,7 @@ import type { Engage } from './context.ts';
 import { type Decider, fold, type StoredEventLike } from './decider.ts';
 import type { EventMetadata, EventStore, ExpectedRevision, NewEvent, Position } from './eventstore/port.ts';
 import { WrongExpectedVersionError } from './eventstore/port.ts';
+import { sleep } from './sleep.ts';
 
 export interface CommandResult<State, Event> {
   events: Event[];
@@ -32,6 +33,9 @@ export interface HandleOptions {
    */
   fresh?: boolean;
 }
+
+/** The most a retry after a conflict waits, per attempt made (a random share of it). */
+const CONFLICT_JITTER_MS = 5;
 
 export async function handleCommand<Command, State, Event extends StoredEventLike>(
   store: EventStore,
@@ -61,8 +65,10 @@ export async function handleCommand<Command, State, Event extends StoredEventLik
       for (const e of events) next = decider.evolve(next, e);
       return { events, state: next, position: result.position, revision: result.nextExpectedRevision };
     } catch (err) {
-      if (err instanceof WrongExpectedVersionError && attempt < maxAttempts) continue;
-      throw err;
+      if (!(err instanceof WrongExpectedVersionError) || attempt >= maxAttempts) throw err;
+      // writers racing for one stream would meet again at once: each waits a random few
+      // milliseconds more per attempt, so the race thins out instead of using up every attempt
+      await sleep(Math.random() * CONFLICT_JITTER_MS * attempt);
     }
   }
 }

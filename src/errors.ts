@@ -42,6 +42,8 @@ export const unsupportedMediaType = (given: string, expected: string, mustBe = `
 
 export const notFound = (what = 'resource') => new AppError(404, 'not_found', `${what} not found`);
 export const conflict = (message: string, extra: Record<string, unknown> = {}) => new AppError(409, 'conflict', message, extra);
+/** The answer to a write that met a newer revision of its stream on every retry: nothing of it was applied. */
+export const WRITE_CONFLICT = conflict('what this request changes was changed by another request at the same time; send it again');
 export const unauthorized = (message = 'missing or invalid credentials') => new AppError(401, 'unauthorized', message);
 export const forbidden = (message: string) => new AppError(403, 'forbidden', message);
 /** A key lacking capabilities: the first missing one (required_scope) and all of them (missing_scopes). */

@@ -21,7 +21,7 @@ import { handleCommand } from '../command-handler.ts';
 import { contactClaimKind, contactClaimScope, updateContact } from '../contacts/service.ts';
 import type { Engage } from '../context.ts';
 import { isConnectionError } from '../db/errors.ts';
-import { AppError, conflict, type Issue } from '../errors.ts';
+import { AppError, conflict, type Issue, WRITE_CONFLICT } from '../errors.ts';
 import { type AppendResult, type EventMetadata, type NewEvent, type Position, WrongExpectedVersionError, comparePositions } from '../eventstore/port.ts';
 import { newUlid } from '../ids.ts';
 import { type NewContact, resolveMany, resolveOne } from './contacts.ts';
@@ -240,7 +240,10 @@ export async function trackEvents(
         reached((await handleCommand(engage.store, contactDecider, contactStream(contact.contactId), track(job), metadata)).position);
         if (job.event.id !== undefined) await claims.settle([{ clientId: job.event.id, contactId: contact.contactId }]);
         job.result = outcome(job, 'accepted', contact.contactId);
-      } catch (err) {
+      } catch (thrown) {
+        // its contact's stream kept moving under its retries (other requests writing the same
+        // contact): this event was not stored, and the caller sends it again, as for a claim in flight
+        const err = thrown instanceof WrongExpectedVersionError ? WRITE_CONFLICT : thrown;
         if (!(err instanceof AppError)) throw err;
         job.result = failed(job, err);
         if (job.event.id !== undefined) await claims.release([job.event.id]);

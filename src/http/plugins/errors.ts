@@ -2,7 +2,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
 import { isConnectionError } from '../../db/errors.ts';
-import { AppError, describeIssues, unsupportedMediaType } from '../../errors.ts';
+import { AppError, describeIssues, unsupportedMediaType, WRITE_CONFLICT } from '../../errors.ts';
+import { WrongExpectedVersionError } from '../../eventstore/port.ts';
 import { toIssues } from '../../validation.ts';
 
 /**
@@ -26,6 +27,9 @@ export const UNAVAILABLE_BODY = { error: 'unavailable', message: 'the service ca
 export function errorsPlugin(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError | ZodError, req, reply) => {
     if (err instanceof AppError) return reply.code(err.statusCode).send(err.body());
+    // a write that met a newer revision of its stream on every retry (heavy contention on one
+    // contact, say): nothing of it was applied, and sent again it is judged on the new state
+    if (err instanceof WrongExpectedVersionError) return reply.code(WRITE_CONFLICT.statusCode).send(WRITE_CONFLICT.body());
     if (err instanceof ZodError) {
       const issues = toIssues(err);
       return reply.code(400).send({ error: 'validation_error', message: describeIssues(issues), issues });
