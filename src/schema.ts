@@ -6,6 +6,7 @@ import { UNIQUE_CLAIMS_MIGRATIONS } from './claims.ts';
 import { CREDENTIALS_MIGRATIONS } from './credentials.ts';
 import { type Migration, runMigrations } from './db/migrations.ts';
 import { EVENTSTORE_MIGRATIONS } from './eventstore/postgres.ts';
+import { STORED_EVENT_BATCHES_MIGRATIONS } from './events/event-ids.ts';
 import { IDEMPOTENCY_MIGRATIONS } from './idempotency.ts';
 import { IMPORT_UPLOADS_MIGRATIONS } from './imports/uploads.ts';
 import { ERASURES_MIGRATIONS } from './personal-data/erasures-table.ts';
@@ -18,6 +19,7 @@ export const SCHEMA: readonly Migration[] = [
   ...READ_MODEL_STATE_MIGRATIONS,
   ...IDEMPOTENCY_MIGRATIONS,
   ...UNIQUE_CLAIMS_MIGRATIONS,
+  ...STORED_EVENT_BATCHES_MIGRATIONS,
   ...SERVICE_SECRETS_MIGRATIONS,
   ...CREDENTIALS_MIGRATIONS,
   ...WEBHOOK_ATTEMPTS_MIGRATIONS,

@@ -4,13 +4,19 @@
 // other request, concurrent or years later, finds it taken. The server API's ids (kind tracked_event,
 // as before sources existed) and the browser's (kind browser_event:<contact>: a visitor's own) never
 // meet, so a visitor can neither take nor learn an id of the backend's, nor another visitor's.
-// A claim is `pending:<request>:<contact>` while its request appends, `event:<contact>` once the
-// event is stored. A pending claim left behind by a process that died is judged after
-// STALE_PENDING_MS by the contact's stream (the EventTracked whose event_id is the client's id is
-// there: the claim is settled; or not: it is freed).
+// A claim is `pending:<request>:<contact>` while its request appends. Once the request's batch is
+// stored (one appendMany, all or nothing), one row of stored_event_batches names the request: every
+// claim it still holds under that name is stored. A batch of 1,000 events writes that one row, not
+// 1,000 claims again (README "The write path"). An event tracked on its own, after the batch, is
+// claimed under a name of its own (`pending:<request>.alone:<contact>`) that no batch row covers,
+// and its claim becomes `event:<contact>` once it is stored. A pending claim left behind by a
+// process that died is judged after STALE_PENDING_MS by the contact's stream (the EventTracked whose
+// event_id is the client's id is there: the claim is settled; or not: it is freed).
+import type pg from 'pg';
 import { contactStream } from '../../commands/contact.ts';
 import { type ClaimHolder, claimOrHolders, holdersOf, releaseMany, transferMany } from '../claims.ts';
 import type { Engage } from '../context.ts';
+import type { Migration } from '../db/migrations.ts';
 import { pollFor } from '../sleep.ts';
 
 /** How long a request may take to store the events it claimed before its claims count as left behind. */
@@ -37,6 +43,23 @@ export type Prior = { status: 'duplicate'; contactId: string } | { status: 'in_p
 
 const STORED = 'event:';
 const PENDING = 'pending:';
+/** The name under which a request holds the claims of the events it tracks alone, after its batch. */
+const ALONE = '.alone';
+
+/** A pending owner's parts: the request's name (its token, or token + ALONE) and the contact. */
+function pendingParts(owner: string): { request: string; contactId: string } {
+  const colon = owner.lastIndexOf(':');
+  return { request: owner.slice(PENDING.length, colon), contactId: owner.slice(colon + 1) };
+}
+
+/** The requests among these whose batch is stored (one row each in stored_event_batches). */
+async function storedBatches(pool: Pick<pg.Pool, 'query'>, accountId: string, requests: readonly string[]): Promise<Set<string>> {
+  if (requests.length === 0) return new Set();
+  const { rows } = await pool.query<{ token: string }>('SELECT token FROM stored_event_batches WHERE account_id = $1 AND token = ANY($2::text[])', [
+    accountId, [...new Set(requests)],
+  ]);
+  return new Set(rows.map((r) => r.token));
+}
 
 /** The event-id claims one request takes, moves, settles and gives back. */
 export class EventIdClaims {
@@ -55,21 +78,36 @@ export class EventIdClaims {
   }
 
   private pendingOwner = (contactId: string) => `${PENDING}${this.requestToken}:${contactId}`;
+  private aloneOwner = (contactId: string) => `${PENDING}${this.requestToken}${ALONE}:${contactId}`;
 
-  private priorOf(holder: ClaimHolder): Prior {
-    return holder.owner.startsWith(STORED) ? { status: 'duplicate', contactId: holder.owner.slice(STORED.length) } : { status: 'in_progress' };
+  /**
+   * What each holder's claim says: stored (`event:`, or pending under a request whose batch is
+   * stored), or in flight. The batches of the pending holders are looked up in one statement.
+   */
+  private async priorsOf(holders: ReadonlyMap<string, ClaimHolder>): Promise<Map<string, Prior & { unsettled?: true }>> {
+    const pending = [...holders.values()].filter((h) => h.owner.startsWith(PENDING)).map((h) => pendingParts(h.owner).request);
+    const stored = await storedBatches(this.engage.pool, this.scope.accountId, pending);
+    const priors = new Map<string, Prior & { unsettled?: true }>();
+    for (const [clientId, { owner }] of holders) {
+      if (owner.startsWith(STORED)) priors.set(clientId, { status: 'duplicate', contactId: owner.slice(STORED.length) });
+      else if (owner.startsWith(PENDING) && stored.has(pendingParts(owner).request)) priors.set(clientId, { status: 'duplicate', contactId: pendingParts(owner).contactId });
+      else priors.set(clientId, { status: 'in_progress', unsettled: true });
+    }
+    return priors;
   }
 
   /** The client ids ingested before (or being ingested now); claims left behind are settled or freed first. */
   async priors(ids: readonly string[]): Promise<Map<string, Prior>> {
     const found = new Map<string, Prior>();
-    for (const [clientId, holder] of await holdersOf(this.engage.pool, this.scope, ids)) {
-      const pending = holder.owner.startsWith(PENDING);
-      if (!pending || holder.ageMs < STALE_PENDING_MS) {
-        found.set(clientId, this.priorOf(holder));
+    const holders = await holdersOf(this.engage.pool, this.scope, ids);
+    const priors = await this.priorsOf(holders);
+    for (const [clientId, holder] of holders) {
+      const prior = priors.get(clientId)!;
+      if (!prior.unsettled || holder.ageMs < STALE_PENDING_MS) {
+        found.set(clientId, prior.status === 'duplicate' ? prior : { status: 'in_progress' });
         continue;
       }
-      const contactId = holder.owner.slice(holder.owner.lastIndexOf(':') + 1);
+      const { contactId } = pendingParts(holder.owner);
       const stored = (await this.engage.store.readStream(contactStream(contactId))).some((e) => e.type === 'EventTracked' && e.data.event_id === clientId && ofSource(this.source, e.data));
       if (stored) {
         await transferMany(this.engage.pool, this.scope, [{ value: clientId, from: holder.owner, to: `${STORED}${contactId}` }]);
@@ -86,24 +124,49 @@ export class EventIdClaims {
     const lost = new Map<string, Prior>();
     const owners = new Map(wanted.map((w) => [w.clientId, this.pendingOwner(w.contactId)]));
     const holders = await claimOrHolders(this.engage.pool, this.scope, [...owners].map(([value, owner]) => ({ value, owner })));
+    const others = new Map([...holders].filter(([clientId, holder]) => holder.owner !== owners.get(clientId)));
+    const priors = await this.priorsOf(others);
     for (const [clientId, owner] of owners) {
-      const holder = holders.get(clientId)!;
-      if (holder.owner === owner) this.held.set(clientId, owner);
-      else lost.set(clientId, this.priorOf(holder));
+      const prior = priors.get(clientId);
+      if (!prior) this.held.set(clientId, owner);
+      else lost.set(clientId, prior.status === 'duplicate' ? prior : { status: 'in_progress' });
     }
     return lost;
   }
 
-  /** Names another contact as the claim's, before the event is appended there (so a left-behind claim is judged by the right stream). */
+  /**
+   * Names the contact of an event tracked alone as its claim's, under the request's name for such
+   * events (so a left-behind claim is judged by the right stream, and no batch row covers it).
+   */
   async move(clientId: string, contactId: string): Promise<void> {
     const from = this.held.get(clientId);
-    const to = this.pendingOwner(contactId);
+    const to = this.aloneOwner(contactId);
     if (from === undefined || from === to) return;
     if (!(await transferMany(this.engage.pool, this.scope, [{ value: clientId, from, to }])).has(clientId)) throw new Error(`the claim on event id ${clientId} was lost`);
     this.held.set(clientId, to);
   }
 
-  /** The events are stored: their claims say so, for good. */
+  /**
+   * The batch's one append stored these events: one row says so for every claim the request holds
+   * under its name. Any other claim it holds under that name (an event tracked alone next) is first
+   * put under the name for such events, which the row does not cover.
+   */
+  async settleBatch(stored: readonly { clientId: string; contactId: string }[]): Promise<void> {
+    const storedIds = new Set(stored.map((s) => s.clientId));
+    const mine = [...this.held].filter(([clientId]) => storedIds.has(clientId));
+    if (mine.length === 0) return;
+    const others = [...this.held].filter(([clientId, owner]) => !storedIds.has(clientId) && owner.startsWith(`${PENDING}${this.requestToken}:`));
+    const moves = others.map(([value, from]) => ({ value, from, to: this.aloneOwner(pendingParts(from).contactId) }));
+    const moved = await transferMany(this.engage.pool, this.scope, moves);
+    for (const m of moves) {
+      if (!moved.has(m.value)) throw new Error(`the claim on event id ${m.value} was lost`);
+      this.held.set(m.value, m.to);
+    }
+    await this.engage.pool.query('INSERT INTO stored_event_batches (account_id, token) VALUES ($1, $2) ON CONFLICT DO NOTHING', [this.scope.accountId, this.requestToken]);
+    for (const [clientId] of mine) this.held.delete(clientId);
+  }
+
+  /** An event tracked alone is stored: its claim says so, for good. */
   async settle(stored: readonly { clientId: string; contactId: string }[]): Promise<void> {
     const moves = stored.filter((s) => this.held.has(s.clientId)).map((s) => ({ value: s.clientId, from: this.held.get(s.clientId)!, to: `${STORED}${s.contactId}` }));
     await transferMany(this.engage.pool, this.scope, moves);
@@ -120,9 +183,11 @@ export class EventIdClaims {
     if (clientIds.length === 0) return stored;
     await pollFor(async () => {
       const holders = await holdersOf(this.engage.pool, this.scope, clientIds);
+      const priors = await this.priorsOf(holders);
       let waiting = false;
       for (const [clientId, holder] of holders) {
-        if (holder.owner.startsWith(STORED)) stored.set(clientId, this.priorOf(holder));
+        const prior = priors.get(clientId)!;
+        if (prior.status === 'duplicate') stored.set(clientId, prior);
         else if (holder.ageMs < IN_FLIGHT_MS) waiting = true;
       }
       return waiting ? undefined : true;
@@ -137,3 +202,18 @@ export class EventIdClaims {
     for (const id of clientIds) this.held.delete(id);
   }
 }
+
+/** The table of stored batches (src/schema.ts runs it): one row per request whose batch of events was stored. */
+export const STORED_EVENT_BATCHES_MIGRATIONS: Migration[] = [
+  {
+    id: 56,
+    name: 'stored event batches: one row settles the event-id claims of a stored batch',
+    sql: `
+      CREATE TABLE IF NOT EXISTS stored_event_batches (
+        account_id text NOT NULL,
+        token text NOT NULL,
+        stored_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (account_id, token)
+      );`,
+  },
+];

@@ -226,7 +226,7 @@ export async function trackEvents(
     }
     results.forEach((r) => reached(r.position));
     const stored = streams.flatMap((s) => s.jobs);
-    await claims.settle(stored.flatMap((j) => (j.event.id !== undefined ? [{ clientId: j.event.id, contactId: j.contactId! }] : [])));
+    await claims.settleBatch(stored.flatMap((j) => (j.event.id !== undefined ? [{ clientId: j.event.id, contactId: j.contactId! }] : [])));
     for (const job of stored) job.result = outcome(job, 'accepted', job.contactId!);
 
     // the events that go alone

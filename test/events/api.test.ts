@@ -422,6 +422,70 @@ describe('idempotency on the client’s event id', () => {
     expect((await post(acct.key, { id: `stored-${tag}`, contact: { id }, name: 'Stored' })).results[0]).toMatchObject({ status: 'duplicate', contact_id: id });
     expect(await countsOf(id)).toEqual([expect.objectContaining({ name: 'Old', count: 1 }), expect.objectContaining({ name: 'Stored', count: 1 })]);
   });
+
+  it("a batch's stored events are settled by one row for the request, not by rewriting each id's claim", async () => {
+    const tag = unique();
+    const id = await createContact(acct.key, { email: `settled-${tag}@example.com` });
+    const events = Array.from({ length: 50 }, (_, i) => ({ id: `settled-${tag}-${i}`, contact: { id }, name: 'Settled' }));
+    expect((await post(acct.key, events)).accepted).toBe(50);
+    const hash = await claimHasher(server.engage.pool);
+    const { rows } = await server.engage.pool.query<{ owner_id: string }>(
+      `SELECT owner_id FROM unique_claims WHERE account_id = $1 AND kind = 'tracked_event' AND value = ANY($2::text[])`,
+      [acct.accountId, events.map((e) => hash(e.id))],
+    );
+    // every claim still names the request that took it; the request's one row says its events are stored
+    const owners = new Set(rows.map((r) => r.owner_id.slice(0, r.owner_id.lastIndexOf(':'))));
+    expect(rows).toHaveLength(50);
+    expect(owners.size).toBe(1);
+    const [owner] = owners;
+    expect(owner).toMatch(/^pending:/);
+    const marks = await server.engage.pool.query(`SELECT 1 FROM stored_event_batches WHERE account_id = $1 AND token = $2`, [acct.accountId, owner.slice('pending:'.length)]);
+    expect(marks.rowCount).toBe(1);
+    // and they are duplicates at once, young as their claims are
+    expect(await post(acct.key, events.slice(0, 3))).toMatchObject({ accepted: 0, duplicates: 3 });
+  });
+
+  it("a young claim is a duplicate when its request's batch is marked stored, and in flight when it is not", async () => {
+    const tag = unique();
+    const id = await createContact(acct.key, { email: `marked-${tag}@example.com` });
+    const hash = await claimHasher(server.engage.pool);
+    const token = `01ARZ3NDEKTSV4RRFFQ69G${tag.slice(0, 4).toUpperCase()}`;
+    await server.engage.pool.query(
+      `INSERT INTO unique_claims (account_id, kind, value, owner_id) VALUES ($1, 'tracked_event', $2, $4), ($1, 'tracked_event', $3, $5)`,
+      [acct.accountId, hash(`marked-${tag}`), hash(`unmarked-${tag}`), `pending:${token}:${id}`, `pending:${token}x:${id}`],
+    );
+    await server.engage.pool.query(`INSERT INTO stored_event_batches (account_id, token) VALUES ($1, $2)`, [acct.accountId, token]);
+    const answer = await post(acct.key, [
+      { id: `marked-${tag}`, contact: { id }, name: 'Marked' },
+      { id: `unmarked-${tag}`, contact: { id }, name: 'Unmarked' },
+    ]);
+    expect(answer.results[0]).toEqual({ index: 0, status: 'duplicate', id: `marked-${tag}`, contact_id: id });
+    expect(answer.results[1]).toMatchObject({ status: 'failed', error: 'conflict' });
+    // another account's batch of that token is not this account's
+    const other = await readyAccount(server);
+    const otherId = await createContact(other.key, { email: `marked-${tag}@example.com` });
+    await server.engage.pool.query(`INSERT INTO unique_claims (account_id, kind, value, owner_id) VALUES ($1, 'tracked_event', $2, $3)`, [
+      other.accountId, hash(`marked-${tag}`), `pending:${token}:${otherId}`,
+    ]);
+    expect((await post(other.key, { id: `marked-${tag}`, contact: { id: otherId }, name: 'Marked' })).results[0]).toMatchObject({ status: 'failed', error: 'conflict' });
+  });
+
+  it('an event of a batch that goes alone is not covered by its batch’s mark', async () => {
+    const tag = unique();
+    const email = `alone-${tag}@example.com`;
+    // the second event names the contact the first creates and brings traits: it is tracked alone, after the batch
+    const answer = await post(acct.key, [
+      { id: `alone-${tag}-1`, contact: { email }, name: 'First' },
+      { id: `alone-${tag}-2`, contact: { email }, name: 'Second', traits: { first_name: 'Later' } },
+    ]);
+    expect(answer).toMatchObject({ accepted: 2 });
+    const hash = await claimHasher(server.engage.pool);
+    const { rows } = await server.engage.pool.query<{ owner_id: string }>(
+      `SELECT owner_id FROM unique_claims WHERE account_id = $1 AND kind = 'tracked_event' AND value = $2`,
+      [acct.accountId, hash(`alone-${tag}-2`)],
+    );
+    expect(rows[0].owner_id).toBe(`event:${answer.results[1].contact_id}`);
+  });
 });
 
 describe('personal data in properties', () => {
