@@ -123,11 +123,11 @@ async function runPrimary(options: { processes: number; port?: number }): Promis
     ...Array.from({ length: options.processes }, (_, i): Slot => ({ role: 'api', name: `api ${i + 1}`, startedAt: 0, failures: 0 })),
   ];
   const restarts = new Set<NodeJS.Timeout>();
+  // every child runs with the service's V8 flags, however the primary was started (src/node-flags.ts)
+  cluster.setupPrimary({ execArgv: withServiceFlags(process.execArgv) });
 
   /** Forks the slot's process; resolves once it is ready, rejects if it exits before. */
   const fork = (slot: Slot): Promise<ReadyMessage> => {
-    // every child runs with the service's V8 flags, however the primary was started (src/node-flags.ts)
-    cluster.setupPrimary({ execArgv: withServiceFlags(process.execArgv) });
     const worker = cluster.fork({ [ROLE_ENV]: slot.role, [PORT_ENV]: String(port), DATABASE_URL: url });
     slot.worker = worker;
     slot.startedAt = Date.now();
