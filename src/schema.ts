@@ -6,7 +6,7 @@ import { UNIQUE_CLAIMS_MIGRATIONS } from './claims.ts';
 import { CREDENTIALS_MIGRATIONS } from './credentials.ts';
 import { type Migration, runMigrations } from './db/migrations.ts';
 import { EVENTSTORE_MIGRATIONS } from './eventstore/postgres.ts';
-import { STORED_EVENT_BATCHES_MIGRATIONS } from './events/event-ids.ts';
+import { STORED_EVENT_BATCHES_MIGRATIONS } from './events/stored-batches.ts';
 import { IDEMPOTENCY_MIGRATIONS } from './idempotency.ts';
 import { IMPORT_UPLOADS_MIGRATIONS } from './imports/uploads.ts';
 import { ERASURES_MIGRATIONS } from './personal-data/erasures-table.ts';

@@ -12,12 +12,11 @@
 // and its claim becomes `event:<contact>` once it is stored. A pending claim left behind by a
 // process that died is judged after STALE_PENDING_MS by the contact's stream (the EventTracked whose
 // event_id is the client's id is there: the claim is settled; or not: it is freed).
-import type pg from 'pg';
 import { contactStream } from '../../commands/contact.ts';
 import { type ClaimHolder, claimOrHolders, holdersOf, releaseMany, transferMany } from '../claims.ts';
 import type { Engage } from '../context.ts';
-import type { Migration } from '../db/migrations.ts';
 import { pollFor } from '../sleep.ts';
+import { markStored, storedBatches } from './stored-batches.ts';
 
 /** How long a request may take to store the events it claimed before its claims count as left behind. */
 export const STALE_PENDING_MS = 5 * 60_000;
@@ -50,15 +49,6 @@ const ALONE = '.alone';
 function pendingParts(owner: string): { request: string; contactId: string } {
   const colon = owner.lastIndexOf(':');
   return { request: owner.slice(PENDING.length, colon), contactId: owner.slice(colon + 1) };
-}
-
-/** The requests among these whose batch is stored (one row each in stored_event_batches). */
-async function storedBatches(pool: Pick<pg.Pool, 'query'>, accountId: string, requests: readonly string[]): Promise<Set<string>> {
-  if (requests.length === 0) return new Set();
-  const { rows } = await pool.query<{ token: string }>('SELECT token FROM stored_event_batches WHERE account_id = $1 AND token = ANY($2::text[])', [
-    accountId, [...new Set(requests)],
-  ]);
-  return new Set(rows.map((r) => r.token));
 }
 
 /** The event-id claims one request takes, moves, settles and gives back. */
@@ -162,7 +152,7 @@ export class EventIdClaims {
       if (!moved.has(m.value)) throw new Error(`the claim on event id ${m.value} was lost`);
       this.held.set(m.value, m.to);
     }
-    await this.engage.pool.query('INSERT INTO stored_event_batches (account_id, token) VALUES ($1, $2) ON CONFLICT DO NOTHING', [this.scope.accountId, this.requestToken]);
+    await markStored(this.engage.pool, this.scope.accountId, this.requestToken);
     for (const [clientId] of mine) this.held.delete(clientId);
   }
 
@@ -203,17 +193,3 @@ export class EventIdClaims {
   }
 }
 
-/** The table of stored batches (src/schema.ts runs it): one row per request whose batch of events was stored. */
-export const STORED_EVENT_BATCHES_MIGRATIONS: Migration[] = [
-  {
-    id: 56,
-    name: 'stored event batches: one row settles the event-id claims of a stored batch',
-    sql: `
-      CREATE TABLE IF NOT EXISTS stored_event_batches (
-        account_id text NOT NULL,
-        token text NOT NULL,
-        stored_at timestamptz NOT NULL DEFAULT now(),
-        PRIMARY KEY (account_id, token)
-      );`,
-  },
-];
