@@ -72,16 +72,20 @@ export class EventIdClaims {
 
   /**
    * What each holder's claim says: stored (`event:`, or pending under a request whose batch is
-   * stored), or in flight. The batches of the pending holders are looked up in one statement.
+   * stored), or in flight (pending, its batch not stored). The batches of the pending holders are
+   * looked up in one statement.
    */
-  private async priorsOf(holders: ReadonlyMap<string, ClaimHolder>): Promise<Map<string, Prior & { unsettled?: true }>> {
+  private async priorsOf(holders: ReadonlyMap<string, ClaimHolder>): Promise<Map<string, Prior>> {
     const pending = [...holders.values()].filter((h) => h.owner.startsWith(PENDING)).map((h) => pendingParts(h.owner).request);
     const stored = await storedBatches(this.engage.pool, this.scope.accountId, pending);
-    const priors = new Map<string, Prior & { unsettled?: true }>();
+    const priors = new Map<string, Prior>();
     for (const [clientId, { owner }] of holders) {
-      if (owner.startsWith(STORED)) priors.set(clientId, { status: 'duplicate', contactId: owner.slice(STORED.length) });
-      else if (owner.startsWith(PENDING) && stored.has(pendingParts(owner).request)) priors.set(clientId, { status: 'duplicate', contactId: pendingParts(owner).contactId });
-      else priors.set(clientId, { status: 'in_progress', unsettled: true });
+      if (owner.startsWith(STORED)) {
+        priors.set(clientId, { status: 'duplicate', contactId: owner.slice(STORED.length) });
+        continue;
+      }
+      const parts = owner.startsWith(PENDING) ? pendingParts(owner) : undefined;
+      priors.set(clientId, parts && stored.has(parts.request) ? { status: 'duplicate', contactId: parts.contactId } : { status: 'in_progress' });
     }
     return priors;
   }
@@ -93,8 +97,9 @@ export class EventIdClaims {
     const priors = await this.priorsOf(holders);
     for (const [clientId, holder] of holders) {
       const prior = priors.get(clientId)!;
-      if (!prior.unsettled || holder.ageMs < STALE_PENDING_MS) {
-        found.set(clientId, prior.status === 'duplicate' ? prior : { status: 'in_progress' });
+      // in flight, unless it has been pending for so long that its request must have died
+      if (prior.status === 'duplicate' || !holder.owner.startsWith(PENDING) || holder.ageMs < STALE_PENDING_MS) {
+        found.set(clientId, prior);
         continue;
       }
       const { contactId } = pendingParts(holder.owner);
@@ -118,8 +123,8 @@ export class EventIdClaims {
     const priors = await this.priorsOf(others);
     for (const [clientId, owner] of owners) {
       const prior = priors.get(clientId);
-      if (!prior) this.held.set(clientId, owner);
-      else lost.set(clientId, prior.status === 'duplicate' ? prior : { status: 'in_progress' });
+      if (prior) lost.set(clientId, prior);
+      else this.held.set(clientId, owner);
     }
     return lost;
   }
@@ -192,4 +197,3 @@ export class EventIdClaims {
     for (const id of clientIds) this.held.delete(id);
   }
 }
-
