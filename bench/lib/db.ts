@@ -170,14 +170,44 @@ export async function resetStatementStats(db: BenchDatabase): Promise<void> {
 }
 
 /** With BENCH_PG_STATS=1: the database's statements by total time, the top few printed (for a figure's details). */
-export async function statementsOf(db: BenchDatabase): Promise<{ statements?: StatementStat[]; round_trips?: { calls: number; query: string }[]; table_scans?: TableScans[] }> {
+export async function statementsOf(db: BenchDatabase): Promise<{ statements?: StatementStat[]; round_trips?: { calls: number; query: string }[]; table_scans?: TableScans[]; table_writes?: TableWrites[] }> {
   const statements = await statementStats(db);
   for (const st of statements.slice(0, 12)) progress(`  pg ${(st.share * 100).toFixed(1)}%${st.toplevel ? '' : ' (inner)'} ${st.total_ms} ms + plan ${st.plan_ms} ms / ${st.calls} calls: ${st.query}`);
   const roundTrips = await topLevelByCalls(db);
   for (const st of roundTrips.slice(0, 20)) progress(`  pg calls ${st.calls}: ${st.query.slice(0, 160)}`);
   const scans = await tableScans(db);
   for (const t of scans) progress(`  pg scans ${t.table}: ${t.seq_scans} sequential scans read ${t.rows_scanned} rows (${t.live_rows} rows live; ${t.index_scans} index scans)`);
-  return statements.length ? { statements, round_trips: roundTrips, table_scans: scans } : {};
+  const writes = await tableWrites(db);
+  for (const t of writes) progress(`  pg writes ${t.table}: ${t.inserts} inserted, ${t.updates} updated (${t.hot_updates} on the same page, no index touched), ${t.deletes} deleted; ${t.indexes} indexes`);
+  return statements.length ? { statements, round_trips: roundTrips, table_scans: scans, table_writes: writes } : {};
+}
+
+interface TableWrites {
+  table: string;
+  inserts: number;
+  updates: number;
+  hot_updates: number;
+  deletes: number;
+  indexes: number;
+}
+
+/**
+ * With BENCH_PG_STATS=1: the tables written most since the reset (rows inserted, updated, deleted),
+ * with how many updates stayed on their page without a new entry in any index (HOT) and how many
+ * indexes each other write adds an entry to: what a row written again costs.
+ */
+async function tableWrites(db: BenchDatabase, top = 12): Promise<TableWrites[]> {
+  try {
+    const { rows } = await db.pool.query<{ relname: string; n_tup_ins: string; n_tup_upd: string; n_tup_hot_upd: string; n_tup_del: string; indexes: string }>(
+      `SELECT s.relname, s.n_tup_ins, s.n_tup_upd, s.n_tup_hot_upd, s.n_tup_del, (SELECT count(*) FROM pg_index i WHERE i.indrelid = s.relid) AS indexes
+         FROM pg_stat_user_tables s WHERE s.n_tup_ins + s.n_tup_upd + s.n_tup_del > 0
+        ORDER BY s.n_tup_ins + s.n_tup_upd + s.n_tup_del DESC LIMIT $1`,
+      [top],
+    );
+    return rows.map((r) => ({ table: r.relname, inserts: Number(r.n_tup_ins), updates: Number(r.n_tup_upd), hot_updates: Number(r.n_tup_hot_upd), deletes: Number(r.n_tup_del), indexes: Number(r.indexes) }));
+  } catch {
+    return [];
+  }
 }
 
 interface TableScans {
