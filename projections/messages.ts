@@ -95,15 +95,6 @@ export function contentOfRow(r: DispatchRow): MessageContent {
   };
 }
 
-/**
- * A message's row is rewritten by each status of its short life (claimed, sent, delivered), the
- * first of them seconds after it is written, and the table has ten indexes. Half of each page is left
- * free so that a rewrite that changes no indexed column (the claim: lease, attempt, revision) stays on
- * its page with no new entry in any index (a HOT update; README "The write path"). Set on a
- * generation made before as well (upgrade): only pages written from then on leave the room.
- */
-const MESSAGES_TABLE_STORAGE = 'fillfactor = 50';
-
 export const messagesProjection: Projection = {
   name: 'messages',
   // 3: the dispatcher's and the scheduler's queues are read in their own order (their indexes)
@@ -150,7 +141,7 @@ export const messagesProjection: Projection = {
       failed_at timestamptz,
       cancelled_at timestamptz,
       personal_key text
-    ) WITH (${MESSAGES_TABLE_STORAGE});
+    );
     CREATE INDEX ${t('messages')}_history ON ${t('messages')} (account_id, id DESC);
     CREATE INDEX ${t('messages')}_status ON ${t('messages')} (account_id, status, id DESC);
     CREATE INDEX ${t('messages')}_to ON ${t('messages')} (account_id, to_address, id DESC);
@@ -160,7 +151,6 @@ export const messagesProjection: Projection = {
     CREATE INDEX ${t('messages')}_personal_key ON ${t('messages')} (personal_key) WHERE personal_key IS NOT NULL;
     CREATE INDEX ${t('messages')}_marketing ON ${t('messages')} (account_id, to_address, sent_at) WHERE marketing AND sent_at IS NOT NULL;
     CREATE INDEX ${t('messages')}_campaign ON ${t('messages')} (campaign_id, status) WHERE campaign_id IS NOT NULL;`,
-  upgrade: (t) => `ALTER TABLE ${t('messages')} SET (${MESSAGES_TABLE_STORAGE});`,
   async apply(tx, events, t) {
     await applyInOrder(events, isErasure, {
       apply: (run) => applyDocuments(tx, t('messages'), MESSAGE_COLUMNS, run, (e) => (e.data as { id: string }).id, evolveRow, MESSAGE_CONTENT_COLUMNS),

@@ -61,13 +61,6 @@ CREATE TABLE IF NOT EXISTS es_events (
 CREATE INDEX IF NOT EXISTS es_events_commit_order ON es_events (transaction_id, global_position);
 ${DROP_NOTIFY_TRIGGER}`;
 
-/**
- * Every append to a stream rewrites its es_streams row (the revision), a message's four times in a
- * few seconds. Half of each page is left free so that rewrite stays on its page with no new entry in
- * the primary key (a HOT update; README "The write path"). Pages made before this keep their rows.
- */
-export const STREAM_ROWS_STORAGE = 'ALTER TABLE es_streams SET (fillfactor = 50);';
-
 /** First argument of every stream lock (pg_advisory_xact_lock(namespace, hashtext(stream_id))). */
 export const STREAM_LOCK_NAMESPACE = 0x65730001;
 
@@ -782,5 +775,4 @@ export const EVENTSTORE_MIGRATIONS: Migration[] = [
   { id: 53, name: 'event store: an append to existing streams hashes no copy of their list per row', sql: APPEND_FUNCTION },
   { id: 54, name: 'event store: es_write plans its statement once per session', sql: APPEND_FUNCTION },
   { id: 55, name: 'event store: the read after a position plans its statement once per session', sql: READ_FUNCTION },
-  { id: 57, name: 'event store: a stream row rewritten by an append stays on its page', sql: STREAM_ROWS_STORAGE },
 ];

@@ -17,9 +17,8 @@ export interface Projection {
   /** DDL creating this generation's tables (and their indexes) */
   schema(t: TableNamer): string;
   /**
-   * Idempotent DDL (ADD COLUMN IF NOT EXISTS, a table's storage settings, …) bringing the live
-   * generation's tables up to today's schema without a rebuild, run at every start before it is used:
-   * for a projection that cannot be rebuilt, or a change that needs none.
+   * For a projection that cannot be rebuilt: idempotent DDL (ADD COLUMN IF NOT EXISTS, …) bringing
+   * the live generation's tables up to today's schema, run at every start before it is used.
    */
   upgrade?(t: TableNamer): string;
   types: readonly string[];
