@@ -353,6 +353,22 @@ describe('idempotency on the client’s event id', () => {
     expect((await post(other.key, { id: `shared-${tag}`, contact: { id: c }, name: 'X' })).results[0]).toMatchObject({ status: 'accepted', contact_id: c });
   });
 
+  it('an event sent again after its contact was deleted is still a duplicate of the first, not a failure', async () => {
+    const tag = unique();
+    const gone = await createContact(acct.key, { email: `deleted-later-${tag}@example.com` });
+    const first = [
+      { id: `by-id-${tag}`, contact: { id: gone }, name: 'X' },
+      { id: `by-email-${tag}`, contact: { email: `deleted-later-${tag}@example.com` }, name: 'X' },
+    ];
+    expect((await post(acct.key, first)).accepted).toBe(2);
+    expect((await server.call('DELETE', `/v1/contacts/${gone}`, { key: acct.key })).status).toBe(200);
+    const again = await post(acct.key, [...first, { id: `new-${tag}`, contact: { id: gone }, name: 'X' }]);
+    expect(again.results[0]).toEqual({ index: 0, status: 'duplicate', id: `by-id-${tag}`, contact_id: gone });
+    expect(again.results[1]).toEqual({ index: 1, status: 'duplicate', id: `by-email-${tag}`, contact_id: gone });
+    // a new id for the deleted contact fails as any event for it does
+    expect(again.results[2]).toMatchObject({ index: 2, status: 'failed', error: 'not_found' });
+  });
+
   it('concurrent posts of the same id accept it exactly once, for one contact', async () => {
     for (let round = 0; round < 3; round++) {
       const tag = unique();
