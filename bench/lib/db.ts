@@ -175,11 +175,18 @@ export async function statementsOf(db: BenchDatabase): Promise<{ statements?: St
   for (const st of statements.slice(0, 12)) progress(`  pg ${(st.share * 100).toFixed(1)}%${st.toplevel ? '' : ' (inner)'} ${st.total_ms} ms + plan ${st.plan_ms} ms / ${st.calls} calls: ${st.query}`);
   const roundTrips = await topLevelByCalls(db);
   for (const st of roundTrips.slice(0, 20)) progress(`  pg calls ${st.calls}: ${st.query.slice(0, 160)}`);
-  const scans = await tableScans(db);
+  const { scans, writes } = await tableCounters(db);
   for (const t of scans) progress(`  pg scans ${t.table}: ${t.seq_scans} sequential scans read ${t.rows_scanned} rows (${t.live_rows} rows live; ${t.index_scans} index scans)`);
-  const writes = await tableWrites(db);
   for (const t of writes) progress(`  pg writes ${t.table}: ${t.inserts} inserted, ${t.updates} updated (${t.hot_updates} on the same page, no index touched), ${t.deletes} deleted; ${t.indexes} indexes`);
   return statements.length ? { statements, round_trips: roundTrips, table_scans: scans, table_writes: writes } : {};
+}
+
+interface TableScans {
+  table: string;
+  seq_scans: number;
+  rows_scanned: number;
+  index_scans: number;
+  live_rows: number;
 }
 
 interface TableWrites {
@@ -192,46 +199,36 @@ interface TableWrites {
 }
 
 /**
- * With BENCH_PG_STATS=1: the tables written most since the reset (rows inserted, updated, deleted),
- * with how many updates stayed on their page without a new entry in any index (HOT) and how many
- * indexes each other write adds an entry to: what a row written again costs.
+ * With BENCH_PG_STATS=1, from the table counters since the reset (each backend reports them within
+ * seconds: the last moments may be missing):
+ * - scans: the tables read most by sequential scans. A batch statement that scans a table growing
+ *   with the history shows here;
+ * - writes: the tables written most (rows inserted, updated, deleted), with how many updates stayed
+ *   on their page with no new entry in any index (HOT) and how many indexes every other write adds
+ *   an entry to: what a row written again costs.
  */
-async function tableWrites(db: BenchDatabase, top = 12): Promise<TableWrites[]> {
+async function tableCounters(db: BenchDatabase, top = { scans: 8, writes: 12 }): Promise<{ scans: TableScans[]; writes: TableWrites[] }> {
   try {
-    const { rows } = await db.pool.query<{ relname: string; n_tup_ins: string; n_tup_upd: string; n_tup_hot_upd: string; n_tup_del: string; indexes: string }>(
-      `SELECT s.relname, s.n_tup_ins, s.n_tup_upd, s.n_tup_hot_upd, s.n_tup_del, (SELECT count(*) FROM pg_index i WHERE i.indrelid = s.relid) AS indexes
-         FROM pg_stat_user_tables s WHERE s.n_tup_ins + s.n_tup_upd + s.n_tup_del > 0
-        ORDER BY s.n_tup_ins + s.n_tup_upd + s.n_tup_del DESC LIMIT $1`,
-      [top],
+    const { rows } = await db.pool.query<Record<'relname' | 'seq_scan' | 'seq_tup_read' | 'idx_scan' | 'n_live_tup' | 'n_tup_ins' | 'n_tup_upd' | 'n_tup_hot_upd' | 'n_tup_del' | 'indexes', string | null>>(
+      `SELECT s.relname, s.seq_scan, s.seq_tup_read, s.idx_scan, s.n_live_tup, s.n_tup_ins, s.n_tup_upd, s.n_tup_hot_upd, s.n_tup_del,
+              (SELECT count(*) FROM pg_index i WHERE i.indrelid = s.relid) AS indexes
+         FROM pg_stat_user_tables s`,
     );
-    return rows.map((r) => ({ table: r.relname, inserts: Number(r.n_tup_ins), updates: Number(r.n_tup_upd), hot_updates: Number(r.n_tup_hot_upd), deletes: Number(r.n_tup_del), indexes: Number(r.indexes) }));
+    const n = (v: string | null) => Number(v ?? 0);
+    const scans = rows
+      .filter((r) => n(r.seq_tup_read) > 0)
+      .sort((a, b) => n(b.seq_tup_read) - n(a.seq_tup_read))
+      .slice(0, top.scans)
+      .map((r) => ({ table: r.relname!, seq_scans: n(r.seq_scan), rows_scanned: n(r.seq_tup_read), index_scans: n(r.idx_scan), live_rows: n(r.n_live_tup) }));
+    const written = (r: (typeof rows)[number]) => n(r.n_tup_ins) + n(r.n_tup_upd) + n(r.n_tup_del);
+    const writes = rows
+      .filter((r) => written(r) > 0)
+      .sort((a, b) => written(b) - written(a))
+      .slice(0, top.writes)
+      .map((r) => ({ table: r.relname!, inserts: n(r.n_tup_ins), updates: n(r.n_tup_upd), hot_updates: n(r.n_tup_hot_upd), deletes: n(r.n_tup_del), indexes: n(r.indexes) }));
+    return { scans, writes };
   } catch {
-    return [];
-  }
-}
-
-interface TableScans {
-  table: string;
-  seq_scans: number;
-  rows_scanned: number;
-  index_scans: number;
-  live_rows: number;
-}
-
-/**
- * With BENCH_PG_STATS=1: the tables read most by sequential scans since the reset, from the table
- * counters (each backend reports them within seconds: the last moments may be missing). A batch
- * statement that scans a table growing with the history shows here.
- */
-async function tableScans(db: BenchDatabase, top = 8): Promise<TableScans[]> {
-  try {
-    const { rows } = await db.pool.query<{ relname: string; seq_scan: string; seq_tup_read: string; idx_scan: string | null; n_live_tup: string }>(
-      `SELECT relname, seq_scan, seq_tup_read, idx_scan, n_live_tup FROM pg_stat_user_tables WHERE seq_tup_read > 0 ORDER BY seq_tup_read DESC LIMIT $1`,
-      [top],
-    );
-    return rows.map((r) => ({ table: r.relname, seq_scans: Number(r.seq_scan), rows_scanned: Number(r.seq_tup_read), index_scans: Number(r.idx_scan ?? 0), live_rows: Number(r.n_live_tup) }));
-  } catch {
-    return [];
+    return { scans: [], writes: [] };
   }
 }
 
