@@ -2,12 +2,18 @@
 // server (bench/lib/engage-child.ts) with a given environment, the real CLI (`engage serve
 // --processes n`), the bare fastify baselines (bench/http-server.ts baseline | insert), and a
 // once-a-second sampler of a process's RSS and CPU.
-import { type ChildProcess, spawn } from 'node:child_process';
+//
+// The server children run as plain JavaScript, built once per bench run (tsconfig.bench.json, into
+// .engage/bench-build), the way production runs the service (npm start, start:prod and the Docker
+// image run dist/): not through tsx, whose loader costs every isolate (the main thread and each CPU
+// work thread) tens of MiB and would be measured as the service's own.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { freePort } from '../../src/db/embedded.ts';
 import { withServiceFlags } from '../../src/node-flags.ts';
 import { processCpu } from './procstat.ts';
@@ -36,9 +42,18 @@ export const ENGAGE_BENCH_ENV: Record<string, string> = {
 /** BENCH_CPU_PROF=1: a child's node flags for a CPU profile in bench/results/profiles (processes it forks inherit them). */
 const cpuProfArgs = () => (process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench/results/profiles')}`] : []);
 
-async function startProcess(label: string, script: string, args: string[], env: Record<string, string>): Promise<ServerChild> {
-  const nodeArgs = ['--import', 'tsx', ...withServiceFlags(cpuProfArgs())];
-  const proc = spawn(process.execPath, [...nodeArgs, path.join(ROOT, script), ...args], {
+const BUILD_DIR = path.join(ROOT, '.engage', 'bench-build');
+let build: Promise<void> | undefined;
+
+/** The bench's build of the service and its server children (once per bench run: a few seconds). */
+function built(script: string): Promise<string> {
+  build ??= promisify(execFile)(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.bench.json'], { cwd: ROOT }).then(() => undefined);
+  return build.then(() => path.join(BUILD_DIR, script.replace(/\.ts$/, '.js')));
+}
+
+/** A server child (a TypeScript file of the bench, run from its build) that prints `BENCH_READY {…}` on stdout once it listens. */
+export async function startProcess(label: string, script: string, args: string[], env: Record<string, string>): Promise<ServerChild> {
+  const proc = spawn(process.execPath, [...withServiceFlags(cpuProfArgs()), await built(script), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -2,7 +2,7 @@
 // runner and workers, as `engage serve` runs them) with its configuration read from the
 // environment the bench gives it (loadConfig(process.env)), plus one fresh account. Logs go to
 // stderr; stdout carries one line, BENCH_READY {url, key, account_id, pid}.
-//   node --import tsx bench/lib/engage-child.ts
+//   node .engage/bench-build/bench/lib/engage-child.js (built by bench/lib/child.ts)
 import pino from 'pino';
 import { createAccount } from '../../src/accounts/service.ts';
 import { loadConfig } from '../../src/config.ts';

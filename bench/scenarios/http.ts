@@ -1,12 +1,8 @@
 // HTTP latency at a fixed request rate (open loop): POST /v1/contacts with read-your-writes and
 // GET /v1/contacts, each against a bare fastify route at the same rate. Servers run in child
 // processes so the generator does not share their event loop.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { type ServerChild, startProcess } from '../lib/child.ts';
 import { freshDatabase, statementsOf } from '../lib/db.ts';
 import { benchContact } from '../lib/seed.ts';
 import { type LoadResult, openLoop } from '../lib/loadgen.ts';
@@ -15,46 +11,10 @@ import { figure, type Figure } from '../lib/report.ts';
 import { type BenchContext, type Scenario, openLoopTimes } from '../lib/scenario.ts';
 import { progress, runConcurrent } from '../lib/stats.ts';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(here, '../..');
+type Child = ServerChild;
 
-interface Child {
-  proc: ChildProcess;
-  info: { url: string; key?: string; account_id?: string };
-  stop(): Promise<void>;
-}
-
-async function startChild(mode: 'engage' | 'baseline', env: Record<string, string>): Promise<Child> {
-  const args = ['--import', 'tsx'];
-  if (process.env.BENCH_CPU_PROF === '1') args.push('--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench/results/profiles')}`);
-  const proc = spawn(process.execPath, [...args, path.join(ROOT, 'bench/http-server.ts'), mode], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: proc.stdout! });
-  const info = await new Promise<Child['info']>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${mode} server did not start within 60 s`)), 60_000);
-    proc.once('exit', (code) => reject(new Error(`${mode} server exited with ${code} before it was ready`)));
-    lines.on('line', (line) => {
-      if (!line.startsWith('BENCH_READY ')) return;
-      clearTimeout(timer);
-      resolve(JSON.parse(line.slice('BENCH_READY '.length)));
-    });
-  });
-  return {
-    proc,
-    info,
-    async stop() {
-      if (proc.exitCode !== null) return;
-      const exited = once(proc, 'exit');
-      proc.kill('SIGTERM');
-      const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
+/** The bench's http server (bench/http-server.ts) in a mode: the real engage server or the bare fastify baseline. */
+const startChild = (mode: 'engage' | 'baseline', env: Record<string, string>): Promise<Child> => startProcess(`${mode} server`, 'bench/http-server.ts', [mode], env);
 
 /** whether the cluster is the embedded one, whose backends we can find in /proc */
 let ownCluster = false;
