@@ -3,7 +3,8 @@
 // into a scratch folder, never over a developer's dist/). And bin/engage.js, the `npx engage` entry,
 // runs the sources through tsx when there is no current build.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -74,5 +75,47 @@ describe('the build', () => {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  }, 60_000);
+});
+
+describe('npm start (bin/build.js)', () => {
+  // a checkout of its own: bin/ as it is, a source file, and a build script that records each run
+  // (npm start's first step runs `npm run build` there, whatever that script does)
+  const dir = mkdtempSync(path.join(tmpdir(), 'engage-start-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const buildRuns = () => readFileSync(path.join(dir, 'builds'), 'utf8').length;
+  const buildFirst = () => run(process.execPath, [path.join(dir, 'bin', 'build.js')], { cwd: dir, env: plainEnv({}) });
+
+  it('builds when there is no build, leaves a current one alone, and builds again after an edit', async () => {
+    cpSync(path.join(ROOT, 'bin'), path.join(dir, 'bin'), { recursive: true });
+    mkdirSync(path.join(dir, 'src'));
+    writeFileSync(path.join(dir, 'src', 'main.ts'), 'export {};\n');
+    writeFileSync(path.join(dir, 'builds'), '');
+    const script = "require('fs').mkdirSync('dist/src',{recursive:true});require('fs').writeFileSync('dist/src/main.js','');require('fs').appendFileSync('builds','x')";
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'start-check', type: 'module', scripts: { build: `node -e "${script}"` } }));
+
+    const first = await buildFirst();
+    expect(first.stderr).toMatch(/no build yet/);
+    expect(buildRuns()).toBe(1);
+    expect(statSync(path.join(dir, 'dist', 'src', 'main.js')).isFile()).toBe(true);
+
+    const again = await buildFirst();
+    expect(again.stderr).toBe('');
+    expect(buildRuns()).toBe(1);
+
+    // a source edited after the build
+    const later = new Date(Date.now() + 5_000);
+    utimesSync(path.join(dir, 'src', 'main.ts'), later, later);
+    const edited = await buildFirst();
+    expect(edited.stderr).toMatch(/sources are newer than dist/);
+    expect(buildRuns()).toBe(2);
+  }, 60_000);
+
+  it('stops the start when the build fails, naming npm run dev', async () => {
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'start-check', type: 'module', scripts: { build: 'node -e "process.exit(3)"' } }));
+    rmSync(path.join(dir, 'dist'), { recursive: true, force: true });
+    const failed = await buildFirst().then(() => undefined, (err: { code: number; stderr: string }) => err);
+    expect(failed?.code).toBe(3);
+    expect(failed?.stderr).toMatch(/the build failed.*npm run dev/);
   }, 60_000);
 });
