@@ -1,6 +1,8 @@
 // The V8 flags the service runs with (src/node-flags.ts): `npm start` passes each of them, and a
 // process the cluster forks gets each one its operator did not choose a value for.
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { SERVICE_NODE_FLAGS, withServiceFlags } from '../src/node-flags.ts';
 
@@ -21,8 +23,15 @@ describe('the service node flags', () => {
   });
 
   it('leave a value the operator chose, on the command line or in NODE_OPTIONS (either spelling)', () => {
-    expect(withServiceFlags(['--max-semi-space-size=8'], '')).toEqual(['--max-semi-space-size=8']);
-    expect(withServiceFlags([], '--enable-source-maps --max_semi_space_size=64')).toEqual([]);
+    const others = (name: string) => SERVICE_NODE_FLAGS.filter((f) => !f.startsWith(`${name}=`));
+    expect(withServiceFlags(['--max-semi-space-size=8'], '')).toEqual(['--max-semi-space-size=8', ...others('--max-semi-space-size')]);
+    expect(withServiceFlags([], '--enable-source-maps --max_semi_space_size=64')).toEqual(others('--max-semi-space-size'));
+    expect(withServiceFlags(['--heap-growing-percent=50'], '')).toEqual(['--heap-growing-percent=50', ...others('--heap-growing-percent')]);
     expect(withServiceFlags([], '--enable-source-maps')).toEqual([...SERVICE_NODE_FLAGS]);
+  });
+
+  it('are all flags this node accepts (it refuses one it does not know)', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [...SERVICE_NODE_FLAGS, '-e', 'process.stdout.write("ok")']);
+    expect(stdout).toBe('ok');
   });
 });
