@@ -103,14 +103,14 @@ export function startInsertBaseline(databaseUrl: string): Promise<ServerChild> {
 }
 
 /**
- * The real CLI, `engage serve --processes <n>` (bin/engage.js), on an empty database with
- * ENGAGE_BENCH_ENV and `overrides`. On an empty database it creates an account and prints its key
+ * The real CLI, `engage serve --processes <n>` (src/main.ts, from the bench's build), on an empty
+ * database with ENGAGE_BENCH_ENV and `overrides`. On an empty database it creates an account and prints its key
  * once every process listens: that line is the ready signal, and the key the one to load it with.
  * `pid` is the primary's (with its children under it when n > 1).
  */
 export async function startEngageServe(databaseUrl: string, processes: number, overrides: Record<string, string> = {}): Promise<ServerChild> {
   const port = await freePort();
-  const proc = spawn(process.execPath, [...withServiceFlags(cpuProfArgs()), path.join(ROOT, 'bin/engage.js'), 'serve', '--port', String(port), '--processes', String(processes)], {
+  const proc = spawn(process.execPath, [...withServiceFlags(cpuProfArgs()), await built('src/main.ts'), 'serve', '--port', String(port), '--processes', String(processes)], {
     cwd: ROOT,
     env: { ...process.env, ...ENGAGE_BENCH_ENV, DATABASE_URL: databaseUrl, ...overrides },
     stdio: ['ignore', 'pipe', 'inherit'],
