@@ -41,5 +41,5 @@ EXPOSE 3000
 # node is the only tool the image is sure to have; PORT as the service reads it (empty = 3000)
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-# --max-semi-space-size: the service's V8 flags (src/node-flags.ts, README "The write path")
+# --max-semi-space-size, --heap-growing-percent: the service's V8 flags (src/node-flags.ts, README "The write path")
 CMD ["node", "--max-semi-space-size=32", "--heap-growing-percent=100", "dist/src/main.js", "serve"]

@@ -7,13 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { SERVICE_NODE_FLAGS, withServiceFlags } from '../src/node-flags.ts';
 
 describe('the service node flags', () => {
-  it('are passed by npm start, npm run start:prod and the Docker image', () => {
+  it('are passed by npm start, npm run start:prod, npm run dev and the Docker image', () => {
     const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
     const dockerCmd = readFileSync(new URL('../Dockerfile', import.meta.url), 'utf8').split('\n').find((line) => line.startsWith('CMD '))!;
     expect(SERVICE_NODE_FLAGS.length).toBeGreaterThan(0);
     for (const flag of SERVICE_NODE_FLAGS) {
       expect(scripts.start.split(/\s+/)).toContain(flag);
       expect(scripts['start:prod'].split(/\s+/)).toContain(flag);
+      expect(scripts.dev.split(/\s+/)).toContain(flag);
       expect(JSON.parse(dockerCmd.slice('CMD '.length))).toContain(flag);
     }
   });
