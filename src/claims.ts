@@ -250,11 +250,54 @@ export async function holdersOf(pool: pg.Pool, scope: Scope, values: readonly st
   const held = new Map<string, ClaimHolder>();
   if (values.length === 0) return held;
   const { valueOf } = await hashing(pool, values);
+  await readHolders(pool, scope, valueOf, held);
+  return held;
+}
+
+/** Adds to `held` the holder of each hash of `valueOf` (its value's key) that somebody holds. */
+async function readHolders(pool: Queryable, scope: Scope, valueOf: ReadonlyMap<string, string>, held: Map<string, ClaimHolder>): Promise<void> {
   const { rows } = await pool.query<HolderRow>(`SELECT ${HOLDER_COLUMNS} FROM unique_claims WHERE account_id = $1 AND kind = $2 AND value = ANY($3::text[])`, [
     scope.accountId, scope.kind, [...valueOf.keys()],
   ]);
   for (const r of rows) held.set(valueOf.get(r.value)!, { owner: r.owner_id, ageMs: r.age_ms });
-  return held;
+}
+
+/**
+ * Claims each value nobody holds for its owner (a value given twice: for its first owner) in one
+ * statement, and reads who holds the others in a second, made only when some are held. Returns the
+ * holder of every value that is held now (the owner asked for, where this call took it; a value it
+ * took reads as taken just now) and the values this call took. Unlike claimOrHolders, a value held
+ * already is only read, not written: a batch that mostly meets values held (a file imported again)
+ * rewrites no claim row. README "Contacts import".
+ */
+export async function claimFree(
+  pool: pg.Pool,
+  scope: Scope,
+  claims: readonly { value: string; owner: string }[],
+): Promise<{ holders: Map<string, ClaimHolder>; taken: Set<string> }> {
+  const holders = new Map<string, ClaimHolder>();
+  const taken = new Set<string>();
+  if (claims.length === 0) return { holders, taken };
+  const { hashOf, valueOf } = await hashing(pool, claims.map((c) => c.value));
+  const wanted = sortedUnique([...claims].reverse(), hashOf);
+  const { rows } = await retryingDeadlocks(() =>
+    pool.query<{ value: string }>(
+      `INSERT INTO unique_claims (account_id, kind, value, owner_id)
+       SELECT $1, $2, w.value, w.owner FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS w(value, owner, n) ORDER BY w.n
+       ON CONFLICT (account_id, kind, value) DO NOTHING
+       RETURNING value`,
+      [scope.accountId, scope.kind, wanted.map((c) => hashOf(c.value)), wanted.map((c) => c.owner)],
+    ),
+  );
+  const ownerOf = new Map(wanted.map((c) => [c.value, c.owner]));
+  for (const r of rows) {
+    const value = valueOf.get(r.value)!;
+    taken.add(value);
+    holders.set(value, { owner: ownerOf.get(value)!, ageMs: 0 });
+  }
+  const rest = new Map([...valueOf].filter(([, value]) => !taken.has(value)));
+  if (rest.size > 0) await readHolders(pool, scope, rest, holders);
+  return { holders, taken };
 }
 
 /**

@@ -19,7 +19,7 @@ import type { FieldDefinition } from '../../commands/custom-fields.ts';
 import { type ImportAcceptedData, type ImportEvent, type ImportRowError, type ImportState, importDecider, importStream } from '../../commands/import.ts';
 import { type ListEvent, type ListState, listDecider, listStream } from '../../commands/list.ts';
 import { contactIdsByExternalId } from '../../projections/contacts.ts';
-import { type ClaimHolder, type ClaimRequest, claimIsFresh, claimMany, holdersOf, releaseMany } from '../claims.ts';
+import { type ClaimHolder, type ClaimRequest, claimFree, claimIsFresh, claimMany, releaseMany, transferMany } from '../claims.ts';
 import { CLAIM_IN_FLIGHT_MS, contactClaimKind } from '../contacts/service.ts';
 import type { Engage } from '../context.ts';
 import { fold } from '../decider.ts';
@@ -190,11 +190,70 @@ export async function applyBatch(run: ImportRun, batch: Batch): Promise<AppliedB
   const failedRows = new Set(errors.map((e) => e.row));
   const ownIds = new Set(valid.map((r) => idOf(r.row)));
 
-  // ── who holds the batch's emails and phones now
-  const values = (f: 'email' | 'phone') => [...new Set(valid.map((r) => r.values.fields[f]).filter((v): v is string => !!v))];
-  const [emailHolders, phoneHolders] = await Promise.all(
-    (['email', 'phone'] as const).map((f) => holdersOf(engage.pool, { accountId, kind: contactClaimKind(f) }, values(f))),
+  // ── who holds the batch's emails and phones now. A value nobody holds is claimed at once, for the
+  // contact the first row that has it would make (a new contact's value, in a new import nearly every
+  // one): one statement finds it free and takes it, where a read of its holder and then a claim took
+  // two. Which contact ends up with it is known only further down: there the claim goes to that
+  // contact, and one no contact of the batch ends up with is given back. Only values held already are
+  // read (README "Contacts import").
+  const firstRows = (f: 'email' | 'phone') => {
+    const owners = new Map<string, string>();
+    for (const r of valid) {
+      const v = r.values.fields[f];
+      if (v && !owners.has(v)) owners.set(v, idOf(r.row));
+    }
+    return [...owners].map(([value, owner]) => ({ value, owner }));
+  };
+  const [emailClaims, phoneClaims] = await Promise.all(
+    (['email', 'phone'] as const).map((f) => claimFree(engage.pool, { accountId, kind: contactClaimKind(f) }, firstRows(f))),
   );
+  /** the claims taken up front, as `kind\0value` → owner */
+  const upFront = new Map<string, ClaimRequest>();
+  for (const [f, claimed] of [['email', emailClaims], ['phone', phoneClaims]] as const) {
+    for (const value of claimed.taken) {
+      const kind = contactClaimKind(f);
+      upFront.set(claimKey({ kind, value }), { kind, value, ownerId: claimed.holders.get(value)!.owner });
+    }
+  }
+  try {
+    return await decideAndAppend(run, batch, { valid, errors, failedRows, ownIds, idOf, emailHolders: emailClaims.holders, phoneHolders: phoneClaims.holders, upFront });
+  } catch (err) {
+    if (err instanceof KeepClaims) throw err.error;
+    // nothing of the batch was written: the claims taken up front are given back
+    await releaseMany(engage.pool, accountId, [...upFront.values()]).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** What applyBatch has found out before it decides: the batch's rows and who holds their values. */
+interface Claimed {
+  valid: { row: number; values: RowValues }[];
+  errors: ImportRowError[];
+  failedRows: Set<number>;
+  /** the contact ids the batch's rows would make */
+  ownIds: Set<string>;
+  idOf: (row: number) => string;
+  emailHolders: Map<string, ClaimHolder>;
+  phoneHolders: Map<string, ClaimHolder>;
+  /** the claims applyBatch took up front, by `kind\0value` */
+  upFront: Map<string, ClaimRequest>;
+}
+
+/** A failure after which the batch's claims stay (its append's outcome is unknown, or another runner applied it): `error` is what to throw. */
+class KeepClaims extends Error {
+  constructor(readonly error: unknown) {
+    super('the batch keeps its claims');
+  }
+}
+
+/** A claim's key in the maps of a batch. */
+const claimKey = (c: { kind: string; value: string }) => `${c.kind}\u0000${c.value}`;
+
+/** The rest of applyBatch: each row to its contact, the deciders, the claims, the one append. */
+async function decideAndAppend(run: ImportRun, batch: Batch, c: Claimed): Promise<AppliedBatch> {
+  const { engage, accepted } = run;
+  const accountId = accepted.account_id;
+  const { valid, errors, failedRows, ownIds, idOf, emailHolders, phoneHolders, upFront } = c;
   const owners = new Set<string>();
   for (const holders of [emailHolders, phoneHolders]) for (const h of holders.values()) if (!ownIds.has(h.owner)) owners.add(h.owner);
   const contacts = await loadContacts(engage, [...owners]);
@@ -337,14 +396,47 @@ export async function applyBatch(run: ImportRun, batch: Batch): Promise<AppliedB
   // the store leaves sealed events as they are), so that work overlaps the claims' statement instead
   // of following it. A key made for a batch that is then refused is the same contact's key when the
   // batch is tried again (its contact ids are derived from the import and the row).
+  //
+  // A claim taken up front stays where the contact that gets the value is the one its row would make,
+  // goes over to the contact that gets it where that is another (an existing contact, or the contact
+  // an earlier row of the batch makes), and is given back where no contact of the batch gets it (its
+  // row failed, a later row changed the value, or the contact had it already).
   const sealing = engage.store instanceof PersonalDataStore ? engage.store.seal(streams) : Promise.resolve(streams);
   sealing.catch(() => undefined);
-  const { taken, refused } = await claimMany(engage.pool, accountId, claims, async (owner, request) => {
+  const toClaim: ClaimRequest[] = [];
+  const moves = new Map<string, { value: string; from: string; to: string }[]>();
+  const wanted = new Set<string>();
+  for (const request of claims) {
+    const key = claimKey(request);
+    const early = upFront.get(key);
+    if (!early) {
+      toClaim.push(request);
+      continue;
+    }
+    wanted.add(key);
+    if (early.ownerId === request.ownerId) continue;
+    const ofKind = moves.get(request.kind) ?? [];
+    ofKind.push({ value: request.value, from: early.ownerId, to: request.ownerId });
+    moves.set(request.kind, ofKind);
+  }
+  const unneeded = [...upFront].filter(([key]) => !wanted.has(key)).map(([, request]) => request);
+  // what this call took beyond the claims taken up front (those are given back by applyBatch)
+  const taken: ClaimRequest[] = [];
+  let movedAll = true;
+  for (const [kind, ofKind] of moves) {
+    const moved = await transferMany(engage.pool, { accountId, kind }, ofKind);
+    for (const m of ofKind) {
+      if (moved.has(m.value)) taken.push({ kind, value: m.value, ownerId: m.to });
+      else movedAll = false;
+    }
+  }
+  const claimed = await claimMany(engage.pool, accountId, toClaim, async (owner, request) => {
     if (ownIds.has(owner)) return false;
     const [c] = (await loadContacts(engage, [owner])).values();
     if (live(c.state, accountId) && c.state.fields[request.kind === contactClaimKind('email') ? 'email' : 'phone'] === request.value) return true;
     return c.revision === 'no_stream' && (await claimIsFresh(engage.pool, { accountId, kind: request.kind }, request.value, owner, CLAIM_IN_FLIGHT_MS));
   });
+  taken.push(...claimed.taken);
   let sealed;
   try {
     sealed = await sealing;
@@ -352,7 +444,7 @@ export async function applyBatch(run: ImportRun, batch: Batch): Promise<AppliedB
     await releaseMany(engage.pool, accountId, taken).catch(() => undefined);
     throw err;
   }
-  if (refused.size > 0) {
+  if (claimed.refused.size > 0 || !movedAll) {
     await releaseMany(engage.pool, accountId, taken);
     throw new BatchRetry('another request took a value of the batch meanwhile');
   }
@@ -363,15 +455,16 @@ export async function applyBatch(run: ImportRun, batch: Batch): Promise<AppliedB
     if (!(err instanceof WrongExpectedVersionError)) {
       // the outcome may be unknown (the connection was lost): the claims stay, owned by this batch's
       // contact ids, which a retry of the batch owns again and which are stale if it never lands
-      throw err;
+      throw new KeepClaims(err);
     }
-    if (err.streamId === importStream(accepted.id)) throw new ImportMoved(err.message);
+    // another runner applied the batch: the claims are its contacts' (the same ids) now
+    if (err.streamId === importStream(accepted.id)) throw new KeepClaims(new ImportMoved(err.message));
     // another write moved a contact or the list: nothing of the batch was written
     await releaseMany(engage.pool, accountId, taken).catch(() => undefined);
     throw new BatchRetry(err.message);
   }
-  // values the updated contacts no longer hold
-  await releaseMany(engage.pool, accountId, released);
+  // values the updated contacts no longer hold, and claims taken up front that no contact got
+  await releaseMany(engage.pool, accountId, [...released, ...unneeded]);
 
   // ── the run moves on: its import and list states, and where it wrote
   const last = results[results.length - 1];

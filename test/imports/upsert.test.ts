@@ -9,6 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { contactStream } from '../../commands/contact.ts';
 import { importStream } from '../../commands/import.ts';
 import { listStream } from '../../commands/list.ts';
+import { holdersOf } from '../../src/claims.ts';
+import { contactClaimKind } from '../../src/contacts/service.ts';
 import { GENERATION_LOCK_NAMESPACE } from '../../src/read-models/state.ts';
 import { readyAccount } from '../support/accounts.ts';
 import { testServerForSuite } from '../support/harness.ts';
@@ -72,6 +74,33 @@ describe('upsert', () => {
     // the claim on the phone stays with its holder: creating it again is still a conflict
     expect((await server.call('POST', '/v1/contacts', { key, body: { phone: '+14155550133' } })).status).toBe(409);
     expect((await server.call('POST', '/v1/contacts', { key, body: { phone: '+14155550134' } })).status).toBe(409);
+  });
+
+  it('each email and phone claim ends with the contact that got the value; a value no contact got is not held', async () => {
+    const account = await readyAccount(server);
+    const { key } = account;
+    const existing = await ok(key, 'POST', '/v1/contacts', { phone: '+14155550141', first_name: 'Known' }, 201);
+    const csv = [
+      'email,phone,first_name',
+      'known@example.com,+14155550141,', // a new email for the contact with this phone
+      'fresh@example.com,,Fresh', // a new contact
+      'first@example.com,+14155550142,', // a new contact (batch 2) ...
+      'second@example.com,+14155550142,', // ... whose email the next row of its batch changes
+    ].join('\n');
+    const imp = await imported(server, key, csv);
+    expect(imp).toMatchObject({ rows_total: 4, rows_imported: 2, rows_updated: 2, rows_failed: 0 });
+    const contacts = await contactsByEmail(server, key);
+    expect([...contacts.keys()].sort()).toEqual(['fresh@example.com', 'known@example.com', 'second@example.com']);
+    expect(contacts.get('known@example.com').id).toBe(existing.id);
+    const holder = async (kind: 'email' | 'phone', value: string) =>
+      (await holdersOf(server.engage.pool, { accountId: account.accountId, kind: contactClaimKind(kind) }, [value])).get(value)?.owner ?? null;
+    expect(await holder('email', 'known@example.com')).toBe(existing.id);
+    expect(await holder('phone', '+14155550141')).toBe(existing.id);
+    expect(await holder('email', 'fresh@example.com')).toBe(contacts.get('fresh@example.com').id);
+    expect(await holder('email', 'second@example.com')).toBe(contacts.get('second@example.com').id);
+    expect(await holder('phone', '+14155550142')).toBe(contacts.get('second@example.com').id);
+    // the email the contact no longer has after its batch: nobody holds it
+    expect(await holder('email', 'first@example.com')).toBeNull();
   });
 
   it('merges duplicates within the file into one contact, across batches: later non-empty values win', async () => {
