@@ -1,7 +1,9 @@
 // Generations of a read model: each is a set of tables built by one version of its code; views of
 // the base names point at the active one. A new version (or a requested rebuild) builds a new
 // generation beside the live one, which the runner swaps in once it has caught up (blue/green).
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { isRetryableConflict } from '../db/errors.ts';
 import { withTransaction } from '../db/pool.ts';
 import type { Position } from '../eventstore/port.ts';
 import { type Projection, tableNamer } from './projection.ts';
@@ -16,6 +18,18 @@ import { type StateRow, lockGenerations, lockProjection, readState } from './sta
  *   leaves everything as it is (its runner works only on generations of its own version).
  */
 export async function ensureProjection(pool: pg.Pool, p: Projection): Promise<void> {
+  // a start beside running processes may still meet their locks (a rebuild's swap, an upgrade that
+  // is due): a deadlock is tried again, not the end of the start
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ensureProjectionOnce(pool, p);
+    } catch (err) {
+      if (!isRetryableConflict(err) || attempt >= 3) throw err;
+    }
+  }
+}
+
+async function ensureProjectionOnce(pool: pg.Pool, p: Projection): Promise<void> {
   await withTransaction(pool, async (client) => {
     await lockProjection(client, p.name);
     const rows = await readState(client, p.name);
@@ -29,10 +43,15 @@ export async function ensureProjection(pool: pg.Pool, p: Projection): Promise<vo
     if (!active || active.version >= p.version) {
       // stale rebuilds of versions older than the live one can never swap in
       for (const r of building.filter((b) => active && b.version < active.version)) await removeGeneration(client, p, r);
-      if (active && active.version === p.version && p.upgrade) {
-        await client.query(p.upgrade(tableNamer(active.generation)));
+      // the upgrade runs once per generation and upgrade: its DDL (an ADD COLUMN IF NOT EXISTS too)
+      // and the views made again lock the tables and views every process reads, and a start beside
+      // running processes deadlocked with their readers (README "The event log and the read models")
+      const upgrade = active && active.version === p.version ? upgradeOf(p, active.generation) : undefined;
+      if (active && upgrade && active.upgraded !== upgrade.mark) {
+        await client.query(upgrade.ddl);
         // a view lists the columns its table had when it was made
         await replaceViews(client, p, active.generation);
+        await client.query('UPDATE projection_state SET upgraded = $3 WHERE name = $1 AND generation = $2', [p.name, active.generation, upgrade.mark]);
       }
       return;
     }
@@ -87,10 +106,18 @@ async function createGeneration(client: pg.PoolClient, p: Projection, generation
   await client.query(p.schema(t));
   // a new generation starts with nothing parked; it parks again what still fails
   await client.query('DELETE FROM parked_events WHERE name = $1 AND generation = $2', [p.name, generation]);
+  // made by today's schema: at today's upgrade already
   await client.query(
-    `INSERT INTO projection_state (name, generation, active, version, status, tables) VALUES ($1, $2, $3, $4, $5, $6)`,
-    [p.name, generation, active, p.version, active ? 'running' : 'rebuilding', p.tables],
+    `INSERT INTO projection_state (name, generation, active, version, status, tables, upgraded) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [p.name, generation, active, p.version, active ? 'running' : 'rebuilding', p.tables, upgradeOf(p, generation)?.mark ?? null],
   );
+}
+
+/** A projection's upgrade DDL for a generation, and its mark (a hash of the DDL: new DDL, a new mark). */
+function upgradeOf(p: Projection, generation: number): { ddl: string; mark: string } | undefined {
+  if (!p.upgrade) return undefined;
+  const ddl = p.upgrade(tableNamer(generation));
+  return { ddl, mark: createHash('sha256').update(ddl).digest('hex') };
 }
 
 /** Moves a projection's checkpoint back (for `engage replay`): re-applies events after `from` (parked ones too: parked again if they still fail). */

@@ -18,7 +18,8 @@ export interface Projection {
   schema(t: TableNamer): string;
   /**
    * For a projection that cannot be rebuilt: idempotent DDL (ADD COLUMN IF NOT EXISTS, …) bringing
-   * the live generation's tables up to today's schema, run at every start before it is used.
+   * the live generation's tables up to today's schema, run at a start when it is not the DDL the
+   * generation last ran (projection_state.upgraded: a start that finds it current alters nothing).
    */
   upgrade?(t: TableNamer): string;
   types: readonly string[];

@@ -19,10 +19,12 @@ export interface StateRow {
   tables: string[] | null;
   /** when the row last changed (as text, exact): tells a checkpoint moved back to a position it held before from one that never moved */
   updated_at: string;
+  /** the mark of the upgrade DDL this generation's tables are at (generations.ts), null before any */
+  upgraded: string | null;
 }
 
 export const STATE_COLUMNS = `name, generation, active, version, commit_pos::text AS commit, prepare_pos::text AS prepare, status, error,
-  error_position, error_event, tables, updated_at::text AS updated_at`;
+  error_position, error_event, tables, updated_at::text AS updated_at, upgraded`;
 
 /** First argument of a generation's lock (pg_advisory_xact_lock(namespace, hashtext(name:generation))). */
 export const GENERATION_LOCK_NAMESPACE = 0x70720001;
@@ -154,5 +156,10 @@ export const READ_MODEL_STATE_MIGRATIONS: Migration[] = [
         parked_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (name, generation, event_id)
       );`,
+  },
+  {
+    id: 57,
+    name: 'a generation records the upgrade its tables are at (generations.ts): a start that finds it up to date alters nothing',
+    sql: `ALTER TABLE projection_state ADD COLUMN IF NOT EXISTS upgraded text;`,
   },
 ];
