@@ -1,5 +1,6 @@
 // The sandbox provider, the default for all six channels: accepts, then reports delivered after a
 // short delay. Documented test recipients fail in documented ways so failure paths can be tested.
+import { RecentMap } from '../recent-map.ts';
 import { type ChannelProvider, type DeliveryReport, listUnsubscribeHeaders, type OutboundMessage, type ReportSink, type SendOutcome } from './port.ts';
 
 /** Test recipients (README: "Sandbox test recipients"). */
@@ -48,16 +49,16 @@ export function sandboxReport(message: Pick<OutboundMessage, 'id' | 'channel' | 
 
 export class SandboxProvider implements ChannelProvider {
   readonly name = 'sandbox';
-  /** provider calls per message id: lets tests prove what was (not) handed to a provider */
-  readonly calls = new Map<string, number>();
-  /** the list headers an email would have carried (List-Unsubscribe…), per message id: what SMTP would write */
-  readonly emailHeaders = new Map<string, Record<string, string>>();
+  /** provider calls per message id (the most recent 50,000 to 100,000): lets tests prove what was (not) handed to a provider */
+  readonly calls = new RecentMap<string, number>(50_000);
+  /** the list headers an email would have carried (List-Unsubscribe…), per message id (5,000 to 10,000): what SMTP would write */
+  readonly emailHeaders = new RecentMap<string, Record<string, string>>(5_000);
   /**
    * What each phone number's handset shows: the last 5 texts (or call scripts) it was sent, oldest
-   * first, for the most recent 10,000 numbers. A test reads a verification code here as the number's
-   * owner would (README "Senders and sender rules").
+   * first, for the most recent 5,000 to 10,000 numbers. A test reads a verification code here as the
+   * number's owner would (README "Senders and sender rules").
    */
-  readonly handsets = new Map<string, string[]>();
+  readonly handsets = new RecentMap<string, string[]>(5_000);
   private pending: { due: number; report: DeliveryReport }[] = [];
   private timer?: NodeJS.Timeout;
 
@@ -67,22 +68,16 @@ export class SandboxProvider implements ChannelProvider {
   ) {}
 
   async send(message: OutboundMessage): Promise<SendOutcome> {
+    // bounded: at most 100,000 ids (~20 MB); 2,000,000 ids held ~400 MB before a clear
     this.calls.set(message.id, (this.calls.get(message.id) ?? 0) + 1);
-    // bounded: the most recent 100,000 ids (~20 MB); 2,000,000 ids held ~400 MB before a clear
-    if (this.calls.size > 100_000) this.calls.delete(this.calls.keys().next().value!);
-    if (message.channel === 'email') {
-      this.emailHeaders.set(message.id, listUnsubscribeHeaders(message));
-      if (this.emailHeaders.size > 10_000) this.emailHeaders.delete(this.emailHeaders.keys().next().value!);
-    }
+    if (message.channel === 'email') this.emailHeaders.set(message.id, listUnsubscribeHeaders(message));
     const rule = ruleFor(message);
     if (rule?.at === 'send') {
       return rule.outcome === 'transient' ? { kind: 'transient', error: rule.reason } : { kind: 'rejected', reason: rule.reason };
     }
     if (message.channel !== 'email' && message.channel !== 'push') {
       const texts = this.handsets.get(message.to) ?? [];
-      this.handsets.delete(message.to);
       this.handsets.set(message.to, [...texts.slice(-4), message.message]);
-      if (this.handsets.size > 10_000) this.handsets.delete(this.handsets.keys().next().value!);
     }
     const report = sandboxReport(message);
     this.pending.push({ due: Date.now() + this.delayMs, report });

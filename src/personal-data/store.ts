@@ -16,6 +16,7 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../eventstore/port.ts';
+import { RecentMap } from '../recent-map.ts';
 import { addressHasher } from './address-hash.ts';
 import { openPersonalData, type SealJob, type SealMany, sealInline, sealedKeyOf, valueAt, withField } from './codec.ts';
 import { type DataKey, keysById, keysForFewSubjects } from './keys.ts';
@@ -100,25 +101,18 @@ export class PersonalDataStore implements EventStore {
   /**
    * The key id that sealed the first event of each stream this store wrote (a message's
    * MessageAccepted), for the events sealed like it (rule subject 'stream'): a report about a message
-   * usually comes to the process that sent it, soon after. Key ids only, never keys; bounded: two
-   * generations of half the bound each, the older dropped whole when the newer is full (dropping the
-   * oldest entry of one Map one at a time made each drop walk the deleted entries before it: seconds
-   * of a 10,000-message bulk).
+   * usually comes to the process that sent it, soon after. Key ids only, never keys; the most recent
+   * 10,000 to 20,000 streams (src/recent-map.ts: dropping the oldest entry of one Map one at a time
+   * cost seconds of a 10,000-message bulk).
    */
-  private firstKeys = new Map<string, string>();
-  private olderFirstKeys = new Map<string, string>();
-  private static readonly FIRST_KEYS_KEPT = 20_000;
+  private readonly firstKeys = new RecentMap<string, string>(10_000);
 
   private rememberFirstKey(streamId: string, keyId: string): void {
-    if (this.firstKeys.size >= PersonalDataStore.FIRST_KEYS_KEPT / 2) {
-      this.olderFirstKeys = this.firstKeys;
-      this.firstKeys = new Map();
-    }
     this.firstKeys.set(streamId, keyId);
   }
 
   private knownFirstKey(streamId: string): string | undefined {
-    return this.firstKeys.get(streamId) ?? this.olderFirstKeys.get(streamId);
+    return this.firstKeys.get(streamId);
   }
 
   /**
