@@ -2,7 +2,7 @@
 // generations; when the newer is full, the older is dropped whole and the newer takes its place.
 // Dropping a Map's oldest entry one at a time (`map.delete(map.keys().next().value)`) made every
 // drop walk the entries deleted before it: 5 µs a drop at 10,000 entries, a tenth of the sandbox
-// provider's time per message (README "The write path").
+// provider's time per message.
 export class RecentMap<K, V> {
   private newer = new Map<K, V>();
   private older = new Map<K, V>();
