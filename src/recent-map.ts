@@ -1,8 +1,8 @@
 // A map of the most recently set keys: at least the last `keep`, at most twice that. Two
 // generations; when the newer is full, the older is dropped whole and the newer takes its place.
 // Dropping a Map's oldest entry one at a time (`map.delete(map.keys().next().value)`) made every
-// drop walk the entries deleted before it: 5 µs a drop at 10,000 entries, a tenth of the sandbox
-// provider's time per message.
+// drop walk the entries deleted before it: 5 µs a drop at 10,000 entries, most of the sandbox
+// provider's own time per message.
 export class RecentMap<K, V> {
   private newer = new Map<K, V>();
   private older = new Map<K, V>();
