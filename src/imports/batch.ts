@@ -463,8 +463,13 @@ async function decideAndAppend(run: ImportRun, batch: Batch, c: Claimed): Promis
     await releaseMany(engage.pool, accountId, taken).catch(() => undefined);
     throw new BatchRetry(err.message);
   }
-  // values the updated contacts no longer hold, and claims taken up front that no contact got
-  await releaseMany(engage.pool, accountId, [...released, ...unneeded]);
+  // values the updated contacts no longer hold, and claims taken up front that no contact got. The
+  // batch is written: a failure here must not give back the claims its contacts now hold
+  try {
+    await releaseMany(engage.pool, accountId, [...released, ...unneeded]);
+  } catch (err) {
+    throw new KeepClaims(err);
+  }
 
   // ── the run moves on: its import and list states, and where it wrote
   const last = results[results.length - 1];

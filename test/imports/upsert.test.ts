@@ -103,6 +103,36 @@ describe('upsert', () => {
     expect(await holder('email', 'first@example.com')).toBeNull();
   });
 
+  it('a batch written whose give-back of claims then fails keeps the claims its contacts hold', async () => {
+    const account = await readyAccount(server);
+    const { key } = account;
+    // the first DELETE of claims from here on fails once: the give-back after the first batch's append
+    await server.engage.pool.query(`
+      CREATE SEQUENCE test_claim_deletes;
+      CREATE FUNCTION test_fail_first_claim_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF nextval('test_claim_deletes') = 1 THEN RAISE EXCEPTION 'the give-back of claims fails once'; END IF;
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER test_fail_first_claim_delete BEFORE DELETE ON unique_claims FOR EACH STATEMENT EXECUTE FUNCTION test_fail_first_claim_delete();`);
+    try {
+      // one batch of two rows: one contact, whose email the second row changes (the first email's claim is given back)
+      await imported(server, key, 'email,phone\nbefore@example.com,+14155550151\nafter@example.com,+14155550151\n');
+    } finally {
+      await server.engage.pool.query(`
+        DROP TRIGGER test_fail_first_claim_delete ON unique_claims;
+        DROP FUNCTION test_fail_first_claim_delete();
+        DROP SEQUENCE test_claim_deletes;`);
+    }
+    const contacts = await contactsByEmail(server, key);
+    expect([...contacts.keys()]).toEqual(['after@example.com']);
+    const holder = async (kind: 'email' | 'phone', value: string) =>
+      (await holdersOf(server.engage.pool, { accountId: account.accountId, kind: contactClaimKind(kind) }, [value])).get(value)?.owner ?? null;
+    const id = contacts.get('after@example.com').id;
+    expect(await holder('phone', '+14155550151')).toBe(id);
+    expect(await holder('email', 'after@example.com')).toBe(id);
+  });
+
   it('merges duplicates within the file into one contact, across batches: later non-empty values win', async () => {
     const { key } = await readyAccount(server);
     const csv = [
