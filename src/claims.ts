@@ -5,7 +5,7 @@
 // claim left behind keeps no address in clear. Callers give and get back clear values.
 import { createHmac } from 'node:crypto';
 import type pg from 'pg';
-import { isRetryableConflict } from './db/errors.ts';
+import { retryingConflicts } from './db/errors.ts';
 import { GroupCommit, perPool } from './db/group-commit.ts';
 import { eachOnce } from './db/key-lists.ts';
 import type { Migration } from './db/migrations.ts';
@@ -66,7 +66,7 @@ const claimBatch = perPool(
   (pool: Queryable) =>
     new GroupCommit<ClaimRow, string>(
       async (rows) => {
-        const { rows: owners } = await retryingDeadlocks(() =>
+        const { rows: owners } = await retryingConflicts(() =>
           pool.query<{ account_id: string; kind: string; value: string; owner_id: string }>(
             `INSERT INTO unique_claims (account_id, kind, value, owner_id)
              SELECT a, k, v, o FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(a, k, v, o) ORDER BY a, k, v
@@ -235,16 +235,6 @@ type Scope = { accountId: string; kind: string };
 const sortedUnique = <T extends { value: string }>(items: readonly T[], hashOf: (value: string) => string) =>
   [...new Map(items.map((i) => [i.value, i])).values()].sort((a, b) => byText(hashOf(a.value), hashOf(b.value)));
 
-async function retryingDeadlocks<T>(run: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await run();
-    } catch (err) {
-      if (!isRetryableConflict(err) || attempt >= 3) throw err;
-    }
-  }
-}
-
 /** Who holds each of these values now (a value nobody holds is absent from the map). */
 export async function holdersOf(pool: pg.Pool, scope: Scope, values: readonly string[]): Promise<Map<string, ClaimHolder>> {
   const held = new Map<string, ClaimHolder>();
@@ -280,7 +270,7 @@ export async function claimFree(
   if (claims.length === 0) return { holders, taken };
   const { hashOf, valueOf } = await hashing(pool, claims.map((c) => c.value));
   const wanted = sortedUnique([...claims].reverse(), hashOf);
-  const { rows } = await retryingDeadlocks(() =>
+  const { rows } = await retryingConflicts(() =>
     pool.query<{ value: string }>(
       `INSERT INTO unique_claims (account_id, kind, value, owner_id)
        SELECT $1, $2, w.value, w.owner FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS w(value, owner, n) ORDER BY w.n
@@ -310,7 +300,7 @@ export async function claimOrHolders(pool: pg.Pool, scope: Scope, claims: readon
   if (claims.length === 0) return held;
   const { hashOf, valueOf } = await hashing(pool, claims.map((c) => c.value));
   const wanted = sortedUnique([...claims].reverse(), hashOf);
-  const { rows } = await retryingDeadlocks(() =>
+  const { rows } = await retryingConflicts(() =>
     pool.query<HolderRow>(
       `INSERT INTO unique_claims (account_id, kind, value, owner_id)
        SELECT $1, $2, w.value, w.owner FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS w(value, owner, n) ORDER BY w.n
@@ -328,7 +318,7 @@ export async function transferMany(pool: pg.Pool, scope: Scope, moves: readonly 
   if (moves.length === 0) return new Set();
   const { hashOf, valueOf } = await hashing(pool, moves.map((m) => m.value));
   const wanted = sortedUnique(moves, hashOf);
-  const { rows } = await retryingDeadlocks(() =>
+  const { rows } = await retryingConflicts(() =>
     pool.query<{ value: string }>(
       CLAIM_BATCH_STATEMENTS.transfer,
       [scope.accountId, scope.kind, wanted.map((m) => hashOf(m.value)), wanted.map((m) => m.from), wanted.map((m) => m.to)],
@@ -345,7 +335,7 @@ export async function releaseMany(pool: pg.Pool, accountId: string, claims: read
   const wanted = [...new Map(claims.map((c) => [`${c.kind}\u0000${c.value}`, c])).values()].sort((x, y) =>
     x.kind === y.kind ? byText(hashOf(x.value), hashOf(y.value)) : byText(x.kind, y.kind),
   );
-  await retryingDeadlocks(() =>
+  await retryingConflicts(() =>
     pool.query(
       CLAIM_BATCH_STATEMENTS.release,
       [accountId, wanted.map((r) => r.kind), wanted.map((r) => hashOf(r.value)), wanted.map((r) => r.ownerId), eachOnce(wanted.map((r) => r.kind))],

@@ -16,6 +16,17 @@ export function isRetryableConflict(err: unknown): boolean {
   return code === '40001' || code === '40P01';
 }
 
+/** Runs `run` (a whole transaction or one statement) again after a serialization failure or a deadlock, up to three times in all. */
+export async function retryingConflicts<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (!isRetryableConflict(err) || attempt >= 3) throw err;
+    }
+  }
+}
+
 /**
  * Errors that say nothing about the statement itself: a lost race (40001, 40P01), a lock or
  * statement timeout (55P03, 57014), or a lost connection. The same work may well succeed later.

@@ -3,7 +3,7 @@
 // generation beside the live one, which the runner swaps in once it has caught up (blue/green).
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { isRetryableConflict } from '../db/errors.ts';
+import { retryingConflicts } from '../db/errors.ts';
 import { withTransaction } from '../db/pool.ts';
 import type { Position } from '../eventstore/port.ts';
 import { type Projection, tableNamer } from './projection.ts';
@@ -20,17 +20,7 @@ import { type StateRow, lockGenerations, lockProjection, readState } from './sta
 export async function ensureProjection(pool: pg.Pool, p: Projection): Promise<void> {
   // a start beside running processes may still meet their locks (a rebuild's swap, an upgrade that
   // is due): a deadlock is tried again, not the end of the start
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await ensureProjectionOnce(pool, p);
-    } catch (err) {
-      if (!isRetryableConflict(err) || attempt >= 3) throw err;
-    }
-  }
-}
-
-async function ensureProjectionOnce(pool: pg.Pool, p: Projection): Promise<void> {
-  await withTransaction(pool, async (client) => {
+  await retryingConflicts(() => withTransaction(pool, async (client) => {
     await lockProjection(client, p.name);
     const rows = await readState(client, p.name);
     if (rows.length === 0) {
@@ -62,7 +52,7 @@ async function ensureProjectionOnce(pool: pg.Pool, p: Projection): Promise<void>
     await lockGenerations(client, p.name, building.map((r) => r.generation));
     for (const r of building) await removeGeneration(client, p, r);
     await createGeneration(client, p, Math.max(...rows.map((r) => r.generation)) + 1, false);
-  });
+  }));
 }
 
 /** Starts a blue/green rebuild of a projection: a new generation replays from the start. */
