@@ -107,14 +107,6 @@ export class PersonalDataStore implements EventStore {
    */
   private readonly firstKeys = new RecentMap<string, string>(10_000);
 
-  private rememberFirstKey(streamId: string, keyId: string): void {
-    this.firstKeys.set(streamId, keyId);
-  }
-
-  private knownFirstKey(streamId: string): string | undefined {
-    return this.firstKeys.get(streamId);
-  }
-
   /**
    * The key id each stream's first event is sealed under (absent: none, as for a stream written before
    * sealing): remembered ones, the rest in one read where the store can (a dispatcher's batch of status
@@ -124,7 +116,7 @@ export class PersonalDataStore implements EventStore {
     const keys = new Map<string, string>();
     const unknown: string[] = [];
     for (const s of streamIds) {
-      const known = this.knownFirstKey(s);
+      const known = this.firstKeys.get(s);
       if (known !== undefined) keys.set(s, known);
       else unknown.push(s);
     }
@@ -135,7 +127,7 @@ export class PersonalDataStore implements EventStore {
     for (const [s, first] of firsts) {
       const keyId = sealedKeyOf(first.data);
       if (keyId === undefined) continue;
-      this.rememberFirstKey(s, keyId);
+      this.firstKeys.set(s, keyId);
       keys.set(s, keyId);
     }
     return keys;
@@ -187,7 +179,7 @@ export class PersonalDataStore implements EventStore {
         jobs.push({ data: datas[i], paths: p.rule.paths, keyId: key.id, key: key.key });
         jobEvents.push(p.event);
         // the stream's first event: what its later events are sealed like
-        if (p.request.expected === 'no_stream' && p.request.events[0] === p.event) this.rememberFirstKey(p.request.streamId, key.id);
+        if (p.request.expected === 'no_stream' && p.request.events[0] === p.event) this.firstKeys.set(p.request.streamId, key.id);
       });
     }
     const ofStream = pending.filter((p) => p.rule.subject === 'stream');
