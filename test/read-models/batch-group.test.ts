@@ -23,6 +23,8 @@ describe('grouped batches', () => {
     const o = await suite.open();
     const names = ['grouped_a', 'grouped_b', 'grouped_c'];
     const r = await suite.startRunner(o, o.store, names.map((n) => ledger(n, ['Grouped'])));
+    // caught up first: a loop still starting applies what it finds in its own catch-up transaction
+    await eventually('the read models running', async () => (names.every((n) => r.position(n)) ? true : undefined), 10_000);
     for (let n = 0; n < 5; n++) {
       const at = await appendNumbered(o.store, 'Grouped', n, 1);
       await eventually(`event ${n} applied by all three`, async () => (allPassed(r, names, at) ? true : undefined), 10_000);
