@@ -62,13 +62,47 @@ export const MESSAGE_COLUMNS = [
 ] as const satisfies readonly (keyof MessageRow)[];
 
 /**
- * The columns a message's row gets from its MessageAccepted and no later event changes (an erasure
- * blanks them with a statement of its own): a status change neither reads nor rewrites them.
+ * A message is kept in two tables (README "The write path"): what its MessageAccepted says and no
+ * later event changes (the recipient and content; an erasure blanks them with a statement of its
+ * own), and its state, which every later event rewrites. A status change then writes a narrow row
+ * with few indexes, not the content with every index of the history. The view `messages` joins them
+ * back into one row (MESSAGE_COLUMNS, in that order), so readers keep their SQL.
  */
 const MESSAGE_CONTENT_COLUMNS = [
-  'account_id', 'channel', 'to_address', 'message', 'htmlmessage', 'subject', 'reply_to', 'from_name', 'headers', 'sender', 'transactional',
-  'category', 'marketing', 'webhook_url', 'scheduled_at', 'resend_of', 'bulk_id', 'campaign_id', 'created_at', 'personal_key',
+  'id', 'account_id', 'channel', 'to_address', 'message', 'htmlmessage', 'subject', 'reply_to', 'from_name', 'headers', 'sender', 'transactional',
+  'category', 'webhook_url', 'resend_of', 'bulk_id', 'created_at', 'personal_key',
 ] as const satisfies readonly (typeof MESSAGE_COLUMNS)[number][];
+
+/**
+ * A message's state. `account_id`, `marketing`, `campaign_id` and `scheduled_at` are copies of what
+ * MessageAccepted says, for the state's indexes (a campaign's counts by status, the scheduler's
+ * queue); `marketing_to` is the recipient of a marketing message (null for any other), for the
+ * marketing cap's look-up by recipient (blanked by an erasure, as the content is).
+ */
+const MESSAGE_STATE_COLUMNS = [
+  'id', 'account_id', 'status', 'marketing', 'marketing_to', 'campaign_id', 'scheduled_at', 'not_before', 'claimed_until', 'attempts',
+  'provider', 'provider_message_id', 'reason', 'reason_text', 'revision', 'updated_at', 'queued_at', 'sent_at', 'delivered_at', 'failed_at',
+  'cancelled_at',
+] as const;
+
+/** The state columns a message gets from its MessageAccepted and no later event changes: a status change neither reads nor writes them. */
+const FIXED_STATE_COLUMNS = ['account_id', 'marketing', 'marketing_to', 'campaign_id', 'scheduled_at'] as const satisfies readonly (typeof MESSAGE_STATE_COLUMNS)[number][];
+
+const STATE_SET = new Set<string>(MESSAGE_STATE_COLUMNS);
+
+/** The view `messages` over a generation's two tables: one row per message, MESSAGE_COLUMNS in order. */
+function messagesView(t: (base: string) => string): string {
+  // the state's id and account: a filter on them reaches the state's indexes (the join's equalities
+  // carry a constant to the content's side as well)
+  const columns = MESSAGE_COLUMNS.map((c) => (STATE_SET.has(c) ? `s.${c}` : `c.${c}`)).join(', ');
+  return `SELECT ${columns} FROM ${t('message_contents')} c JOIN ${t('message_states')} s ON s.id = c.id AND s.account_id = c.account_id`;
+}
+
+const pick = (row: Row, columns: readonly string[]): Row => {
+  const out: Row = { id: row.id };
+  for (const c of columns) out[c] = row[c];
+  return out;
+};
 
 /** The email-only fields a message row has set (a null column is a field the message left out). */
 export function emailFieldsOf(r: Pick<MessageRow, 'htmlmessage' | 'subject' | 'reply_to' | 'from_name' | 'headers'>): Pick<MessageContent, 'htmlmessage' | 'subject' | 'reply_to' | 'from_name' | 'headers'> {
@@ -100,16 +134,17 @@ export const messagesProjection: Projection = {
   // 3: the dispatcher's and the scheduler's queues are read in their own order (their indexes)
   // 4: campaign_id, and the index that counts a campaign's messages by status
   // 5: reason is the category and reason_text the provider's words, blanked by an erasure
-  version: 5,
-  tables: ['messages'],
+  // 6: content and state in two tables, joined by the view `messages`
+  version: 6,
+  tables: ['message_contents', 'message_states'],
+  views: { messages: messagesView },
   types: [...MESSAGE_EVENT_TYPES, ...ERASURE_EVENTS],
   schema: (t) => `
-    CREATE TABLE ${t('messages')} (
+    CREATE TABLE ${t('message_contents')} (
       id text PRIMARY KEY,
       account_id text NOT NULL,
       channel text NOT NULL,
       to_address text NOT NULL,
-      status text NOT NULL,
       message text NOT NULL,
       htmlmessage text,
       subject text,
@@ -119,8 +154,22 @@ export const messagesProjection: Projection = {
       sender text,
       transactional boolean NOT NULL,
       category text,
-      marketing boolean NOT NULL,
       webhook_url text,
+      resend_of text,
+      bulk_id text,
+      created_at timestamptz NOT NULL,
+      personal_key text
+    );
+    CREATE INDEX ${t('message_contents')}_history ON ${t('message_contents')} (account_id, id DESC);
+    CREATE INDEX ${t('message_contents')}_to ON ${t('message_contents')} (account_id, to_address, id DESC);
+    CREATE INDEX ${t('message_contents')}_personal_key ON ${t('message_contents')} (personal_key) WHERE personal_key IS NOT NULL;
+    CREATE TABLE ${t('message_states')} (
+      id text PRIMARY KEY,
+      account_id text NOT NULL,
+      status text NOT NULL,
+      marketing boolean NOT NULL,
+      marketing_to text,
+      campaign_id text,
       scheduled_at timestamptz,
       not_before timestamptz,
       claimed_until timestamptz,
@@ -129,41 +178,60 @@ export const messagesProjection: Projection = {
       provider_message_id text,
       reason text,
       reason_text text,
-      resend_of text,
-      bulk_id text,
-      campaign_id text,
       revision bigint NOT NULL,
-      created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL,
       queued_at timestamptz,
       sent_at timestamptz,
       delivered_at timestamptz,
       failed_at timestamptz,
-      cancelled_at timestamptz,
-      personal_key text
+      cancelled_at timestamptz
     );
-    CREATE INDEX ${t('messages')}_history ON ${t('messages')} (account_id, id DESC);
-    CREATE INDEX ${t('messages')}_status ON ${t('messages')} (account_id, status, id DESC);
-    CREATE INDEX ${t('messages')}_to ON ${t('messages')} (account_id, to_address, id DESC);
-    CREATE INDEX ${t('messages')}_queue ON ${t('messages')} (not_before NULLS FIRST, id) WHERE status = 'queued';
-    CREATE INDEX ${t('messages')}_schedule ON ${t('messages')} (scheduled_at) WHERE status = 'scheduled';
-    CREATE INDEX ${t('messages')}_provider_id ON ${t('messages')} (provider_message_id) WHERE provider_message_id IS NOT NULL;
-    CREATE INDEX ${t('messages')}_personal_key ON ${t('messages')} (personal_key) WHERE personal_key IS NOT NULL;
-    CREATE INDEX ${t('messages')}_marketing ON ${t('messages')} (account_id, to_address, sent_at) WHERE marketing AND sent_at IS NOT NULL;
-    CREATE INDEX ${t('messages')}_campaign ON ${t('messages')} (campaign_id, status) WHERE campaign_id IS NOT NULL;`,
+    CREATE INDEX ${t('message_states')}_status ON ${t('message_states')} (account_id, status, id DESC);
+    CREATE INDEX ${t('message_states')}_queue ON ${t('message_states')} (not_before NULLS FIRST, id) WHERE status = 'queued';
+    CREATE INDEX ${t('message_states')}_schedule ON ${t('message_states')} (scheduled_at) WHERE status = 'scheduled';
+    CREATE INDEX ${t('message_states')}_provider_id ON ${t('message_states')} (provider_message_id) WHERE provider_message_id IS NOT NULL;
+    CREATE INDEX ${t('message_states')}_marketing ON ${t('message_states')} (account_id, marketing_to, sent_at) WHERE marketing AND sent_at IS NOT NULL;
+    CREATE INDEX ${t('message_states')}_campaign ON ${t('message_states')} (campaign_id, status) WHERE campaign_id IS NOT NULL;`,
   async apply(tx, events, t) {
     await applyInOrder(events, isErasure, {
-      apply: (run) => applyDocuments(tx, t('messages'), MESSAGE_COLUMNS, run, (e) => (e.data as { id: string }).id, evolveRow, MESSAGE_CONTENT_COLUMNS),
+      apply: async (run) => {
+        // the content of the messages the run accepts, written once; the states of every message it touches
+        const accepted: Row[] = [];
+        await applyDocuments(
+          tx, t('message_states'), MESSAGE_STATE_COLUMNS, run, (e) => (e.data as { id: string }).id,
+          (row, e) => {
+            const next = evolveRow(row, e);
+            if (!next || e.type !== 'MessageAccepted') return next;
+            accepted.push(next);
+            return pick(next, MESSAGE_STATE_COLUMNS);
+          },
+          FIXED_STATE_COLUMNS,
+        );
+        if (accepted.length === 0) return;
+        const cols = MESSAGE_CONTENT_COLUMNS.join(', ');
+        await tx.query(
+          `INSERT INTO ${t('message_contents')} (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::${t('message_contents')}, $1::jsonb) ON CONFLICT (id) DO NOTHING`,
+          [JSON.stringify(accepted.map((r) => pick(r, MESSAGE_CONTENT_COLUMNS)))],
+        );
+      },
       // the recipient and content sealed under the destroyed keys are blanked where the read model keeps them
-      applySpecial: (e) =>
-        tx.query(
-          `UPDATE ${t('messages')} SET to_address = $3, message = $3,
+      applySpecial: async (e) => {
+        const params = [(e.data as { account_id: string }).account_id, erasedKeys(e), ERASED];
+        await tx.query(
+          `UPDATE ${t('message_states')} s SET reason_text = NULL, marketing_to = CASE WHEN s.marketing_to IS NULL THEN NULL ELSE $3 END
+           FROM ${t('message_contents')} c
+           WHERE c.account_id = $1 AND c.personal_key = ANY($2::text[]) AND s.id = c.id AND s.account_id = c.account_id`,
+          params,
+        );
+        await tx.query(
+          `UPDATE ${t('message_contents')} SET to_address = $3, message = $3,
              htmlmessage = CASE WHEN htmlmessage IS NULL THEN NULL ELSE $3 END, subject = CASE WHEN subject IS NULL THEN NULL ELSE $3 END,
              reply_to = CASE WHEN reply_to IS NULL THEN NULL ELSE $3 END, from_name = CASE WHEN from_name IS NULL THEN NULL ELSE $3 END,
-             headers = CASE WHEN headers IS NULL THEN NULL ELSE '{}'::jsonb END, reason_text = NULL
+             headers = CASE WHEN headers IS NULL THEN NULL ELSE '{}'::jsonb END
            WHERE account_id = $1 AND personal_key = ANY($2::text[])`,
-          [(e.data as { account_id: string }).account_id, erasedKeys(e), ERASED],
-        ),
+          params,
+        );
+      },
     });
   },
 };
@@ -189,6 +257,7 @@ function evolveRow(row: Row | undefined, recorded: RecordedEvent): Row | undefin
       transactional: d.transactional,
       category: d.category ?? null,
       marketing: isMarketing(d),
+      marketing_to: isMarketing(d) ? d.to : null,
       webhook_url: d.webhook_url ?? null,
       scheduled_at: d.scheduled_at ?? null,
       not_before: d.scheduled_at ?? null,
@@ -261,6 +330,8 @@ export function messageRowOf(events: readonly RecordedEvent[]): MessageRow | und
   let row: Row | undefined;
   for (const e of events) row = evolveRow(row, e);
   if (!row) return undefined;
+  // a column of the state table only (the view does not show it)
+  delete row.marketing_to;
   // the events carry ISO strings where node-postgres gives Dates
   for (const c of TIMESTAMP_COLUMNS) if (typeof row[c] === 'string') row[c] = new Date(row[c] as string);
   return row as unknown as MessageRow;
@@ -342,14 +413,27 @@ export async function sandboxSentBefore(db: Db, sentBefore: Date, afterId: strin
 
 /** Per recipient, how many marketing messages were sent since `since` and when the oldest of them was. */
 export async function marketingSentSince(db: Db, recipients: readonly Recipient[], since: Date): Promise<{ account_id: string; to_address: string; n: number; oldest: Date }[]> {
-  const { rows } = await db.query<{ account_id: string; to_address: string; n: number; oldest: Date }>(
-    `SELECT m.account_id, m.to_address, count(*)::int AS n, min(m.sent_at) AS oldest FROM messages m
-     JOIN (SELECT DISTINCT a, addr FROM unnest($1::text[], $2::text[]) AS u(a, addr)) u ON m.account_id = u.a AND m.to_address = u.addr
-     WHERE m.account_id = ANY($4::text[]) AND m.to_address = ANY($2::text[]) AND m.marketing AND m.sent_at > $3 GROUP BY m.account_id, m.to_address`,
-    [recipients.map((r) => r.account_id), recipients.map((r) => r.address), since, eachOnce(recipients.map((r) => r.account_id))],
-  );
-  return rows;
+  const params = [recipients.map((r) => r.account_id), recipients.map((r) => r.address), since, eachOnce(recipients.map((r) => r.account_id))];
+  const countOf = (from: string, to: string) =>
+    db.query<{ account_id: string; to_address: string; n: number; oldest: Date }>(
+      `SELECT m.account_id, m.${to} AS to_address, count(*)::int AS n, min(m.sent_at) AS oldest FROM ${from} m
+       JOIN (SELECT DISTINCT a, addr FROM unnest($1::text[], $2::text[]) AS u(a, addr)) u ON m.account_id = u.a AND m.${to} = u.addr
+       WHERE m.account_id = ANY($4::text[]) AND m.${to} = ANY($2::text[]) AND m.marketing AND m.sent_at > $3 GROUP BY m.account_id, m.${to}`,
+      params,
+    );
+  try {
+    // the state's copy of a marketing message's recipient: its index names exactly the marketing sent to them
+    return (await countOf('message_states', 'marketing_to')).rows;
+  } catch (err) {
+    // a live generation of version 5 or older (one table, no message_states) until the rebuild that
+    // this version starts swaps in: the same count through the view
+    if ((err as { code?: string }).code !== UNDEFINED_TABLE) throw err;
+    return (await countOf('messages', 'to_address')).rows;
+  }
 }
+
+/** Postgres's SQLSTATE for a relation that does not exist. */
+const UNDEFINED_TABLE = '42P01';
 
 /**
  * Per account and sending domain, how many marketing emails went out since `since` (warm-up's daily

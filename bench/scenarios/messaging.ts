@@ -83,7 +83,7 @@ function acceptedEvents(from: number, n: number, accountId: string): { streamId:
 // ─── read-model lag and progress probes ──────────────────────────────────────────────────────────
 
 async function queuedCount(db: BenchDatabase): Promise<number> {
-  const { rows } = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE status = 'queued'`);
+  const { rows } = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM message_states WHERE status = 'queued'`);
   return rows[0].n;
 }
 
@@ -523,7 +523,7 @@ export const sendLatency: Scenario = {
       progress(`POST /v1/messages/send @ ${rate}/s: ${r.ok}/${r.sent} ok, p50 ${l.p50} p90 ${l.p90} p99 ${l.p99} max ${l.max} ms, ${cpuLine(usage)}`);
       if (r.errors) ctx.notes.push(`send-latency: ${r.errors} errors ${JSON.stringify(r.error_kinds)}`);
       // how far the dispatcher kept up meanwhile
-      const { rows } = await db.pool.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM messages GROUP BY status`);
+      const { rows } = await db.pool.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM message_states GROUP BY status`);
       return [
         figure({
           scenario: 'send-latency',

@@ -80,6 +80,10 @@ export async function replaceViews(client: pg.PoolClient, p: Projection, generat
     await client.query(`DROP VIEW IF EXISTS ${base}`);
     await client.query(`CREATE VIEW ${base} AS SELECT * FROM ${t(base)}`);
   }
+  for (const [name, select] of Object.entries(p.views ?? {})) {
+    await client.query(`DROP VIEW IF EXISTS ${name}`);
+    await client.query(`CREATE VIEW ${name} AS ${select(t)}`);
+  }
 }
 
 /** Drops a generation's own tables (as recorded when it was made, whatever today's code lists), its state row and its parked events. */

@@ -17,6 +17,12 @@ export interface Projection {
   /** DDL creating this generation's tables (and their indexes) */
   schema(t: TableNamer): string;
   /**
+   * Views over several of the generation's tables, by name: each a SELECT, pointed at the active
+   * generation as the tables' own views are (a read model that keeps one document in two tables, so
+   * that its readers still see one row).
+   */
+  views?: Readonly<Record<string, (t: TableNamer) => string>>;
+  /**
    * For a projection that cannot be rebuilt: idempotent DDL (ADD COLUMN IF NOT EXISTS, …) bringing
    * the live generation's tables up to today's schema, run at a start when it is not the DDL the
    * generation last ran (projection_state.upgraded: a start that finds it current alters nothing).

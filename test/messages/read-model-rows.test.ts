@@ -12,6 +12,9 @@ const server = testServerForSuite();
 
 const rows = async (accountId: string) =>
   (await server.engage.pool.query(`SELECT * FROM messages WHERE account_id = $1 ORDER BY id`, [accountId])).rows;
+/** the state table's rows as well: it keeps columns the view does not show */
+const states = async (accountId: string) =>
+  (await server.engage.pool.query(`SELECT * FROM message_states WHERE account_id = $1 ORDER BY id`, [accountId])).rows;
 
 describe('messages read model rows', () => {
   it('a row applied status by status equals the row a rebuild gives, content and all', async () => {
@@ -36,9 +39,12 @@ describe('messages read model rows', () => {
     expect((await server.call('DELETE', `/v1/messages/${ids[2]}`, { key: acct.key })).status).toBe(200);
     await server.caughtUp(['messages']);
     const live = await rows(acct.accountId);
+    const liveStates = await states(acct.accountId);
+    expect(liveStates).toHaveLength(3);
     expect(live.map((r) => r.status)).toEqual(expect.arrayContaining(['delivered', 'delivered', 'cancelled']));
     expect(live.find((r) => r.channel === 'email' && r.status === 'delivered')).toMatchObject({ subject: 'Hello', htmlmessage: '<p>html</p>', headers: { 'X-Tag': 'a' }, from_name: 'Acme' });
     await rebuildAndWait(server, messagesProjection);
     expect(await rows(acct.accountId)).toEqual(live);
+    expect(await states(acct.accountId)).toEqual(liveStates);
   });
 });

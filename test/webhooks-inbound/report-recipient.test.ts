@@ -93,7 +93,7 @@ describe('email feedback names the message recipient or is ignored', () => {
     const { id } = await sendAndWaitSent(server, key, { to: recipient, channel: 'email', subject: 's', message: 'm' });
     const events = await server.engage.store.readStream(`message-${id}`);
     // the read model lagging behind the stream: its row is gone, the stream has the message
-    await server.engage.pool.query('DELETE FROM messages WHERE id = $1', [id]);
+    await server.engage.pool.query('DELETE FROM message_states WHERE id = $1', [id]);
     const res = await smtp({ type: 'complaint', message_id: id, recipient: victim });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ received: 1 });

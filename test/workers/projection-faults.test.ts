@@ -285,6 +285,46 @@ describe('a projection whose code version changes', () => {
     expect(v1.isFailing(name)).toBeUndefined();
   });
 
+  it('a version that keeps its rows in two tables, joined by a view of the old table\'s name, swaps in: readers of that name see the new rows, and the old table goes', async () => {
+    const name = 'splitting';
+    const type = 'Splitting';
+    const first = await appendNumbered(type, 0, 12);
+    const v1 = runner([ledger(name, type, 1, { table: 'split_rows' })], { batchSize: 5 });
+    await v1.start();
+    expect(await v1.waitFor([name], first, 30_000)).toBe(true);
+    expect((await db.pool.query('SELECT count(*)::int AS c FROM split_rows')).rows[0].c).toBe(12);
+
+    // version 2: each row's n in one table and its version in another, `split_rows` the view joining them
+    const v2: Projection = {
+      name,
+      version: 2,
+      tables: ['split_ns', 'split_versions'],
+      views: { split_rows: (t) => `SELECT a.n, b.version FROM ${t('split_ns')} a JOIN ${t('split_versions')} b ON b.n = a.n` },
+      types: [type],
+      schema: (t) => `CREATE TABLE ${t('split_ns')} (n int PRIMARY KEY); CREATE TABLE ${t('split_versions')} (n int PRIMARY KEY, version int NOT NULL)`,
+      async apply(tx, events, t) {
+        for (const e of events) {
+          await tx.query(`INSERT INTO ${t('split_ns')} (n) VALUES ($1)`, [e.data.n]);
+          await tx.query(`INSERT INTO ${t('split_versions')} (n, version) VALUES ($1, 2)`, [e.data.n]);
+        }
+      },
+    };
+    const r2 = runner([v2], { batchSize: 5 });
+    await r2.start();
+    const swapped = await eventually('version 2 to swap in', async () => {
+      const s = await state(name);
+      return s.length === 1 && s[0].active && s[0].version === 2 ? s : undefined;
+    });
+    expect(swapped[0]).toMatchObject({ tables: ['split_ns', 'split_versions'] });
+    expect(await tableExists(`split_rows_g${swapped[0].generation - 1}`)).toBe(false);
+    const more = await appendNumbered(type, 12, 3);
+    expect(await r2.waitFor([name], more, 30_000)).toBe(true);
+    const { rows } = await db.pool.query('SELECT version, count(*)::int AS c, count(DISTINCT n)::int AS d FROM split_rows GROUP BY version');
+    expect(rows).toEqual([{ version: 2, c: 15, d: 15 }]);
+    // each table has its own view as well
+    expect((await db.pool.query('SELECT count(*)::int AS c FROM split_versions')).rows[0].c).toBe(15);
+  });
+
   it('reports a failed rebuild on its own generation, never as the live read model failing', async () => {
     const name = 'rebuildfails';
     const type = 'RebuildFails';
