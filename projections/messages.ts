@@ -2,6 +2,7 @@
 // each a typed query below (the workers write only by appending to the message streams).
 import type { MessageContent, MessageEvent } from '../commands/message.ts';
 import { MESSAGE_EVENT_TYPES, failureCode, failureReasonOf, isMarketing, type Channel, type MessageStatus } from '../commands/message.ts';
+import { isUndefinedTable } from '../src/db/errors.ts';
 import { eachOnce } from '../src/db/key-lists.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import type { Projection } from '../src/read-models/projection.ts';
@@ -330,11 +331,11 @@ export function messageRowOf(events: readonly RecordedEvent[]): MessageRow | und
   let row: Row | undefined;
   for (const e of events) row = evolveRow(row, e);
   if (!row) return undefined;
-  // a column of the state table only (the view does not show it)
-  delete row.marketing_to;
+  // the view's columns (the state table keeps one more, marketing_to)
+  const viewRow = pick(row, MESSAGE_COLUMNS);
   // the events carry ISO strings where node-postgres gives Dates
-  for (const c of TIMESTAMP_COLUMNS) if (typeof row[c] === 'string') row[c] = new Date(row[c] as string);
-  return row as unknown as MessageRow;
+  for (const c of TIMESTAMP_COLUMNS) if (typeof viewRow[c] === 'string') viewRow[c] = new Date(viewRow[c] as string);
+  return viewRow as unknown as MessageRow;
 }
 
 export const findMessage = (db: Db, accountId: string, id: string) => findInAccount<MessageRow>(db, 'messages', accountId, id);
@@ -427,13 +428,10 @@ export async function marketingSentSince(db: Db, recipients: readonly Recipient[
   } catch (err) {
     // a live generation of version 5 or older (one table, no message_states) until the rebuild that
     // this version starts swaps in: the same count through the view
-    if ((err as { code?: string }).code !== UNDEFINED_TABLE) throw err;
+    if (!isUndefinedTable(err)) throw err;
     return (await countOf('messages', 'to_address')).rows;
   }
 }
-
-/** Postgres's SQLSTATE for a relation that does not exist. */
-const UNDEFINED_TABLE = '42P01';
 
 /**
  * Per account and sending domain, how many marketing emails went out since `since` (warm-up's daily

@@ -16,6 +16,11 @@ export function isRetryableConflict(err: unknown): boolean {
   return code === '40001' || code === '40P01';
 }
 
+/** The statement named a table or view that does not exist (42P01). */
+export function isUndefinedTable(err: unknown): boolean {
+  return (err as { code?: string } | null)?.code === '42P01';
+}
+
 /** Runs `run` (a whole transaction or one statement) again after a serialization failure or a deadlock, up to three times in all. */
 export async function retryingConflicts<T>(run: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
