@@ -167,10 +167,47 @@ export async function resetStatementStats(db: BenchDatabase): Promise<void> {
   await db.pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()').catch(() => undefined);
   // the table counters too (tableScans): this database's only
   await db.pool.query('SELECT pg_stat_reset()').catch(() => undefined);
+  await resetWalStats(db);
+}
+
+/** With BENCH_PG_STATS=1: forgets the cluster's WAL and checkpoint counters (cluster-wide: call it where the measured part starts). */
+export async function resetWalStats(db: BenchDatabase): Promise<void> {
+  if (process.env.BENCH_PG_STATS !== '1') return;
+  await db.pool.query(`SELECT pg_stat_reset_shared('wal')`).catch(() => undefined);
+  await db.pool.query(`SELECT pg_stat_reset_shared('checkpointer')`).catch(() => undefined);
+}
+
+interface WalStats {
+  wal_mib: number;
+  records: number;
+  full_page_images: number;
+  checkpoints_timed?: number;
+  checkpoints_requested?: number;
+}
+
+/**
+ * With BENCH_PG_STATS=1, the cluster's WAL since the reset: how much, how many records, how many
+ * full-page images (a page's first change after a checkpoint writes the whole page: a table or index
+ * written at random places pays it on most of its writes), and the checkpoints (Postgres 17+).
+ */
+async function walAndCheckpoints(db: BenchDatabase): Promise<WalStats | undefined> {
+  try {
+    const { rows } = await db.pool.query<{ wal_bytes: string; wal_records: string; wal_fpi: string }>('SELECT wal_bytes::text, wal_records::text, wal_fpi::text FROM pg_stat_wal');
+    const wal = rows[0];
+    if (!wal) return undefined;
+    const out: WalStats = { wal_mib: Math.round(Number(wal.wal_bytes) / 1048576), records: Number(wal.wal_records), full_page_images: Number(wal.wal_fpi) };
+    const cp = await db.pool.query<{ timed: string; requested: string }>('SELECT num_timed::text AS timed, num_requested::text AS requested FROM pg_stat_checkpointer').catch(() => undefined);
+    if (cp?.rows[0]) Object.assign(out, { checkpoints_timed: Number(cp.rows[0].timed), checkpoints_requested: Number(cp.rows[0].requested) });
+    return out;
+  } catch {
+    return undefined;
+  }
 }
 
 /** With BENCH_PG_STATS=1: the database's statements by total time, the top few printed (for a figure's details). */
-export async function statementsOf(db: BenchDatabase): Promise<{ statements?: StatementStat[]; round_trips?: { calls: number; query: string }[]; table_scans?: TableScans[]; table_writes?: TableWrites[] }> {
+export async function statementsOf(
+  db: BenchDatabase,
+): Promise<{ statements?: StatementStat[]; round_trips?: { calls: number; query: string }[]; table_scans?: TableScans[]; table_writes?: TableWrites[]; wal?: WalStats }> {
   const statements = await statementStats(db);
   for (const st of statements.slice(0, 12)) progress(`  pg ${(st.share * 100).toFixed(1)}%${st.toplevel ? '' : ' (inner)'} ${st.total_ms} ms + plan ${st.plan_ms} ms / ${st.calls} calls: ${st.query}`);
   const roundTrips = await topLevelByCalls(db);
@@ -178,7 +215,12 @@ export async function statementsOf(db: BenchDatabase): Promise<{ statements?: St
   const { scans, writes } = await tableCounters(db);
   for (const t of scans) progress(`  pg scans ${t.table}: ${t.seq_scans} sequential scans read ${t.rows_scanned} rows (${t.live_rows} rows live; ${t.index_scans} index scans)`);
   for (const t of writes) progress(`  pg writes ${t.table}: ${t.inserts} inserted, ${t.updates} updated (${t.hot_updates} on the same page, no index touched), ${t.deletes} deleted; ${t.indexes} indexes`);
-  return statements.length ? { statements, round_trips: roundTrips, table_scans: scans, table_writes: writes } : {};
+  const wal = await walAndCheckpoints(db);
+  if (wal) {
+    const checkpoints = wal.checkpoints_timed === undefined ? '' : `; checkpoints: ${wal.checkpoints_timed} timed, ${wal.checkpoints_requested} requested`;
+    progress(`  pg wal: ${wal.wal_mib} MiB, ${wal.records} records, ${wal.full_page_images} full-page images${checkpoints}`);
+  }
+  return statements.length ? { statements, round_trips: roundTrips, table_scans: scans, table_writes: writes, ...(wal ? { wal } : {}) } : {};
 }
 
 interface TableScans {

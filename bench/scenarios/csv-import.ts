@@ -12,7 +12,7 @@ import { Pool } from 'undici';
 import { recipient } from './messaging.ts';
 import { sampleProcess, startEngage, type ServerChild } from '../lib/child.ts';
 import { processCpu } from '../lib/procstat.ts';
-import { freshDatabase, statementsOf } from '../lib/db.ts';
+import { freshDatabase, resetWalStats, statementsOf } from '../lib/db.ts';
 import { figure, type Figure } from '../lib/report.ts';
 import { type BenchContext, type Scenario, scaled } from '../lib/scenario.ts';
 import { now, progress, sleep } from '../lib/stats.ts';
@@ -128,6 +128,7 @@ export const csvImport: Scenario = {
       const backendPid = (await db.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
       const clusterCpu = sampleClusterCpu(backendPid);
       const serverCpu0 = processCpu(engage.pid) ?? 0;
+      await resetWalStats(db);
       const rss = sampleProcess(engage.pid, 250);
       const t0 = now();
       const res = await http.request({ method: 'POST', path: '/v1/contacts/import?file_name=bench.csv', headers: { 'x-api-key': key!, 'content-type': 'text/csv' }, body: csvStream(rows) });

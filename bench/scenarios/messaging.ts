@@ -9,7 +9,7 @@ import { messagesProjection } from '../../projections/messages.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
 import type { NewEvent } from '../../src/eventstore/port.ts';
 import { cpuCost, cpuLine, cpuMeter, perUnit, sampleProcess, startBaseline, startEngage, type ServerChild } from '../lib/child.ts';
-import { type BenchDatabase, freshDatabase, PLAIN_EVENTS_TABLE, statementCalls, statementsOf } from '../lib/db.ts';
+import { type BenchDatabase, freshDatabase, PLAIN_EVENTS_TABLE, resetWalStats, statementCalls, statementsOf } from '../lib/db.ts';
 import { lagProbe } from '../lib/probes.ts';
 import { counterDelta, dbCounters } from '../lib/procstat.ts';
 import { openLoop } from '../lib/loadgen.ts';
@@ -312,6 +312,7 @@ export const dispatchThroughput: Scenario = {
       const { url, key } = engage.info;
       const http = client(url);
       const bodies = Array.from({ length: total / BULK }, (_, b) => receiptsBody(b * BULK));
+      await resetWalStats(db);
       const t0 = await dbNow(db);
       const start = now();
       const cpu = cpuMeter(engage.pid, db.name);
