@@ -25,9 +25,16 @@ const extraReadModels = Array.from({ length: Number(process.env.BENCH_EXTRA_READ
   apply: async () => undefined,
 }));
 
+/**
+ * BENCH_WITHOUT_READ_MODELS=a,b: the server runs without these read models (a study of what they
+ * cost the pipeline; a worker that reads one of them finds its tables missing or empty).
+ */
+const without = new Set((process.env.BENCH_WITHOUT_READ_MODELS ?? '').split(',').filter(Boolean));
+const projections = [...ALL_PROJECTIONS.filter((p) => !without.has(p.name)), ...extraReadModels];
+
 const config = loadConfig(process.env);
 const log = pino({ level: config.LOG_LEVEL }, pino.destination(2));
-const server = await startServer({ config, log, ...(extraReadModels.length ? { projections: [...ALL_PROJECTIONS, ...extraReadModels] } : {}) });
+const server = await startServer({ config, log, ...(projections.length !== ALL_PROJECTIONS.length || extraReadModels.length ? { projections } : {}) });
 const created = await createAccount(server.engage, { name: 'Bench', email: `bench-${Date.now()}@example.com`, password: 'bench password' });
 if (!(await server.engage.runner.waitFor(['auth'], created.position, 10_000))) throw new Error('auth projection did not catch up');
 process.stdout.write(`BENCH_READY ${JSON.stringify({ url: server.url, key: created.api_key, account_id: created.account_id, pid: process.pid })}\n`);
