@@ -7,6 +7,7 @@ import { eachOnce } from '../src/db/key-lists.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import type { Projection } from '../src/read-models/projection.ts';
 import { ERASED, type OpenedPersonalData } from '../src/personal-data/codec.ts';
+import { openEvents } from '../src/personal-data/store.ts';
 import { applyDocuments, applyInOrder, type Row } from './document.ts';
 import { ERASURE_EVENTS, erasedKeys, isErasure } from './erasures.ts';
 import { type Db, Filters, type IdRange, type Recipient, findInAccount, listById } from './queries.ts';
@@ -130,6 +131,13 @@ export function contentOfRow(r: DispatchRow): MessageContent {
   };
 }
 
+/**
+ * The events whose sealed fields evolveRow reads: the content and recipient, a failure's and a
+ * retry's reason. The others reach it sealed (a delivery report's provider_data, a click's url: no
+ * row shows them). A row that comes to show another sealed field needs its event here.
+ */
+const SHOWS_SEALED: ReadonlySet<string> = new Set(['MessageAccepted', 'MessageFailed', 'MessageDispatchDeferred']);
+
 export const messagesProjection: Projection = {
   name: 'messages',
   // 3: the dispatcher's and the scheduler's queues are read in their own order (their indexes)
@@ -193,7 +201,11 @@ export const messagesProjection: Projection = {
     CREATE INDEX ${t('message_states')}_provider_id ON ${t('message_states')} (provider_message_id) WHERE provider_message_id IS NOT NULL;
     CREATE INDEX ${t('message_states')}_marketing ON ${t('message_states')} (account_id, marketing_to, sent_at) WHERE marketing AND sent_at IS NOT NULL;
     CREATE INDEX ${t('message_states')}_campaign ON ${t('message_states')} (campaign_id, status) WHERE campaign_id IS NOT NULL;`,
-  async apply(tx, events, t) {
+  // opened here, only where a row shows a sealed field (SHOWS_SEALED): the delivery report every
+  // message gets is not decrypted
+  personalData: 'opened-by-apply',
+  async apply(tx, sealed, t) {
+    const events = await openEvents(tx, sealed, (e) => SHOWS_SEALED.has(e.type));
     await applyInOrder(events, isErasure, {
       apply: async (run) => {
         // the content of the messages the run accepts, written once; the states of every message it touches

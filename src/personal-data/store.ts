@@ -209,14 +209,16 @@ export class PersonalDataStore implements EventStore {
 
 /**
  * Events read sealed (readAll's keepSealed) with their personal fields opened, or erased where
- * their key is gone: one query for the keys. `db` may be a read model's transaction.
+ * their key is gone: one query for the keys. `db` may be a read model's transaction. With `which`,
+ * only the events it picks are opened (the others stay as they are: nothing decrypted for them).
  */
-export async function openEvents(db: Pick<pg.Pool, 'query'>, events: RecordedEvent[]): Promise<RecordedEvent[]> {
-  const ids = events.map((e) => sealedKeyOf(e.data)).filter((id): id is string => id !== undefined);
+export async function openEvents(db: Pick<pg.Pool, 'query'>, events: RecordedEvent[], which?: (e: RecordedEvent) => boolean): Promise<RecordedEvent[]> {
+  const keyOf = (e: RecordedEvent) => (which && !which(e) ? undefined : sealedKeyOf(e.data));
+  const ids = events.map(keyOf).filter((id): id is string => id !== undefined);
   if (ids.length === 0) return events;
   const keys = await keysById(db, ids);
   return events.map((e) => {
-    const id = sealedKeyOf(e.data);
+    const id = keyOf(e);
     return id === undefined ? e : { ...e, data: openPersonalData(e.data as Data, keys.get(id) ?? null) };
   });
 }
