@@ -315,7 +315,12 @@ function freezeAndMeasure(value: unknown): number {
   if (typeof value === 'string') return value.length;
   if (value === null || typeof value !== 'object') return 8;
   let size = 16;
-  for (const [key, v] of Object.entries(value)) size += key.length + freezeAndMeasure(v);
+  // walked in place, not through Object.entries (an array of pairs per object, for every event of
+  // every batch); an array's keys count as their digits, as the entries' keys did
+  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) size += digitsOf(i) + freezeAndMeasure(value[i]);
+  else for (const key in value) size += key.length + freezeAndMeasure((value as Record<string, unknown>)[key]);
   Object.freeze(value);
   return size;
 }
+
+const digitsOf = (i: number) => (i < 10 ? 1 : i < 100 ? 2 : String(i).length);
