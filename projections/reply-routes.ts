@@ -35,14 +35,12 @@ export const replyRoutesProjection: Projection = {
     if (phone.length === 0) return;
     // messages accepted since the address hash is kept in clear need no opening; older ones are
     // opened and their recipient hashed here
-    const older = phone.filter((e) => (e.data as { address_hash?: string }).address_hash === undefined);
-    const opened = new Map<RecordedEvent, RecordedEvent>();
-    if (older.length) (await openEvents(tx, older)).forEach((e, i) => opened.set(older[i]!, e));
-    const hash = older.length ? await addressHasher(tx) : undefined;
+    const isOlder = (e: RecordedEvent) => (e.data as { address_hash?: string }).address_hash === undefined;
+    const hash = phone.some(isOlder) ? await addressHasher(tx) : undefined;
     // the latest message per route wins (ids are ULIDs: later id, later message)
     const latest = new Map<string, { family: string; peer: string; sender: string; account: string; id: string }>();
-    for (const e of phone) {
-      const d = (opened.get(e) ?? e).data as MessageAcceptedData & { address_hash?: string; personal_data?: { erased?: boolean } };
+    for (const e of await openEvents(tx, phone, isOlder)) {
+      const d = e.data as MessageAcceptedData & { address_hash?: string; personal_data?: { erased?: boolean } };
       if (d.address_hash === undefined && d.personal_data?.erased) continue;
       const route = { family: replyFamilyOf(d.channel)!, peer: d.address_hash ?? hash!(d.to), sender: d.sender ?? '', account: d.account_id, id: d.id };
       const key = `${route.family}\u0000${route.peer}\u0000${route.sender}`;

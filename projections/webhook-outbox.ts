@@ -14,7 +14,6 @@ import { WEBHOOK_REPLAY_EVENT_TYPES, type WebhookReplayEvent } from '../commands
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import { newId } from '../src/ids.ts';
 import type { Projection, TableNamer } from '../src/read-models/projection.ts';
-import { sealedKeyOf } from '../src/personal-data/codec.ts';
 import { openEvents } from '../src/personal-data/store.ts';
 import { applyInOrder } from './document.ts';
 import { ERASURE_EVENTS, erasedKeys, isErasure } from './erasures.ts';
@@ -177,15 +176,12 @@ async function openWhereListened(
     if (e.type === 'WebhookEndpointCreated' || (e.type === 'InboundSettingsChanged' && d.webhook_url)) listened.add(d.account_id);
     if (e.type === 'MessageAccepted' && d.webhook_url && d.id) ownHook.add(d.id);
   }
-  const wanted = events.filter((e) => {
+  const wanted = (e: RecordedEvent) => {
     const d = e.data as { id?: string; account_id?: string; webhook_url?: string | null };
-    return sealedKeyOf(d) !== undefined && ((d.account_id !== undefined && listened.has(d.account_id)) || (e.type === 'MessageAccepted' && !!d.webhook_url)
-      || (e.type === 'MessageFailed' && d.id !== undefined && ownHook.has(d.id)));
-  });
-  if (wanted.length === 0) return { events, listened };
-  const opened = new Map<RecordedEvent, RecordedEvent>();
-  (await openEvents(tx, wanted)).forEach((e, i) => opened.set(wanted[i]!, e));
-  return { events: events.map((e) => opened.get(e) ?? e), listened };
+    return (d.account_id !== undefined && listened.has(d.account_id)) || (e.type === 'MessageAccepted' && !!d.webhook_url)
+      || (e.type === 'MessageFailed' && d.id !== undefined && ownHook.has(d.id));
+  };
+  return { events: await openEvents(tx, events, wanted), listened };
 }
 
 /**
