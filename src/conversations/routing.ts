@@ -21,7 +21,15 @@ export async function accountOfInboundPhone(engage: Engage, family: ReplyFamily,
   if (!phone) return undefined;
   const peerHash = (await addressHasher(engage.pool))(phone);
   const defaultSender = family === 'whatsapp' ? engage.config.DEFAULT_WHATSAPP_SENDER : engage.config.DEFAULT_SMS_SENDER;
-  return accountOfReply(engage.pool, family, peerHash, to, defaultSender);
+  const route = () => accountOfReply(engage.pool, family, peerHash, to, defaultSender);
+  const found = await route();
+  if (found) return found;
+  // A reply can come moments after the send it answers, before the reply routes have applied it (a
+  // busy service applies them seconds behind the log): no route is an answer only once they have
+  // caught up with the log as it is now, waited for as a write waits for its read models.
+  const head = await engage.store.headPosition({ includeHeldBack: true });
+  await engage.runner.waitFor(['reply_routes'], head, engage.config.READ_YOUR_WRITES_TIMEOUT_MS).catch(() => false);
+  return route();
 }
 
 /**
