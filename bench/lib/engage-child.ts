@@ -34,7 +34,7 @@ const projections = [...ALL_PROJECTIONS.filter((p) => !without.has(p.name)), ...
 
 const config = loadConfig(process.env);
 const log = pino({ level: config.LOG_LEVEL }, pino.destination(2));
-const server = await startServer({ config, log, ...(projections.length !== ALL_PROJECTIONS.length || extraReadModels.length ? { projections } : {}) });
+const server = await startServer({ config, log, projections });
 const created = await createAccount(server.engage, { name: 'Bench', email: `bench-${Date.now()}@example.com`, password: 'bench password' });
 if (!(await server.engage.runner.waitFor(['auth'], created.position, 10_000))) throw new Error('auth projection did not catch up');
 process.stdout.write(`BENCH_READY ${JSON.stringify({ url: server.url, key: created.api_key, account_id: created.account_id, pid: process.pid })}\n`);

@@ -5,6 +5,7 @@
 // recipient: the account's reply address.
 import { accountOfReply, type ReplyFamily } from '../../projections/reply-routes.ts';
 import { findAccount } from '../../projections/auth.ts';
+import { waitForReadModels } from '../command-handler.ts';
 import { accountOfVerifiedSender } from '../../projections/senders.ts';
 import { normalisePhone } from '../contacts/validation.ts';
 import type { Engage } from '../context.ts';
@@ -27,8 +28,7 @@ export async function accountOfInboundPhone(engage: Engage, family: ReplyFamily,
   // A reply can come moments after the send it answers, before the reply routes have applied it (a
   // busy service applies them seconds behind the log): no route is an answer only once they have
   // caught up with the log as it is now, waited for as a write waits for its read models.
-  const head = await engage.store.headPosition({ includeHeldBack: true });
-  await engage.runner.waitFor(['reply_routes'], head, engage.config.READ_YOUR_WRITES_TIMEOUT_MS).catch(() => false);
+  await waitForReadModels(engage, ['reply_routes'], await engage.store.headPosition({ includeHeldBack: true }));
   return route();
 }
 
