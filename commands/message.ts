@@ -3,6 +3,7 @@
 // both appends at the revision they read, so exactly one of them wins.
 import type { Decider } from '../src/decider.ts';
 import { AppError, notFound } from '../src/errors.ts';
+import { type RecordedEvent, registerUpcaster } from '../src/eventstore/port.ts';
 
 export const CHANNELS = ['sms', 'rcs', 'whatsapp', 'voice', 'email', 'push'] as const;
 export type Channel = (typeof CHANNELS)[number];
@@ -50,15 +51,38 @@ export type MessageEvent =
     }
   /** `error`: the provider's words (an SMTP reply may name the recipient): sealed under the recipient address's key */
   | { type: 'MessageDispatchDeferred'; data: { id: string; account_id: string; at: string; attempt: number; error: string; retry_at: string } }
-  | { type: 'MessageSent'; data: { id: string; account_id: string; at: string; provider: string; provider_message_id: string } }
+  | { type: 'MessageSent'; data: { id: string; account_id: string; at: string; provider: string; provider_message_id: string } & StatusFacts }
   /** `provider_data`: what the provider said (it may name the recipient): sealed under the recipient address's key (src/personal-data/rules.ts) */
-  | { type: 'MessageDelivered'; data: { id: string; account_id: string; at: string; provider?: string; provider_data?: Record<string, unknown> } }
+  | { type: 'MessageDelivered'; data: { id: string; account_id: string; at: string; provider?: string; provider_message_id?: string; provider_data?: Record<string, unknown> } & StatusFacts }
   | { type: 'MessageFailed'; data: MessageFailedData }
   /**
    * A recipient followed a tracked link of the message (src/tracking/clicks.ts). Not a status: the
    * url is sealed under the recipient address's key, named by address_hash (src/personal-data/rules.ts).
    */
-  | { type: 'MessageLinkClicked'; data: { id: string; account_id: string; at: string; url: string; address_hash: string } };
+  | { type: 'MessageLinkClicked'; data: { id: string; account_id: string; at: string; url: string; address_hash: string; channel?: Channel; first?: boolean } };
+
+/**
+ * What a status event (MessageSent, MessageDelivered, MessageFailed) repeats from its stream, so that a
+ * read model counting or forwarding it needs no row per message to find it (README "The write path"):
+ * the message's channel. Written on every status event of a message accepted at schema version 2 of
+ * MessageAccepted (MESSAGE_STATUS_FACTS_VERSION); events written before carry none.
+ */
+export interface StatusFacts {
+  channel?: Channel;
+}
+
+/**
+ * MessageAccepted's schema version from which the stream's status events carry StatusFacts (and a
+ * click its channel and whether it is the message's first, a failure or delivery the provider's id of
+ * the message when it has one): a read model keeps a row per message only for messages accepted before.
+ * The accepted event's data is the same in both versions.
+ */
+export const MESSAGE_STATUS_FACTS_VERSION = 2;
+registerUpcaster('MessageAccepted', MESSAGE_STATUS_FACTS_VERSION, (data) => data);
+
+/** Whether the status events of the message this MessageAccepted begins carry StatusFacts. */
+export const statusEventsCarryFacts = (accepted: Pick<RecordedEvent, 'metadata'>): boolean =>
+  (typeof accepted.metadata.schemaVersion === 'number' ? accepted.metadata.schemaVersion : 1) >= MESSAGE_STATUS_FACTS_VERSION;
 
 /**
  * A failure as recorded. `reason` is its category (`bounced`, `undelivered`, `suppressed`,
@@ -68,7 +92,7 @@ export type MessageEvent =
  * `provider_data`, sealed under the recipient address's key. Events written before the split carry
  * the whole reason in `reason` and no `reason_text`: failureReasonOf and failureCode read both.
  */
-export interface MessageFailedData {
+export interface MessageFailedData extends StatusFacts {
   id: string;
   account_id: string;
   at: string;
@@ -76,6 +100,8 @@ export interface MessageFailedData {
   reason_text?: string;
   stage: 'policy' | 'provider' | 'report';
   provider?: string;
+  /** the provider's id of the message, when it took it (events of messages accepted at MESSAGE_STATUS_FACTS_VERSION) */
+  provider_message_id?: string;
   provider_data?: Record<string, unknown>;
 }
 
@@ -84,6 +110,8 @@ export interface MessageState {
   id?: string;
   accountId?: string;
   status?: MessageStatus;
+  /** the message's channel (its status events repeat it: StatusFacts) */
+  channel?: Channel;
   /** a dispatcher holds the message (until its lease ends); it can no longer be cancelled */
   claimed: boolean;
   leaseUntil?: string;
@@ -91,6 +119,8 @@ export interface MessageState {
   notBefore?: string;
   content?: MessageContent;
   providerMessageId?: string;
+  /** a recipient followed one of its tracked links */
+  clicked?: boolean;
 }
 
 export type MessageCommand =
@@ -125,15 +155,27 @@ const TERMINAL: MessageStatus[] = ['delivered', 'failed', 'cancelled'];
  * the same append: the message's history keeps exactly one MessageSent, sent_at is set (the
  * marketing cap counts it), and the dispatcher's late record of it is then ignored.
  */
-function sentFromReport(base: { id: string; account_id: string }, command: { now: Date; provider?: string; providerMessageId?: string }): MessageEvent {
+function sentFromReport(base: { id: string; account_id: string }, facts: StatusFacts, command: { now: Date; provider?: string; providerMessageId?: string }): MessageEvent {
   const data = {
     ...base,
+    ...facts,
     at: command.now.toISOString(),
     provider: command.provider ?? 'unknown',
     ...(command.providerMessageId ? { provider_message_id: command.providerMessageId } : {}),
   };
   // provider_message_id is absent when the report did not name it (the read model keeps null)
   return { type: 'MessageSent', data: data as Extract<MessageEvent, { type: 'MessageSent' }>['data'] };
+}
+
+/**
+ * The provider's id of a message a report is about: the one its MessageSent recorded, else the one
+ * the report names (a report that overtook the record of the send). Only on events that carry
+ * StatusFacts, so that the outbox knows it without keeping it per message.
+ */
+function providerIdOf(state: MessageState, command: { providerMessageId?: string }): { provider_message_id?: string } {
+  if (!state.channel) return {};
+  const id = state.providerMessageId ?? command.providerMessageId;
+  return id ? { provider_message_id: id } : {};
 }
 
 /**
@@ -163,7 +205,7 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
     switch (event.type) {
       case 'MessageAccepted': {
         const { account_id, id, status, scheduled_at, created_at: _c, resend_of: _r, bulk_id: _b, campaign_id: _k, ...content } = event.data;
-        return { ...state, exists: true, id, accountId: account_id, status, notBefore: scheduled_at, content: content as MessageContent };
+        return { ...state, exists: true, id, accountId: account_id, status, channel: content.channel, notBefore: scheduled_at, content: content as MessageContent };
       }
       case 'MessageQueued':
         return { ...state, status: 'queued', notBefore: undefined };
@@ -182,7 +224,7 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
       case 'MessageFailed':
         return { ...state, status: 'failed', claimed: false, leaseUntil: undefined };
       case 'MessageLinkClicked':
-        return state;
+        return state.clicked ? state : { ...state, clicked: true };
     }
   },
 
@@ -193,6 +235,8 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
     }
     if (!state.exists || !state.id || !state.accountId) throw notFound('message');
     const base = { id: state.id, account_id: state.accountId };
+    // what status events repeat from the stream (a state built without a channel, none: read models then look it up)
+    const facts: StatusFacts = state.channel ? { channel: state.channel } : {};
     switch (command.type) {
       case 'QueueDue':
         if (state.status !== 'scheduled') return [];
@@ -230,12 +274,15 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
         return [{ type: 'MessageDispatchDeferred', data: { ...base, at: command.now.toISOString(), attempt: state.attempts, error: command.error, retry_at: command.retryAt.toISOString() } }];
       case 'RecordSent':
         if (state.status !== 'queued') return [];
-        return [{ type: 'MessageSent', data: { ...base, at: command.now.toISOString(), provider: command.provider, provider_message_id: command.providerMessageId } }];
+        return [{ type: 'MessageSent', data: { ...base, ...facts, at: command.now.toISOString(), provider: command.provider, provider_message_id: command.providerMessageId } }];
       case 'RecordDelivered': {
         // duplicate or late reports are ignored; a report may overtake our own 'sent' record
         if (state.status !== 'sent' && state.status !== 'queued') return [];
-        const delivered: MessageEvent = { type: 'MessageDelivered', data: { ...base, at: command.now.toISOString(), ...(command.provider ? { provider: command.provider } : {}), ...(command.providerData ? { provider_data: command.providerData } : {}) } };
-        return state.status === 'queued' ? [sentFromReport(base, command), delivered] : [delivered];
+        const delivered: MessageEvent = {
+          type: 'MessageDelivered',
+          data: { ...base, ...facts, at: command.now.toISOString(), ...(command.provider ? { provider: command.provider } : {}), ...providerIdOf(state, command), ...(command.providerData ? { provider_data: command.providerData } : {}) },
+        };
+        return state.status === 'queued' ? [sentFromReport(base, facts, command), delivered] : [delivered];
       }
       case 'RecordFailed': {
         if (TERMINAL.includes(state.status!) || state.status === 'scheduled') return [];
@@ -243,16 +290,17 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
         const failed: MessageEvent = {
           type: 'MessageFailed',
           data: {
-            ...base, at: command.now.toISOString(), reason, ...(command.reason !== reason ? { reason_text: command.reason } : {}), stage: command.stage,
-            ...(command.provider ? { provider: command.provider } : {}), ...(command.providerData ? { provider_data: command.providerData } : {}),
+            ...base, ...facts, at: command.now.toISOString(), reason, ...(command.reason !== reason ? { reason_text: command.reason } : {}), stage: command.stage,
+            ...(command.provider ? { provider: command.provider } : {}), ...(command.stage === 'report' ? providerIdOf(state, command) : {}),
+            ...(command.providerData ? { provider_data: command.providerData } : {}),
           },
         };
         // a failure report (undelivered, bounced…) for a message not yet recorded as sent: it was sent
-        return command.stage === 'report' && state.status === 'queued' ? [sentFromReport(base, command), failed] : [failed];
+        return command.stage === 'report' && state.status === 'queued' ? [sentFromReport(base, facts, command), failed] : [failed];
       }
       case 'RecordClick':
         // in any state: a click can overtake the record of the send it follows, and changes no status
-        return [{ type: 'MessageLinkClicked', data: { ...base, at: command.now.toISOString(), url: command.url, address_hash: command.addressHash } }];
+        return [{ type: 'MessageLinkClicked', data: { ...base, ...facts, ...(facts.channel ? { first: !state.clicked } : {}), at: command.now.toISOString(), url: command.url, address_hash: command.addressHash } }];
     }
   },
 };

@@ -1,7 +1,7 @@
 // Read model of message analytics: per account, UTC day (of each event's own `at`) and channel, how
 // many messages were sent, delivered, failed, bounced, complained about and clicked, and the typed
 // queries the analytics and deliverability endpoints read it with. Rebuildable on its own.
-import { CHANNELS, type Channel, type MessageEvent } from '../commands/message.ts';
+import { CHANNELS, type Channel, type MessageEvent, type StatusFacts, statusEventsCarryFacts } from '../commands/message.ts';
 import type { SuppressionEvent } from '../commands/suppression.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import type { Projection } from '../src/read-models/projection.ts';
@@ -15,9 +15,11 @@ export type Counts = Record<DailyCounter, number>;
 export const zeroCounts = (): Counts => ({ sent: 0, delivered: 0, failed: 0, bounced: 0, complained: 0, clicked: 0, unique_clicks: 0 });
 
 /**
- * What the read model keeps of one message: the later events of its stream carry no channel (nor,
- * for clicks, anything saying whether it is the first), and the outcome makes a repeated delivery
- * report count once.
+ * What the read model keeps of a message accepted before its status events carried its channel
+ * (StatusFacts, commands/message.ts): those later events name no channel (nor, for clicks, whether
+ * it is the first), and the outcome makes a repeated delivery report count once. A message accepted
+ * since has no row: each of its status events names its channel, and the decider writes one
+ * MessageSent and at most one outcome per message, and marks its first click.
  */
 interface MessageFacts {
   message_id: string;
@@ -57,9 +59,11 @@ export const analyticsProjection: Projection = {
       PRIMARY KEY (account_id, day, channel)
     );`,
   async apply(tx, events, t) {
-    // a batch is folded in memory from the rows it touches, then written in two statements
+    // a batch is folded in memory from the rows it touches, then written in two statements; only
+    // events without StatusFacts (and complaints) need a row
     const ids = new Set<string>();
     for (const e of events) {
+      if (carriesFacts(e)) continue;
       const id = messageIdOf(e);
       if (id) ids.add(id);
     }
@@ -88,9 +92,14 @@ export const analyticsProjection: Projection = {
       }
       const e = recorded as unknown as MessageEvent;
       if (e.type === 'MessageAccepted') {
-        if (facts.has(e.data.id)) continue;
+        if (statusEventsCarryFacts(recorded) || facts.has(e.data.id)) continue;
         facts.set(e.data.id, { message_id: e.data.id, account_id: e.data.account_id, channel: e.data.channel, sent: false, outcome: null, clicked: false });
         changed.add(e.data.id);
+        continue;
+      }
+      const channel = (e.data as StatusFacts).channel;
+      if (channel) {
+        countStatus(e, channel, (...counters) => bump(e.data.account_id, e.data.at, channel, ...counters));
         continue;
       }
       // the stream's MessageAccepted comes first in the log, so a message unknown here is not one
@@ -101,28 +110,26 @@ export const analyticsProjection: Projection = {
           if (m.sent) break;
           m.sent = true;
           changed.add(m.message_id);
-          bump(m.account_id, e.data.at, m.channel, 'sent');
+          countStatus(e, m.channel, (...counters) => bump(m.account_id, e.data.at, m.channel, ...counters));
           break;
         case 'MessageDelivered':
-        case 'MessageFailed': {
+        case 'MessageFailed':
           // the first outcome is the message's: delivered and failed are both final (commands/message.ts
           // records no report after either), so a repeat never counts twice and nothing moves between them
           if (m.outcome) break;
-          const outcome = e.type === 'MessageDelivered' ? 'delivered' : 'failed';
-          m.outcome = outcome;
+          m.outcome = e.type === 'MessageDelivered' ? 'delivered' : 'failed';
           changed.add(m.message_id);
-          // an email that a report failed is a bounce (a rejection at the provider's door is not)
-          const bounced = e.type === 'MessageFailed' && e.data.stage === 'report' && m.channel === 'email';
-          bump(m.account_id, e.data.at, m.channel, outcome, ...(bounced ? (['bounced'] as const) : []));
+          countStatus(e, m.channel, (...counters) => bump(m.account_id, e.data.at, m.channel, ...counters));
           break;
-        }
-        case 'MessageLinkClicked':
-          if (!m.clicked) {
+        case 'MessageLinkClicked': {
+          const first = !m.clicked;
+          if (first) {
             m.clicked = true;
             changed.add(m.message_id);
-            bump(m.account_id, e.data.at, m.channel, 'clicked', 'unique_clicks');
-          } else bump(m.account_id, e.data.at, m.channel, 'clicked');
+          }
+          countStatus({ ...e, data: { ...e.data, first } }, m.channel, (...counters) => bump(m.account_id, e.data.at, m.channel, ...counters));
           break;
+        }
       }
     }
     if (changed.size) {
@@ -146,6 +153,33 @@ export const analyticsProjection: Projection = {
     }
   },
 };
+
+const STATUS_TYPES = new Set(['MessageSent', 'MessageDelivered', 'MessageFailed', 'MessageLinkClicked']);
+
+/** A status event that names its message's channel (StatusFacts): counted without a row. */
+const carriesFacts = (e: RecordedEvent) => STATUS_TYPES.has(e.type) && !!(e.data as StatusFacts).channel;
+
+/**
+ * The counters one status event moves, once it is known to be the message's first of its kind (its
+ * one MessageSent, its first outcome; a click says whether it is the first).
+ */
+function countStatus(e: MessageEvent, channel: Channel, count: (...counters: DailyCounter[]) => void): void {
+  switch (e.type) {
+    case 'MessageSent':
+      count('sent');
+      return;
+    case 'MessageDelivered':
+      count('delivered');
+      return;
+    case 'MessageFailed':
+      // an email that a report failed is a bounce (a rejection at the provider's door is not)
+      count('failed', ...(e.data.stage === 'report' && channel === 'email' ? (['bounced'] as const) : []));
+      return;
+    case 'MessageLinkClicked':
+      count('clicked', ...(e.data.first ? (['unique_clicks'] as const) : []));
+      return;
+  }
+}
 
 /** The message an event is about (a complaint names the message that drew it). */
 function messageIdOf(e: RecordedEvent): string | undefined {

@@ -247,7 +247,9 @@ async function applyRun(tx: Db, sealed: RecordedEvent[], t: TableNamer, signals:
         hook = hooks.get(e.data.id);
         if (!hook) break;
         hook.provider_message_id = e.data.provider_message_id;
-        providerIds.set(hook.message_id, e.data.provider_message_id);
+        // a message whose status events carry StatusFacts names its provider id on its outcome too:
+        // only older ones keep it in their hook
+        if (!e.data.channel) providerIds.set(hook.message_id, e.data.provider_message_id);
         break;
       default:
         if (e.type.startsWith('Message')) hook = hooks.get((e.data as { id: string }).id);

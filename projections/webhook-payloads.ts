@@ -90,9 +90,13 @@ export function deliveriesFor(recorded: RecordedEvent, receivers: Receivers): De
     case 'MessageSent':
     case 'MessageDelivered':
     case 'MessageFailed': {
-      const { hook } = receivers;
+      let { hook } = receivers;
       if (!hook) return [];
       const extra: Record<string, unknown> = e.type === 'MessageFailed' ? { reason: failureReasonOf(e.data) } : {};
+      // the provider's id as the event names it (a sent, and the outcomes of messages whose status events
+      // carry StatusFacts), else as the outbox kept it from the message's sent
+      const named = e.type === 'MessageQueued' ? undefined : e.data.provider_message_id;
+      if (named && named !== hook.provider_message_id) hook = { ...hook, provider_message_id: named };
       const deliveries = messageDeliveries(recorded, hook, PER_MESSAGE_STATUS[e.type]!, extra);
       const toMessageEndpoints = (type: 'message.delivered' | 'message.failed', status: string) =>
         endpointDeliveries(recorded, receivers.endpoints, hook.account_id, type, messageData(hook, status, extra), hook.personal_key);

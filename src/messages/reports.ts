@@ -82,9 +82,15 @@ export async function recordReports(engage: Engage, reports: readonly DeliveryRe
       report.status === 'delivered'
         ? { type: 'RecordDelivered', now, provider: report.provider, providerMessageId: report.providerMessageId, providerData: report.providerData }
         : { type: 'RecordFailed', now, reason: report.reason ?? 'failed', stage: 'report', provider: report.provider, providerMessageId: report.providerMessageId, providerData: report.providerData };
-    // what the read model shows (status is all these commands decide on): the batch appends at its
-    // revisions in one statement; a message it is behind on is decided again on its stream
-    const known = row ? { state: { exists: true, id: row.id, accountId: row.account_id, status: row.status, claimed: false, attempts: 0 }, revision: BigInt(row.revision) } : undefined;
+    // what the read model shows (these commands decide on the status, and their events repeat the
+    // channel and the provider's id: StatusFacts): the batch appends at its revisions in one
+    // statement; a message it is behind on is decided again on its stream
+    const known = row
+      ? {
+          state: { exists: true, id: row.id, accountId: row.account_id, status: row.status, channel: row.channel, claimed: false, attempts: 0, ...(row.provider_message_id ? { providerMessageId: row.provider_message_id } : {}) },
+          revision: BigInt(row.revision),
+        }
+      : undefined;
     transitions.push({ messageId: target.id, command, ...(known ? { known } : {}) });
   }
   const results = await applyTransitions(engage, transitions, metadata);

@@ -32,6 +32,7 @@ function stateFromRow(r: DispatchRow): MessageState {
     id: r.id,
     accountId: r.account_id,
     status: 'queued',
+    channel: r.channel,
     claimed: r.claimed_until !== null,
     leaseUntil: r.claimed_until?.toISOString(),
     attempts: r.attempts,

@@ -105,6 +105,18 @@ describe('GET /v1/account/analytics', () => {
     expect(body.totals).toEqual({ sent: 8, delivered: 5, failed: 4, clicked: 2, unique_clicks: 1, delivery_rate: 0.5556, click_rate: 0.2 });
   });
 
+  it('keeps no row per message for that: each status event names its channel, a click whether it is the first (README "The write path")', async () => {
+    const { rows } = await server.engage.pool.query('SELECT count(*)::int AS n FROM analytics_messages WHERE account_id = $1', [a.accountId]);
+    expect(rows[0].n).toBe(0);
+    const events = await server.engage.store.readStream(`message-${linked}`);
+    expect(events.filter((e) => e.type !== 'MessageAccepted' && e.type !== 'MessageDispatching').map((e) => [e.type, e.data.channel, e.data.first])).toEqual([
+      ['MessageSent', 'email', undefined],
+      ['MessageDelivered', 'email', undefined],
+      ['MessageLinkClicked', 'email', true],
+      ['MessageLinkClicked', 'email', false],
+    ]);
+  });
+
   it('channel narrows to one channel; the default range is the 30 days ending today (UTC, by the service clock)', async () => {
     const email = await analytics(a.key, `?from=${EARLIER}&to=${TODAY}&channel=email`);
     expect(email.channels).toEqual(['email']);
@@ -163,13 +175,14 @@ describe('GET /v1/account/analytics', () => {
 });
 
 describe('a log that repeats an outcome', () => {
-  it('counts a message sent, delivered or failed once: the first outcome stands (delivered and failed are both final)', async () => {
+  it('counts a message sent, delivered or failed once: the first outcome stands (delivered and failed are both final), in a log written before status events named their channel', async () => {
     const c = await server.newAccount('Repeats');
     const id = newId('message');
     const at = clock.now().toISOString();
     const base = { id, account_id: c.accountId };
     await server.engage.store.append(`message-${id}`, [
-      { type: 'MessageAccepted', data: { ...base, channel: 'whatsapp', to: '+14155550100', message: 'Hi', transactional: true, status: 'queued', created_at: at } },
+      // schema version 1: accepted before its status events carried StatusFacts (the read model keeps a row for it)
+      { type: 'MessageAccepted', data: { ...base, channel: 'whatsapp', to: '+14155550100', message: 'Hi', transactional: true, status: 'queued', created_at: at }, metadata: { schemaVersion: 1 } },
       { type: 'MessageSent', data: { ...base, at, provider: 'sandbox', provider_message_id: 'p1' } },
       { type: 'MessageSent', data: { ...base, at, provider: 'sandbox', provider_message_id: 'p1' } },
       { type: 'MessageDelivered', data: { ...base, at } },

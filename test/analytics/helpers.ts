@@ -2,7 +2,7 @@
 // chooses), sends through the sandbox waited on until they settle, and a bulk of email outcomes
 // appended straight to the log for volume.
 import { expect } from 'vitest';
-import type { MessageEvent } from '../../commands/message.ts';
+import { type MessageCommand, messageDecider, type MessageEvent } from '../../commands/message.ts';
 import type { SuppressionEvent } from '../../commands/suppression.ts';
 import type { Clock } from '../../src/clock.ts';
 import { newId } from '../../src/ids.ts';
@@ -56,15 +56,19 @@ export async function appendEmailOutcomes(server: TestServer, accountId: string,
   const batch: { streamId: string; events: { type: string; data: unknown }[] }[] = [];
   const message = (outcome: 'delivered' | 'bounced') => {
     const id = newId('message');
-    const base = { id, account_id: accountId };
-    const events: MessageEvent[] = [
-      { type: 'MessageAccepted', data: { ...base, channel: 'email', to: 'volume@inbox.test', message: 'Hi', subject: 'Hi', transactional: true, status: 'queued', created_at: iso } },
-      { type: 'MessageSent', data: { ...base, at: iso, provider: 'sandbox', provider_message_id: `sbx_${id}` } },
-      outcome === 'delivered'
-        ? { type: 'MessageDelivered', data: { ...base, at: iso, provider: 'sandbox' } }
-        : { type: 'MessageFailed', data: { ...base, at: iso, reason: 'bounced', stage: 'report', provider: 'sandbox' } },
-    ];
-    batch.push({ streamId: `message-${id}`, events });
+    // the events as the decider writes them (a sent, then its report)
+    const decided: MessageEvent[] = [];
+    let state = messageDecider.initialState;
+    const decide = (command: MessageCommand) => {
+      const events = messageDecider.decide(command, state);
+      decided.push(...events);
+      state = events.reduce(messageDecider.evolve, state);
+    };
+    decide({ type: 'Accept', data: { id, account_id: accountId, channel: 'email', to: 'volume@inbox.test', message: 'Hi', subject: 'Hi', transactional: true, status: 'queued', created_at: iso } });
+    decide({ type: 'Claim', worker: 'volume', now: at, leaseMs: 60_000 });
+    decide({ type: 'RecordSent', now: at, provider: 'sandbox', providerMessageId: `sbx_${id}` });
+    decide(outcome === 'delivered' ? { type: 'RecordDelivered', now: at, provider: 'sandbox' } : { type: 'RecordFailed', now: at, reason: 'bounced', stage: 'report', provider: 'sandbox' });
+    batch.push({ streamId: `message-${id}`, events: decided.filter((e) => e.type !== 'MessageDispatching') });
   };
   for (let i = 0; i < (n.delivered ?? 0); i++) message('delivered');
   for (let i = 0; i < (n.bounced ?? 0); i++) message('bounced');

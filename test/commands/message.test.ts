@@ -25,12 +25,14 @@ const claimed = (seconds: number, attempt = 1, worker = 'w1'): MessageEvent => (
   type: 'MessageDispatching',
   data: { ...base, at: iso(seconds), worker, attempt, lease_until: new Date(at(seconds).getTime() + LEASE_MS).toISOString() },
 });
+/** a status event's own fields: the message's, and its channel (StatusFacts) */
+const status = { ...base, channel: 'sms' as const };
 const sent = (seconds: number, provider = 'sandbox', providerMessageId = 'prov_1'): MessageEvent => ({
   type: 'MessageSent',
-  data: { ...base, at: iso(seconds), provider, provider_message_id: providerMessageId },
+  data: { ...status, at: iso(seconds), provider, provider_message_id: providerMessageId },
 });
-const delivered = (seconds: number): MessageEvent => ({ type: 'MessageDelivered', data: { ...base, at: iso(seconds), provider: 'sandbox' } });
-const failed = (seconds: number): MessageEvent => ({ type: 'MessageFailed', data: { ...base, at: iso(seconds), reason: 'rejected', stage: 'provider', provider: 'sandbox' } });
+const delivered = (seconds: number, providerMessageId = 'prov_1'): MessageEvent => ({ type: 'MessageDelivered', data: { ...status, at: iso(seconds), provider: 'sandbox', provider_message_id: providerMessageId } });
+const failed = (seconds: number): MessageEvent => ({ type: 'MessageFailed', data: { ...status, at: iso(seconds), reason: 'rejected', stage: 'provider', provider: 'sandbox' } });
 const cancelled = (seconds: number, previous: 'scheduled' | 'queued' = 'queued'): MessageEvent => ({
   type: 'MessageCancelled',
   data: { ...base, at: iso(seconds), previous_status: previous },
@@ -223,17 +225,17 @@ describe('recording the outcome of dispatch', () => {
   it('a provider rejection fails the message, with the stage, provider and provider data', () => {
     given([accepted, claimed(1)])
       .when({ type: 'RecordFailed', now: at(2), reason: 'invalid_number', stage: 'provider', provider: 'sandbox', providerData: { code: '21211' } })
-      .then([{ type: 'MessageFailed', data: { ...base, at: iso(2), reason: 'invalid_number', stage: 'provider', provider: 'sandbox', provider_data: { code: '21211' } } }]);
+      .then([{ type: 'MessageFailed', data: { ...status, at: iso(2), reason: 'invalid_number', stage: 'provider', provider: 'sandbox', provider_data: { code: '21211' } } }]);
   });
 
   it("a reason in the provider's words keeps its category readable and the words apart (reason_text: sealed with the recipient's data)", () => {
     given([accepted, claimed(1), sent(2, 'smtp', 'prov_1')])
       .when({ type: 'RecordFailed', now: at(3), reason: 'bounced:550 mailbox ada@example.com unknown', stage: 'report', provider: 'smtp' })
-      .then([{ type: 'MessageFailed', data: { ...base, at: iso(3), reason: 'bounced', reason_text: 'bounced:550 mailbox ada@example.com unknown', stage: 'report', provider: 'smtp' } }]);
+      .then([{ type: 'MessageFailed', data: { ...status, at: iso(3), reason: 'bounced', reason_text: 'bounced:550 mailbox ada@example.com unknown', stage: 'report', provider: 'smtp', provider_message_id: 'prov_1' } }]);
     // an SMTP reply starts with no category of its own
     given([accepted, claimed(1)])
       .when({ type: 'RecordFailed', now: at(2), reason: '550 5.1.1 <ada@example.com>: Recipient address rejected', stage: 'provider', provider: 'smtp' })
-      .then([{ type: 'MessageFailed', data: { ...base, at: iso(2), reason: 'provider_error', reason_text: '550 5.1.1 <ada@example.com>: Recipient address rejected', stage: 'provider', provider: 'smtp' } }]);
+      .then([{ type: 'MessageFailed', data: { ...status, at: iso(2), reason: 'provider_error', reason_text: '550 5.1.1 <ada@example.com>: Recipient address rejected', stage: 'provider', provider: 'smtp' } }]);
   });
 
   it('failureCode and failureReasonOf read both shapes of MessageFailed: the whole reason (before the split) and category + reason_text', () => {
@@ -251,7 +253,7 @@ describe('recording the outcome of dispatch', () => {
   it('a policy failure (a suppressed recipient) fails the message without naming a provider', () => {
     given([accepted, claimed(1)])
       .when({ type: 'RecordFailed', now: at(2), reason: 'suppressed', stage: 'policy' })
-      .then([{ type: 'MessageFailed', data: { ...base, at: iso(2), reason: 'suppressed', stage: 'policy' } }]);
+      .then([{ type: 'MessageFailed', data: { ...status, at: iso(2), reason: 'suppressed', stage: 'policy' } }]);
   });
 });
 
@@ -259,21 +261,21 @@ describe('delivery reports', () => {
   it('a delivery report for a sent message records it delivered', () => {
     given([accepted, claimed(1), sent(2)])
       .when({ type: 'RecordDelivered', now: at(5), provider: 'sandbox', providerData: { status: 'DELIVRD' } })
-      .then([{ type: 'MessageDelivered', data: { ...base, at: iso(5), provider: 'sandbox', provider_data: { status: 'DELIVRD' } } }]);
+      .then([{ type: 'MessageDelivered', data: { ...status, at: iso(5), provider: 'sandbox', provider_message_id: 'prov_1', provider_data: { status: 'DELIVRD' } } }]);
   });
 
   it('a report that overtakes our own sent record proves the message was sent: sent is recorded first', () => {
     given([accepted, claimed(1)])
       .when({ type: 'RecordDelivered', now: at(5), provider: 'sandbox', providerMessageId: 'prov_9' })
-      .then([sent(5, 'sandbox', 'prov_9'), delivered(5)]);
+      .then([sent(5, 'sandbox', 'prov_9'), delivered(5, 'prov_9')]);
   });
 
   it('a report that names neither provider nor provider id still records sent, from an unknown provider', () => {
     given([accepted, claimed(1)])
       .when({ type: 'RecordDelivered', now: at(5) })
       .then([
-        { type: 'MessageSent', data: { ...base, at: iso(5), provider: 'unknown' } } as MessageEvent,
-        { type: 'MessageDelivered', data: { ...base, at: iso(5) } },
+        { type: 'MessageSent', data: { ...status, at: iso(5), provider: 'unknown' } } as MessageEvent,
+        { type: 'MessageDelivered', data: { ...status, at: iso(5) } },
       ]);
   });
 
@@ -286,13 +288,13 @@ describe('delivery reports', () => {
   it('a failure report for a sent message fails it', () => {
     given([accepted, claimed(1), sent(2)])
       .when({ type: 'RecordFailed', now: at(5), reason: 'undelivered', stage: 'report', provider: 'sandbox' })
-      .then([{ type: 'MessageFailed', data: { ...base, at: iso(5), reason: 'undelivered', stage: 'report', provider: 'sandbox' } }]);
+      .then([{ type: 'MessageFailed', data: { ...status, at: iso(5), reason: 'undelivered', stage: 'report', provider: 'sandbox', provider_message_id: 'prov_1' } }]);
   });
 
   it('a failure report that overtakes our own sent record records sent first, then failed', () => {
     given([accepted, claimed(1)])
       .when({ type: 'RecordFailed', now: at(5), reason: 'undelivered', stage: 'report', provider: 'sandbox', providerMessageId: 'prov_9' })
-      .then([sent(5, 'sandbox', 'prov_9'), { type: 'MessageFailed', data: { ...base, at: iso(5), reason: 'undelivered', stage: 'report', provider: 'sandbox' } }]);
+      .then([sent(5, 'sandbox', 'prov_9'), { type: 'MessageFailed', data: { ...status, at: iso(5), reason: 'undelivered', stage: 'report', provider: 'sandbox', provider_message_id: 'prov_9' } }]);
   });
 
   it('a message that is delivered, failed or cancelled stays so: later failures are ignored', () => {

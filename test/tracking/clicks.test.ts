@@ -19,15 +19,17 @@ const base = { id: 'msg_1', account_id: 'acct_1' };
 const acceptedData: MessageAcceptedData = { ...base, channel: 'email', to: 'reader@inbox.test', message: 'Hi', htmlmessage: '<a href="https://shop.test/">Shop</a>', transactional: false, status: 'queued', created_at: iso(0) };
 const accepted: MessageEvent = { type: 'MessageAccepted', data: acceptedData };
 const claimed: MessageEvent = { type: 'MessageDispatching', data: { ...base, at: iso(1), worker: 'w1', attempt: 1, lease_until: iso(31) } };
-const sent: MessageEvent = { type: 'MessageSent', data: { ...base, at: iso(2), provider: 'smtp', provider_message_id: 'p1' } };
-const delivered: MessageEvent = { type: 'MessageDelivered', data: { ...base, at: iso(3) } };
+const sent: MessageEvent = { type: 'MessageSent', data: { ...base, channel: 'email', at: iso(2), provider: 'smtp', provider_message_id: 'p1' } };
+const delivered: MessageEvent = { type: 'MessageDelivered', data: { ...base, channel: 'email', at: iso(3), provider_message_id: 'p1' } };
 const click = (seconds: number, url = 'https://shop.test/') => ({ type: 'RecordClick' as const, now: at(seconds), url, addressHash: 'h1' });
-const clicked = (seconds: number, url = 'https://shop.test/'): MessageEvent => ({ type: 'MessageLinkClicked', data: { ...base, at: iso(seconds), url, address_hash: 'h1' } });
+/** a click as recorded: it names the message's channel and whether it is the message's first click (StatusFacts) */
+const clicked = (seconds: number, url = 'https://shop.test/', first = true): MessageEvent => ({ type: 'MessageLinkClicked', data: { ...base, channel: 'email', first, at: iso(seconds), url, address_hash: 'h1' } });
 
 describe('a click on the message stream', () => {
   it('is recorded once the message is sent or delivered, every time it happens', () => {
     given([accepted, claimed, sent]).when(click(5)).then([clicked(5)]);
-    given([accepted, claimed, sent, delivered, clicked(5)]).when(click(6, 'https://shop.test/b')).then([clicked(6, 'https://shop.test/b')]);
+    // the second click of the message is not its first
+    given([accepted, claimed, sent, delivered, clicked(5)]).when(click(6, 'https://shop.test/b')).then([clicked(6, 'https://shop.test/b', false)]);
   });
 
   it('is recorded while the stream has not yet recorded the send it follows (the provider took it, `sent` is still to come)', () => {
@@ -35,10 +37,10 @@ describe('a click on the message stream', () => {
     given([accepted]).when(click(2)).then([clicked(2)]);
   });
 
-  it('changes nothing of the message: its status, its claim and the record of its send that follows', () => {
+  it('changes nothing of the message but that it was clicked: its status, its claim and the record of its send that follows', () => {
     const before = fold(messageDecider, [accepted, claimed]);
     const after = fold(messageDecider, [accepted, claimed, clicked(2)]);
-    expect(after).toStrictEqual(before);
+    expect(after).toStrictEqual({ ...before, clicked: true });
     given([accepted, claimed, clicked(2)]).when({ type: 'RecordSent', now: at(3), provider: 'smtp', providerMessageId: 'p1' }).then([{ ...sent, data: { ...sent.data, at: iso(3) } }]);
   });
 
