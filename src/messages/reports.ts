@@ -6,7 +6,7 @@ import { contactIdsWithEmail } from '../../projections/contacts.ts';
 import { reportTargets } from '../../projections/messages.ts';
 import type { DeliveryReport } from '../channels/port.ts';
 import type { Engage } from '../context.ts';
-import { handleCommand } from '../command-handler.ts';
+import { handleCommand, waitForReadModels } from '../command-handler.ts';
 import type { Decider } from '../decider.ts';
 import type { EventMetadata } from '../eventstore/port.ts';
 import { ERASED } from '../personal-data/codec.ts';
@@ -51,6 +51,15 @@ export async function recordReports(engage: Engage, reports: readonly DeliveryRe
   const rows = await reportTargets(engage.pool, ids, providerIds);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const byProviderId = new Map(rows.filter((r) => r.provider_message_id).map((r) => [r.provider_message_id!, r]));
+  // A report that names only the provider's id (a carrier's, WhatsApp's) can come before the read
+  // model has applied the MessageSent that recorded it (a busy service applies it seconds behind the
+  // log): an unknown id is an answer only once the read model has caught up with the log as it is
+  // now, waited for as a write waits for its read models.
+  const unplaced = providerIds.filter((p) => !byProviderId.has(p));
+  if (unplaced.length) {
+    await waitForReadModels(engage, ['messages'], await engage.store.headPosition({ includeHeldBack: true }));
+    for (const r of await reportTargets(engage.pool, [], unplaced)) if (r.provider_message_id) byProviderId.set(r.provider_message_id, r);
+  }
   const now = engage.clock.now();
   const transitions: Transition[] = [];
   const feedback: { report: DeliveryReport; target: Target }[] = [];
