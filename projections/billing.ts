@@ -11,8 +11,8 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { encodeTime } from 'ulid';
 import { BILLING_EVENT_TYPES, type BillingDetails, type BillingEvent, DEFAULT_BILLING_CURRENCY } from '../commands/billing.ts';
-import { type Channel, type MessageAcceptedData, type MessageEvent, PHONE_CHANNELS } from '../commands/message.ts';
-import { failureIsCredited } from '../src/billing/charges.ts';
+import { type Channel, type MessageAcceptedData, type MessageEvent, PHONE_CHANNELS, type StatusFacts, statusEventsCarryFacts } from '../commands/message.ts';
+import { chargeDependsOnMessage, failureIsCredited } from '../src/billing/charges.ts';
 import { multiplyMicros } from '../src/billing/money.ts';
 import { sellPriceAt } from '../src/billing/prices.ts';
 import { conversionRate, type Currency } from '../src/billing/rates.ts';
@@ -97,6 +97,19 @@ export const billingProjection: Projection = {
   apply: applyBilling,
 };
 
+/** A status event of a message billing keeps no row for: it names a channel priced by itself alone. */
+const pricedByChannelAlone = (d: StatusFacts): d is StatusFacts & { channel: Channel } => !!d.channel && !chargeDependsOnMessage(d.channel);
+
+/**
+ * The message a MessageSent is about when billing keeps no row for it: one priced by its channel
+ * alone (email, push), named by the event (StatusFacts). The decider writes one MessageSent per
+ * message, so it is debited once; a later failure is never credited (src/billing/charges.ts).
+ */
+function byChannelAlone(d: { id: string; account_id: string } & StatusFacts): MessageState | undefined {
+  if (!pricedByChannelAlone(d)) return undefined;
+  return { message_id: d.id, account_id: d.account_id, channel: d.channel, country: null, debited_micros: null, currency: null, credited: false };
+}
+
 /** A ledger entry's id: fixed by the event and the entry's place in it, so a rebuild writes the same ids. */
 function entryId(event: RecordedEvent, seq: number): string {
   const digest = createHash('sha256').update(`${event.id}\u0000${seq}`).digest();
@@ -113,7 +126,10 @@ async function applyBilling(tx: pg.PoolClient, recorded: RecordedEvent[], t: Tab
   const accounts = await loadAccounts(tx, t, [...new Set(events.map((e) => (e.data as { account_id: string }).account_id))]);
   // only the accounts the batch changed are written back (a batch of accepted messages changes none)
   const asRead = new Map([...accounts].map(([id, a]) => [id, JSON.stringify(a)]));
-  const messageIds = events.filter((e) => e.type === 'MessageSent' || e.type === 'MessageFailed').map((e) => (e.data as { id: string }).id);
+  // (a message priced by its channel alone, named by its event, has no row to read)
+  const messageIds = events
+    .filter((e) => (e.type === 'MessageSent' || e.type === 'MessageFailed') && !pricedByChannelAlone(e.data as StatusFacts))
+    .map((e) => (e.data as { id: string }).id);
   const messages = await loadMessages(tx, t, [...new Set(messageIds)]);
   const changedMessages = new Set<string>();
   const ledger: LedgerEntry[] = [];
@@ -134,12 +150,14 @@ async function applyBilling(tx: pg.PoolClient, recorded: RecordedEvent[], t: Tab
     switch (e.type) {
       case 'MessageAccepted': {
         const d = e.data as MessageAcceptedData;
+        // a message priced by its channel alone, whose MessageSent names the channel, needs no row
+        if (statusEventsCarryFacts(event) && !chargeDependsOnMessage(d.channel)) break;
         messages.set(d.id, { message_id: d.id, account_id: d.account_id, channel: d.channel, country: d.to_country ?? null, debited_micros: null, currency: null, credited: false });
         changedMessages.add(d.id);
         break;
       }
       case 'MessageSent': {
-        const m = messages.get(e.data.id);
+        const m = messages.get(e.data.id) ?? byChannelAlone(e.data);
         if (!m || m.debited_micros !== null) break;
         const account = accounts.get(m.account_id)!;
         // the sell price in effect when sent, in the account's currency at the rate in effect then
@@ -147,7 +165,7 @@ async function applyBilling(tx: pg.PoolClient, recorded: RecordedEvent[], t: Tab
         const debit = multiplyMicros(price.sell_micros, conversionRate('USD', account.currency as Currency, e.data.at).rate);
         m.debited_micros = debit;
         m.currency = account.currency;
-        changedMessages.add(m.message_id);
+        if (messages.has(m.message_id)) changedMessages.add(m.message_id);
         entry(account, e.data.at, 'message', -debit, account.currency, `${m.channel} to ${m.country ?? 'elsewhere'}`, m);
         const key = [m.account_id, monthOf(e.data.at), m.channel, account.currency].join(' ');
         const row = usage.get(key) ?? { account_id: m.account_id, month: monthOf(e.data.at), channel: m.channel, currency: account.currency, messages: 0, amount_micros: 0 };

@@ -16,9 +16,16 @@ export const UNBILLED_CARRIER_STATUSES = ['failed', 'canceled', 'busy', 'no-answ
 /** The carrier status a failure reason starts with: "failed:30008 …" → "failed". */
 const statusOfReason = (reason: string) => reason.trim().toLowerCase().split(/[:\s]/, 1)[0] ?? '';
 
+/**
+ * Whether a message's price depends on more than its channel (its recipient's country), or a failure
+ * after it was debited can be credited: the phone channels. An email or push message is priced by
+ * its channel alone and never credited, so billing keeps no row for it (projections/billing.ts).
+ */
+export const chargeDependsOnMessage = (channel: Channel): boolean => PHONE_CHANNELS.includes(channel);
+
 /** Whether a failure of a message already debited is credited back (the provider did not charge). */
 export function failureIsCredited(channel: Channel, reason: string): boolean {
+  if (!chargeDependsOnMessage(channel)) return false;
   if (channel === 'whatsapp') return true;
-  if (PHONE_CHANNELS.includes(channel)) return (UNBILLED_CARRIER_STATUSES as readonly string[]).includes(statusOfReason(reason));
-  return false;
+  return (UNBILLED_CARRIER_STATUSES as readonly string[]).includes(statusOfReason(reason));
 }

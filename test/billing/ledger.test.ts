@@ -87,6 +87,10 @@ describe('debits, credits and top-ups', () => {
       ['message', '-0.0079', 'USD', usSms.id, 'sms', 'US'],
       ['top_up', '10.00', 'USD', null, null, null],
     ]);
+    // billing keeps a row for each sms (its price depends on the country, a failure may be credited),
+    // none for the email: priced by its channel, which its MessageSent names (README "The write path")
+    const { rows: kept } = await server.engage.pool.query<{ message_id: string }>('SELECT message_id FROM billing_messages WHERE account_id = $1', [a.accountId]);
+    expect(kept.map((r) => r.message_id).sort()).toEqual([usSms.id, gbSms.id].sort());
     // the country is kept in clear on the accepted message (the recipient stays sealed)
     const { rows: accepted } = await server.engage.pool.query<{ data: any }>("SELECT data FROM es_events WHERE stream_id = $1 AND type = 'MessageAccepted'", [`message-${gbSms.id}`]);
     expect(accepted[0]!.data).toMatchObject({ to_country: 'GB' });
