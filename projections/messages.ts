@@ -376,11 +376,14 @@ export type ReportTargetRow = Pick<MessageRow, 'id' | 'account_id' | 'to_address
 
 /** The messages named by our id or by the provider's. */
 export async function reportTargets(db: Db, ids: readonly string[], providerMessageIds: readonly string[]): Promise<ReportTargetRow[]> {
-  const { rows } = await db.query<ReportTargetRow>(
-    `SELECT id, account_id, to_address, channel, provider_message_id, status, revision::text FROM messages WHERE id = ANY($1::text[]) OR provider_message_id = ANY($2::text[])`,
-    [ids, providerMessageIds],
-  );
-  return rows;
+  // one statement per key: `id = ANY($1) OR provider_message_id = ANY($2)` was planned as a bitmap
+  // scan that checks every row it finds against the whole array again, ten times the cost of an
+  // index scan for a batch of 2,000 reports (a row both find comes twice: callers key them by id)
+  const select = (where: string, keys: readonly string[]) =>
+    keys.length
+      ? db.query<ReportTargetRow>(`SELECT id, account_id, to_address, channel, provider_message_id, status, revision::text FROM messages WHERE ${where} = ANY($1::text[])`, [keys]).then((r) => r.rows)
+      : Promise.resolve([]);
+  return [...(await select('id', ids)), ...(await select('provider_message_id', providerMessageIds))];
 }
 
 /** The columns a dispatcher's claim needs: the message's content and its revision. */
