@@ -2,10 +2,11 @@
 // chooses), sends through the sandbox waited on until they settle, and a bulk of email outcomes
 // appended straight to the log for volume.
 import { expect } from 'vitest';
-import { type MessageCommand, messageDecider, type MessageEvent } from '../../commands/message.ts';
+import { messageDecider } from '../../commands/message.ts';
 import type { SuppressionEvent } from '../../commands/suppression.ts';
 import type { Clock } from '../../src/clock.ts';
 import { newId } from '../../src/ids.ts';
+import { decideAll } from '../support/decider-spec.ts';
 import { startTestServer, type TestServer } from '../support/harness.ts';
 import { messagesById } from '../support/messages.ts';
 import { until } from '../support/waits.ts';
@@ -57,17 +58,12 @@ export async function appendEmailOutcomes(server: TestServer, accountId: string,
   const message = (outcome: 'delivered' | 'bounced') => {
     const id = newId('message');
     // the events as the decider writes them (a sent, then its report)
-    const decided: MessageEvent[] = [];
-    let state = messageDecider.initialState;
-    const decide = (command: MessageCommand) => {
-      const events = messageDecider.decide(command, state);
-      decided.push(...events);
-      state = events.reduce(messageDecider.evolve, state);
-    };
-    decide({ type: 'Accept', data: { id, account_id: accountId, channel: 'email', to: 'volume@inbox.test', message: 'Hi', subject: 'Hi', transactional: true, status: 'queued', created_at: iso } });
-    decide({ type: 'Claim', worker: 'volume', now: at, leaseMs: 60_000 });
-    decide({ type: 'RecordSent', now: at, provider: 'sandbox', providerMessageId: `sbx_${id}` });
-    decide(outcome === 'delivered' ? { type: 'RecordDelivered', now: at, provider: 'sandbox' } : { type: 'RecordFailed', now: at, reason: 'bounced', stage: 'report', provider: 'sandbox' });
+    const { events: decided } = decideAll(messageDecider, messageDecider.initialState, [
+      { type: 'Accept', data: { id, account_id: accountId, channel: 'email', to: 'volume@inbox.test', message: 'Hi', subject: 'Hi', transactional: true, status: 'queued', created_at: iso } },
+      { type: 'Claim', worker: 'volume', now: at, leaseMs: 60_000 },
+      { type: 'RecordSent', now: at, provider: 'sandbox', providerMessageId: `sbx_${id}` },
+      outcome === 'delivered' ? { type: 'RecordDelivered', now: at, provider: 'sandbox' } : { type: 'RecordFailed', now: at, reason: 'bounced', stage: 'report', provider: 'sandbox' },
+    ]);
     batch.push({ streamId: `message-${id}`, events: decided.filter((e) => e.type !== 'MessageDispatching') });
   };
   for (let i = 0; i < (n.delivered ?? 0); i++) message('delivered');

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../support/accounts.ts';
 import { testServerForSuite } from '../support/harness.ts';
+import { holdReadModelTable } from '../support/held-read-model.ts';
 import { TEST_APPLICATION_NAME } from '../support/processes.ts';
 import { eventually, sleep } from '../support/waits.ts';
 import { postCarrier, SECRETS } from '../webhooks-inbound/helpers.ts';
@@ -27,36 +28,22 @@ afterAll(async () => {
 
 describe('a reply that comes before its route is applied', () => {
   it('waits for the reply routes to catch up and reaches the conversation, not the floor', async () => {
-    // the reply routes are held back: their writes wait for this lock (reads do not)
-    const holder = await db.connect();
-    let held = true;
-    const release = async () => {
-      if (!held) return;
-      held = false;
-      await holder.query('COMMIT');
-    };
+    // the reply routes are held back: their writes wait for a lock (reads do not)
+    const held = await holdReadModelTable(db, 'reply_routes', 'reply_routes');
     try {
-      await holder.query('BEGIN');
-      const { rows } = await holder.query<{ name: string }>(`SELECT 'reply_routes_g' || generation AS name FROM projection_state WHERE name = 'reply_routes' AND active`);
-      await holder.query(`LOCK TABLE ${rows[0]!.name} IN SHARE MODE`);
-
       const sent = await server.call('POST', '/v1/messages/send', { key: a.key, body: { to: CUSTOMER, channel: 'sms', message: 'Your order shipped', sender: OUR_SMS_NUMBER } });
       expect(sent.status, JSON.stringify(sent.body)).toBe(202);
       // the route's write is waiting for the lock: the reply comes before it is applied
-      await eventually('the reply routes waiting for the lock', async () => {
-        const { rows: waiting } = await db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%reply_routes%'`);
-        return waiting.length > 0 ? true : undefined;
-      }, 30_000);
+      await held.writerWaiting();
       const reply = postCarrier(server, { MessageSid: `SM${'7'.repeat(32)}`, AccountSid: 'AC1', From: CUSTOMER, To: OUR_SMS_NUMBER, Body: 'thanks!', NumMedia: '0' });
       // before the fix the callback answered at once, the reply dropped; now it waits for the route
       const early = await Promise.race([reply.then(() => 'answered' as const), sleep(1_000).then(() => 'waiting' as const)]);
-      await release();
+      await held.release();
       const res = await reply;
       expect(res.status).toBe(200);
       expect(early).toBe('waiting');
     } finally {
-      await release().catch(() => undefined);
-      holder.release();
+      await held.release().catch(() => undefined);
     }
     const conversation = await eventually('the conversation of the reply', async () => {
       const list = await server.call('GET', '/v1/conversations', { key: a.key });

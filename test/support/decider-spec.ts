@@ -63,3 +63,17 @@ export const domainError =
   (code: string, statusCode?: number): ErrorCheck<unknown> =>
   (error) =>
     error instanceof AppError && error.code === code && (statusCode === undefined || error.statusCode === statusCode);
+
+/**
+ * The events a decider decides for `commands` in turn from `state`, each command deciding on the
+ * events of those before it, and the state after them all: a stream written as the service writes it.
+ */
+export function decideAll<Command, State, Event extends StoredEventLike>(decider: Decider<Command, State, Event>, state: State, commands: readonly Command[]): { events: Event[]; state: State } {
+  const events: Event[] = [];
+  for (const command of commands) {
+    const decided = decider.decide(command, state);
+    for (const e of decided) state = decider.evolve(state, e);
+    events.push(...decided);
+  }
+  return { events, state };
+}

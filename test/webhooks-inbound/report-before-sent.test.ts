@@ -6,12 +6,14 @@
 // with the log, so the message ends delivered.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MessageCommand, messageDecider, type MessageEvent, type MessageState, messageStream } from '../../commands/message.ts';
+import { messageDecider, messageStream } from '../../commands/message.ts';
 import { newId } from '../../src/ids.ts';
 import type { TestAccount } from '../support/accounts.ts';
+import { decideAll } from '../support/decider-spec.ts';
 import { testServerForSuite } from '../support/harness.ts';
+import { holdReadModelTable } from '../support/held-read-model.ts';
 import { TEST_APPLICATION_NAME } from '../support/processes.ts';
-import { eventually, sleep } from '../support/waits.ts';
+import { sleep } from '../support/waits.ts';
 import { HOLD_SANDBOX, postCarrier, SECRETS } from './helpers.ts';
 
 const server = testServerForSuite({ ...SECRETS, ...HOLD_SANDBOX, READ_YOUR_WRITES_TIMEOUT_MS: '20000' });
@@ -26,60 +28,36 @@ afterAll(async () => {
   await db?.end();
 });
 
-/** The events the decider writes for these commands, from `state` on; returns them and the state after. */
-function decided(state: MessageState, ...commands: MessageCommand[]): { events: MessageEvent[]; state: MessageState } {
-  const events: MessageEvent[] = [];
-  for (const c of commands) {
-    const e = messageDecider.decide(c, state);
-    state = e.reduce(messageDecider.evolve, state);
-    events.push(...e);
-  }
-  return { events, state };
-}
-
 describe('a delivery report that comes before the read model knows the send', () => {
   it('waits for the messages read model to catch up and records the report, not the floor', async () => {
     const id = newId('message');
     const sid = `SM${'8'.repeat(32)}`;
     const now = server.engage.clock.now();
     // accepted for tomorrow (no worker touches it), and applied by the read model
-    const accepted = decided(messageDecider.initialState, {
+    const accepted = decideAll(messageDecider, messageDecider.initialState, [{
       type: 'Accept',
       data: { id, account_id: a.accountId, channel: 'sms', to: '+14155550123', message: 'Your code', transactional: true, status: 'scheduled', scheduled_at: new Date(now.getTime() + 86_400_000).toISOString(), created_at: now.toISOString() },
-    });
+    }]);
     await server.engage.store.append(messageStream(id), accepted.events, 'no_stream');
     await server.caughtUp(['messages']);
 
-    // the read model is held back: its writes wait for this lock (reads do not)
-    const holder = await db.connect();
-    let held = true;
-    const release = async () => {
-      if (!held) return;
-      held = false;
-      await holder.query('COMMIT');
-    };
+    // the read model is held back: its writes wait for a lock (reads do not)
+    const held = await holdReadModelTable(db, 'messages', 'message_states');
     try {
-      await holder.query('BEGIN');
-      const { rows } = await holder.query<{ name: string }>(`SELECT 'message_states_g' || generation AS name FROM projection_state WHERE name = 'messages' AND active`);
-      await holder.query(`LOCK TABLE ${rows[0]!.name} IN SHARE MODE`);
       // the carrier took the message: its id is in the log, not yet in the read model
-      const sent = decided(accepted.state, { type: 'QueueDue', now }, { type: 'Claim', worker: 'test', now, leaseMs: 60_000 }, { type: 'RecordSent', now, provider: 'carrier', providerMessageId: sid });
+      const sent = decideAll(messageDecider, accepted.state, [{ type: 'QueueDue', now }, { type: 'Claim', worker: 'test', now, leaseMs: 60_000 }, { type: 'RecordSent', now, provider: 'carrier', providerMessageId: sid }]);
       await server.engage.store.append(messageStream(id), sent.events, 0n);
-      await eventually('the messages read model waiting for the lock', async () => {
-        const { rows: waiting } = await db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '%message_states%'`);
-        return waiting.length > 0 ? true : undefined;
-      }, 30_000);
+      await held.writerWaiting();
 
       const report = postCarrier(server, { AccountSid: 'AC1', MessageSid: sid, SmsSid: sid, MessageStatus: 'delivered', SmsStatus: 'delivered', To: '+14155550123', From: '+15017122661' });
       // before the fix the callback answered at once and the report was dropped; now it waits
       const early = await Promise.race([report.then(() => 'answered' as const), sleep(1_000).then(() => 'waiting' as const)]);
-      await release();
+      await held.release();
       const res = await report;
       expect(res.status).toBe(200);
       expect(early).toBe('waiting');
     } finally {
-      await release().catch(() => undefined);
-      holder.release();
+      await held.release().catch(() => undefined);
     }
     const events = await server.engage.store.readStream(messageStream(id));
     expect(events.map((e) => e.type)).toEqual(['MessageAccepted', 'MessageQueued', 'MessageDispatching', 'MessageSent', 'MessageDelivered']);

@@ -10,6 +10,7 @@ import pino from 'pino';
 import { newId } from '../../src/ids.ts';
 import { type Server, startServer } from '../../src/server.ts';
 import { newAccount } from '../support/accounts.ts';
+import { decideAll } from '../support/decider-spec.ts';
 import { freshDatabase, testConfig } from '../support/harness.ts';
 import { checkedRequest } from '../support/http.ts';
 import { type Receiver, startReceiver } from '../support/receivers.ts';
@@ -41,12 +42,8 @@ class Message {
   constructor(private readonly legacy: boolean) {}
 
   async step(...commands: MessageCommand[]): Promise<MessageEvent[]> {
-    const events: MessageEvent[] = [];
-    for (const c of commands) {
-      const decided = messageDecider.decide(c, this.state);
-      this.state = decided.reduce(messageDecider.evolve, this.state);
-      events.push(...decided);
-    }
+    const { events, state } = decideAll(messageDecider, this.state, commands);
+    this.state = state;
     // a message of the version before: accepted at schema version 1, its status events without StatusFacts
     const written = this.legacy ? events.map(asWrittenBefore) : events;
     const r = await server.engage.store.append(messageStream(this.id), written, this.revision);

@@ -1,0 +1,44 @@
+// A read model held back behind the log: a transaction locks one table of its live generation in
+// SHARE mode, so the read model's writes to it wait while every read goes on. How the tests prove a
+// callback that reads a read model waits for it to catch up rather than answering from stale rows.
+import type pg from 'pg';
+import { eventually } from './waits.ts';
+
+export interface HeldReadModel {
+  /** resolves once a write to the table waits for the lock (the read model is now behind the log) */
+  writerWaiting(): Promise<void>;
+  /** lets the read model go on (once; later calls do nothing) and gives the connection back */
+  release(): Promise<void>;
+}
+
+/** Locks `table` (its name without the generation suffix) of `readModel`'s live generation. */
+export async function holdReadModelTable(db: pg.Pool, readModel: string, table: string): Promise<HeldReadModel> {
+  const holder = await db.connect();
+  let held = true;
+  const release = async () => {
+    if (!held) return;
+    held = false;
+    try {
+      await holder.query('COMMIT');
+    } finally {
+      holder.release();
+    }
+  };
+  try {
+    await holder.query('BEGIN');
+    const { rows } = await holder.query<{ name: string }>(`SELECT $2 || '_g' || generation AS name FROM projection_state WHERE name = $1 AND active`, [readModel, table]);
+    await holder.query(`LOCK TABLE ${rows[0]!.name} IN SHARE MODE`);
+  } catch (err) {
+    await release().catch(() => undefined);
+    throw err;
+  }
+  return {
+    release,
+    async writerWaiting() {
+      await eventually(`the ${readModel} read model waiting for the lock`, async () => {
+        const { rows } = await db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE $1`, [`%${table}%`]);
+        return rows.length > 0 ? true : undefined;
+      }, 30_000);
+    },
+  };
+}
