@@ -52,6 +52,8 @@ export function lagProbe(db: BenchDatabase, projection: string, types: readonly 
     }
   })();
   return {
+    /** every lag sample so far: ms since the probe started, and the lag in ms */
+    samples: () => lags.map((l) => [l.t, l.lag_ms] as const),
     async stop() {
       stopped = true;
       await Promise.all([sql, http]);
