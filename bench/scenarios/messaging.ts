@@ -333,17 +333,19 @@ async function bareQueue(ctx: BenchContext, messages: number): Promise<{ rate: n
       SELECT (SELECT count(*) FROM u)::int AS n, (SELECT count(*) FROM e)::int AS events`;
     const t = now();
     let sent = 0;
+    let events = 0;
     await Promise.all(
       Array.from({ length: BARE_QUEUE_WORKERS }, async () => {
         for (;;) {
-          const { rows } = await db.pool.query<{ n: number }>(claim);
+          const { rows } = await db.pool.query<{ n: number; events: number }>(claim);
           if (rows[0].n === 0) return;
           sent += rows[0].n;
+          events += rows[0].events;
         }
       }),
     );
     const secs = (now() - t) / 1000;
-    if (sent !== messages) throw new Error(`the bare queue sent ${sent} of ${messages} rows`);
+    if (sent !== messages || events !== 2 * messages) throw new Error(`the bare queue sent ${sent} of ${messages} rows with ${events} event rows`);
     return { rate: messages / secs, secs, messages };
   } finally {
     await db.drop();
