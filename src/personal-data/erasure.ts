@@ -13,8 +13,8 @@ import { z } from 'zod';
 import { contactDecider, contactStream } from '../../commands/contact.ts';
 import { erasureDecider, erasureStream } from '../../commands/erasure.ts';
 import { contactIdsWithAddress } from '../../projections/contacts.ts';
-import { releaseAllOf } from '../claims.ts';
-import { loadContact } from '../contacts/service.ts';
+import { release, releaseAllOf } from '../claims.ts';
+import { contactClaimScope, loadContact, UNIQUE_CONTACT_FIELDS } from '../contacts/service.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { Engage } from '../context.ts';
 import { notFound } from '../errors.ts';
@@ -108,6 +108,9 @@ export async function eraseAddress(engage: Engage, accountId: string, address: s
 async function completeErasure(engage: Engage, record: ErasureRecord, metadata: EventMetadata, contactIds: string[] = []) {
   const { erasure_id: erasureId, account_id: accountId, address_hashes: hashes } = record;
   const subjects = [...(record.contact_id ? [contactSubject(record.contact_id)] : []), ...hashes.map(addressSubject)];
+  // the values the contact's claims hold, read while its keys still exist (a run resumed after they
+  // were destroyed, or after the contact's erasure was appended, finds its claims by their owner)
+  const contact = record.kind === 'contact' ? await loadContact(engage, record.contact_id!) : undefined;
   const keyIds = await eraseKeys(engage.pool, accountId, subjects, erasureId);
   const base = { accountId, erasureId, keyIds, ...(record.reason ? { reason: record.reason } : {}), erasedBy: record.erased_by, now: engage.clock.now() };
   let appended: { events: { data: unknown }[]; position?: Position } = { events: [] };
@@ -117,7 +120,10 @@ async function completeErasure(engage: Engage, record: ErasureRecord, metadata: 
       if ((err as { statusCode?: number }).statusCode === 404) return { events: [] };
       throw err;
     });
-    await releaseAllOf(engage.pool, accountId, record.contact_id!);
+    const values = UNIQUE_CONTACT_FIELDS.flatMap((f) => (typeof contact!.fields[f] === 'string' ? [[f, contact!.fields[f] as string] as const] : []));
+    const readable = (contact!.status === 'active' || contact!.status === 'deleted') && values.every(([, v]) => v !== ERASED);
+    if (!readable) await releaseAllOf(engage.pool, accountId, record.contact_id!);
+    else for (const [f, v] of values) await release(engage.pool, contactClaimScope(accountId, f), v, record.contact_id!);
   } else {
     appended = await handleCommand(engage.store, erasureDecider, erasureStream(erasureId), { type: 'EraseAddress', ...base, addressHash: hashes[0], contactIds }, metadata);
   }

@@ -247,7 +247,8 @@ describe('which contact an event is about', () => {
   it('a claim left behind on an email by a create that never happened does not keep the email from a new contact', async () => {
     const email = `left-behind-${unique()}@example.com`;
     await server.engage.pool.query(
-      `INSERT INTO unique_claims (account_id, kind, value, owner_id, created_at) VALUES ($1, 'contact_email', $2, 'ct_01ARZ3NDEKTSV4RRFFQ69GHOST', now() - interval '1 hour')`,
+      `INSERT INTO unique_claims (key, account_id, kind, value, owner_id, created_at)
+       VALUES (unique_claim_key($1, 'contact_email', $2), $1, 'contact_email', $2, 'ct_01ARZ3NDEKTSV4RRFFQ69GHOST', now() - interval '1 hour')`,
       [acct.accountId, (await claimHasher(server.engage.pool))(email)],
     );
     const body = await post(acct.key, { contact: { email }, name: 'Came Back' });
@@ -422,8 +423,8 @@ describe('idempotency on the client’s event id', () => {
     const hash = await claimHasher(server.engage.pool);
     const claim = (clientId: string, age: string) =>
       server.engage.pool.query(
-        `INSERT INTO unique_claims (account_id, kind, value, owner_id, created_at) VALUES ($1, 'tracked_event', $2, $3, now() - $4::interval)
-         ON CONFLICT (account_id, kind, value) DO UPDATE SET owner_id = excluded.owner_id, created_at = excluded.created_at`,
+        `INSERT INTO unique_claims (key, account_id, kind, value, owner_id, created_at) VALUES (unique_claim_key($1, 'tracked_event', $2), $1, 'tracked_event', $2, $3, now() - $4::interval)
+         ON CONFLICT (key) DO UPDATE SET owner_id = excluded.owner_id, created_at = excluded.created_at`,
         [acct.accountId, hash(clientId), `pending:01ARZ3NDEKTSV4RRFFQ69G5FAV:${id}`, age],
       );
     // within the time a request may take, but not one storing it right now: the client is told to send it again
@@ -467,7 +468,8 @@ describe('idempotency on the client’s event id', () => {
     const hash = await claimHasher(server.engage.pool);
     const token = `01ARZ3NDEKTSV4RRFFQ69G${tag.slice(0, 4).toUpperCase()}`;
     await server.engage.pool.query(
-      `INSERT INTO unique_claims (account_id, kind, value, owner_id) VALUES ($1, 'tracked_event', $2, $4), ($1, 'tracked_event', $3, $5)`,
+      `INSERT INTO unique_claims (key, account_id, kind, value, owner_id)
+       VALUES (unique_claim_key($1, 'tracked_event', $2), $1, 'tracked_event', $2, $4), (unique_claim_key($1, 'tracked_event', $3), $1, 'tracked_event', $3, $5)`,
       [acct.accountId, hash(`marked-${tag}`), hash(`unmarked-${tag}`), `pending:${token}:${id}`, `pending:${token}x:${id}`],
     );
     await server.engage.pool.query(`INSERT INTO stored_event_batches (account_id, token) VALUES ($1, $2)`, [acct.accountId, token]);
@@ -480,7 +482,7 @@ describe('idempotency on the client’s event id', () => {
     // another account's batch of that token is not this account's
     const other = await readyAccount(server);
     const otherId = await createContact(other.key, { email: `marked-${tag}@example.com` });
-    await server.engage.pool.query(`INSERT INTO unique_claims (account_id, kind, value, owner_id) VALUES ($1, 'tracked_event', $2, $3)`, [
+    await server.engage.pool.query(`INSERT INTO unique_claims (key, account_id, kind, value, owner_id) VALUES (unique_claim_key($1, 'tracked_event', $2), $1, 'tracked_event', $2, $3)`, [
       other.accountId, hash(`marked-${tag}`), `pending:${token}:${otherId}`,
     ]);
     expect((await post(other.key, { id: `marked-${tag}`, contact: { id: otherId }, name: 'Marked' })).results[0]).toMatchObject({ status: 'failed', error: 'conflict' });

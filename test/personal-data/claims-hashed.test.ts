@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/service.ts';
+import { claimHasher } from '../../src/claims.ts';
 import { migrate } from '../../src/schema.ts';
 import { readyAccount } from '../support/accounts.ts';
 import { testServerForSuite } from '../support/harness.ts';
@@ -96,6 +97,28 @@ describe('unique_claims', () => {
     await newContact(acct.key, { email: v.email('erased') }, 409);
   });
 
+
+  it("frees them too when the erasure is carried out again after the contact's values became unreadable (a run cut off before its release)", async () => {
+    const v = values();
+    const acct = await readyAccount(server);
+    const erased = await newContact(acct.key, { email: v.email('resumed'), phone: v.phone(0) });
+    const pool = server.engage.pool;
+    const { rows: held } = await pool.query(`SELECT account_id, kind, value, owner_id FROM unique_claims WHERE owner_id = $1`, [erased.id]);
+    expect(held).toHaveLength(2);
+    const erasure = await server.call('POST', `/v1/contacts/${erased.id}/erase`, { key: acct.key, body: {} });
+    expect(erasure.status, JSON.stringify(erasure.body)).toBe(200);
+    expect((await claimsTable()).rowsOf(erased.id)).toBe(0);
+    // the claims as a run that stopped after destroying the keys and appending, before releasing, left them
+    for (const r of held) {
+      await pool.query(`INSERT INTO unique_claims (key, account_id, kind, value, owner_id) VALUES (unique_claim_key($1, $2, $3), $1, $2, $3, $4)`, [r.account_id, r.kind, r.value, r.owner_id]);
+    }
+    expect((await claimsTable()).rowsOf(erased.id)).toBe(2);
+    const again = await server.call('POST', `/v1/contacts/${erased.id}/erase`, { key: acct.key, body: {} });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.erasure_id).toBe(erasure.body.erasure_id);
+    expect((await claimsTable()).rowsOf(erased.id)).toBe(0);
+    await newContact(acct.key, { email: v.email('resumed'), phone: v.phone(0) });
+  });
   it('converts claims written in clear before this, once, at start (two starts at once convert each row once), and they still hold', async () => {
     const v = values();
     const acct = await readyAccount(server);
@@ -111,9 +134,14 @@ describe('unique_claims', () => {
     await pool.query(`UPDATE unique_claims SET value = $3 WHERE owner_id = $1 AND kind = $2`, [holder.id, 'contact_phone', v.phone(0)]);
     await pool.query(`UPDATE unique_claims SET value = $2 WHERE owner_id = $1 AND kind = 'user_email'`, [user.user_id, userEmail]);
     await pool.query(`UPDATE unique_claims SET value = $2 WHERE account_id = $1 AND kind LIKE 'tracked_event%'`, [acct.accountId, eventId]);
-    // a left-behind claim of an address nobody holds any more
+    // a left-behind claim of an address nobody holds any more (keyed as migration 59, after this
+    // conversion, keys the row it converted: by the value's hash)
     const orphan = v.email('orphan');
-    await pool.query(`INSERT INTO unique_claims (account_id, kind, value, owner_id, created_at) VALUES ($1, 'contact_email', $2, 'ct_01ARZ3NDEKTSV4RRFFQ69GHOST', now() - interval '1 hour')`, [acct.accountId, orphan]);
+    await pool.query(
+      `INSERT INTO unique_claims (key, account_id, kind, value, owner_id, created_at)
+       VALUES (unique_claim_key($1, 'contact_email', $3), $1, 'contact_email', $2, 'ct_01ARZ3NDEKTSV4RRFFQ69GHOST', now() - interval '1 hour')`,
+      [acct.accountId, orphan, (await claimHasher(pool))(orphan)],
+    );
     const before = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM unique_claims');
     expect(inClear((await claimsTable()).text, [v.email('old'), v.phone(0), userEmail, eventId, orphan]).length).toBe(5);
 
