@@ -5,7 +5,7 @@
 // claim left behind keeps no address in clear. Callers give and get back clear values.
 // Rows are found by `key`, a 16-byte digest of account, kind and hashed value (claimKey; README "The
 // write path"): every statement names its claims by their keys.
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, createSecretKey } from 'node:crypto';
 import type pg from 'pg';
 import { retryingConflicts } from './db/errors.ts';
 import { GroupCommit, perPool } from './db/group-commit.ts';
@@ -16,7 +16,11 @@ type Queryable = Pick<pg.Pool, 'query'>;
 
 const CLAIM_HASH_SECRET = 'claim_hash';
 
-const hashUnder = (key: string) => (value: string) => createHmac('sha256', key).update(value, 'utf8').digest('base64url');
+/** HMAC-SHA256 under the secret (its UTF-8 bytes as a key object made once, not encoded again for every value of a batch). */
+const hashUnder = (secret: string) => {
+  const key = createSecretKey(Buffer.from(secret, 'utf8'));
+  return (value: string) => createHmac('sha256', key).update(value, 'utf8').digest('base64url');
+};
 
 /**
  * What a claim row holds for a value: HMAC-SHA256 under a service secret of its own, of the value

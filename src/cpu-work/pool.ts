@@ -27,6 +27,14 @@ export class CpuTaskError extends Error {
 
 export const CPU_TASK_TIMEOUT = 'CpuTaskTimeout';
 
+/**
+ * A thread's young generation (both semi-spaces and the young large objects): a task's input and
+ * answer are alive only while it runs, so a small one is enough. Without a limit a thread takes the
+ * process's flag (--max-semi-space-size=32: up to 64 MiB of semi-spaces, meant for the main thread's
+ * batches held across database round trips). README "The write path".
+ */
+const CPU_THREAD_YOUNG_GENERATION_MB = 16;
+
 /** A runSlices task's time limit: only a thread that is stuck is ended. */
 const SLICE_TIMEOUT_MS = 10 * 60_000;
 
@@ -165,7 +173,7 @@ export class CpuWork {
       eval: true,
       workerData: this.module,
       // a thread parses at most a few MiB: a runaway one is ended, not the process
-      resourceLimits: { maxOldGenerationSizeMb: 512 },
+      resourceLimits: { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: CPU_THREAD_YOUNG_GENERATION_MB },
     });
     worker.unref();
     const thread: Thread = {

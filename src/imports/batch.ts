@@ -212,7 +212,7 @@ export async function applyBatch(run: ImportRun, batch: Batch): Promise<AppliedB
   for (const [f, claimed] of [['email', emailClaims], ['phone', phoneClaims]] as const) {
     for (const value of claimed.taken) {
       const kind = contactClaimKind(f);
-      upFront.set(claimKey({ kind, value }), { kind, value, ownerId: claimed.holders.get(value)!.owner });
+      upFront.set(claimRef({ kind, value }), { kind, value, ownerId: claimed.holders.get(value)!.owner });
     }
   }
   try {
@@ -247,7 +247,7 @@ class KeepClaims extends Error {
 }
 
 /** A claim's key in the maps of a batch. */
-const claimKey = (c: { kind: string; value: string }) => `${c.kind}\u0000${c.value}`;
+const claimRef = (c: { kind: string; value: string }) => `${c.kind}\u0000${c.value}`;
 
 /** The rest of applyBatch: each row to its contact, the deciders, the claims, the one append. */
 async function decideAndAppend(run: ImportRun, batch: Batch, c: Claimed): Promise<AppliedBatch> {
@@ -407,7 +407,7 @@ async function decideAndAppend(run: ImportRun, batch: Batch, c: Claimed): Promis
   const moves = new Map<string, { value: string; from: string; to: string }[]>();
   const wanted = new Set<string>();
   for (const request of claims) {
-    const key = claimKey(request);
+    const key = claimRef(request);
     const early = upFront.get(key);
     if (!early) {
       toClaim.push(request);
