@@ -213,8 +213,9 @@ export async function claimIsFresh(pool: pg.Pool, scope: { accountId: string; ki
 }
 
 /**
- * Releases every claim an owner holds in an account: a pass over all of the claims (they are keyed
- * by value only), for an erasure resumed after the contact's values became unreadable.
+ * Releases every claim an owner holds in an account: a pass over all of the claims (no index leads
+ * from an owner to its claims), for an erasure carried out again after its contact's values became
+ * unreadable (src/personal-data/erasure.ts).
  */
 export async function releaseAllOf(pool: pg.Pool, accountId: string, ownerId: string): Promise<void> {
   await pool.query('DELETE FROM unique_claims WHERE account_id = $1 AND owner_id = $2', [accountId, ownerId]);
