@@ -252,15 +252,13 @@ export async function holdersOf(pool: pg.Pool, scope: Scope, values: readonly st
   const held = new Map<string, ClaimHolder>();
   if (values.length === 0) return held;
   const { valueOf } = await hashing(pool, values);
-  await readHolders(pool, scope, valueOf, held);
+  await readHolders(pool, [...valueOf.keys()].map((hashed) => claimKey(scope.accountId, scope.kind, hashed)), valueOf, held);
   return held;
 }
 
-/** Adds to `held` the holder of each hash of `valueOf` (its value's key) that somebody holds. */
-async function readHolders(pool: Queryable, scope: Scope, valueOf: ReadonlyMap<string, string>, held: Map<string, ClaimHolder>): Promise<void> {
-  const { rows } = await pool.query<HolderRow>(`SELECT ${HOLDER_COLUMNS} FROM unique_claims WHERE key = ANY($1::uuid[])`, [
-    [...valueOf.keys()].map((hashed) => claimKey(scope.accountId, scope.kind, hashed)),
-  ]);
+/** Adds to `held` the holder of each claim of `keys` that somebody holds (its value from its hash by `valueOf`). */
+async function readHolders(pool: Queryable, keys: readonly string[], valueOf: ReadonlyMap<string, string>, held: Map<string, ClaimHolder>): Promise<void> {
+  const { rows } = await pool.query<HolderRow>(`SELECT ${HOLDER_COLUMNS} FROM unique_claims WHERE key = ANY($1::uuid[])`, [keys]);
   for (const r of rows) held.set(valueOf.get(r.value)!, { owner: r.owner_id, ageMs: r.age_ms });
 }
 
@@ -297,8 +295,8 @@ export async function claimFree(
     taken.add(value);
     holders.set(value, { owner: ownerOf.get(value)!, ageMs: 0 });
   }
-  const rest = new Map([...valueOf].filter(([, value]) => !taken.has(value)));
-  if (rest.size > 0) await readHolders(pool, scope, rest, holders);
+  const rest = wanted.filter((c) => !taken.has(c.item.value));
+  if (rest.length > 0) await readHolders(pool, rest.map((c) => c.key), valueOf, holders);
   return { holders, taken };
 }
 

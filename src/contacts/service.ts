@@ -163,9 +163,14 @@ export async function updateContact(
 
 export async function deleteContact(engage: Engage, accountId: string, id: string, metadata: EventMetadata): Promise<{ position?: Position }> {
   const result = await handleCommand(engage.store, contactDecider, contactStream(id), { type: 'DeleteContact', accountId, now: engage.clock.now() }, metadata);
+  await releaseContactClaims(engage, accountId, id, result.state.fields);
+  return { position: result.position };
+}
+
+/** Releases the claims of a contact's email and phone, as `fields` has them (each only if the contact still holds it). */
+export async function releaseContactClaims(engage: Engage, accountId: string, id: string, fields: ContactFields): Promise<void> {
   for (const f of UNIQUE) {
-    const v = result.state.fields[f];
+    const v = fields[f];
     if (typeof v === 'string') await release(engage.pool, contactClaimScope(accountId, f), v, id);
   }
-  return { position: result.position };
 }

@@ -13,8 +13,8 @@ import { z } from 'zod';
 import { contactDecider, contactStream } from '../../commands/contact.ts';
 import { erasureDecider, erasureStream } from '../../commands/erasure.ts';
 import { contactIdsWithAddress } from '../../projections/contacts.ts';
-import { release, releaseAllOf } from '../claims.ts';
-import { contactClaimScope, loadContact, UNIQUE_CONTACT_FIELDS } from '../contacts/service.ts';
+import { releaseAllOf } from '../claims.ts';
+import { loadContact, releaseContactClaims, UNIQUE_CONTACT_FIELDS } from '../contacts/service.ts';
 import { handleCommand } from '../command-handler.ts';
 import type { Engage } from '../context.ts';
 import { notFound } from '../errors.ts';
@@ -120,10 +120,10 @@ async function completeErasure(engage: Engage, record: ErasureRecord, metadata: 
       if ((err as { statusCode?: number }).statusCode === 404) return { events: [] };
       throw err;
     });
-    const values = UNIQUE_CONTACT_FIELDS.flatMap((f) => (typeof contact!.fields[f] === 'string' ? [[f, contact!.fields[f] as string] as const] : []));
-    const readable = (contact!.status === 'active' || contact!.status === 'deleted') && values.every(([, v]) => v !== ERASED);
-    if (!readable) await releaseAllOf(engage.pool, accountId, record.contact_id!);
-    else for (const [f, v] of values) await release(engage.pool, contactClaimScope(accountId, f), v, record.contact_id!);
+    const { status, fields } = contact!;
+    const readable = (status === 'active' || status === 'deleted') && UNIQUE_CONTACT_FIELDS.every((f) => fields[f] !== ERASED);
+    if (readable) await releaseContactClaims(engage, accountId, record.contact_id!, fields);
+    else await releaseAllOf(engage.pool, accountId, record.contact_id!);
   } else {
     appended = await handleCommand(engage.store, erasureDecider, erasureStream(erasureId), { type: 'EraseAddress', ...base, addressHash: hashes[0], contactIds }, metadata);
   }
