@@ -25,10 +25,22 @@ export interface OpenedPersonalData {
 
 type Data = Record<string, unknown>;
 
+/** Each dotted path split once: a path is one of the few the rules name, split for every event sealed or opened. */
+const splitPaths = new Map<string, readonly string[]>();
+function partsOf(path: string): readonly string[] {
+  let parts = splitPaths.get(path);
+  if (parts === undefined) {
+    parts = path.split('.');
+    // the rules' paths, and whatever a test passes: bounded all the same
+    if (splitPaths.size < 1_000) splitPaths.set(path, parts);
+  }
+  return parts;
+}
+
 /** The value at a dotted path (undefined where the path does not lead). */
 export function valueAt(data: Data, path: string): unknown {
   let at: unknown = data;
-  for (const part of path.split('.')) {
+  for (const part of partsOf(path)) {
     if (at === null || typeof at !== 'object') return undefined;
     at = (at as Data)[part];
   }
@@ -37,30 +49,53 @@ export function valueAt(data: Data, path: string): unknown {
 
 /**
  * The data with values set (or, for undefined, removed) at dotted paths, on copies of the objects
- * along them: each object on the way is copied once, however many paths pass through it.
+ * along them: each object on the way is copied once, however many paths pass through it, key by key
+ * (see withField), a removed value left out of its copy rather than deleted from it. `top`, when
+ * given, is the copy of `data` to start from (made by the caller, key by key too).
  */
-function withValues(data: Data, values: Iterable<[string, unknown]>): Data {
-  const out: Data = { ...data };
-  const copies = new Set<object>([out]);
+function withValues(data: Data, values: readonly (readonly [string, unknown])[], top?: Data): Data {
+  const removed = values.filter(([, v]) => v === undefined).map(([path]) => path);
+  // the objects copied so far: the originals and their copies, side by side (a path or two share each)
+  const originals: object[] = [data];
+  const copies: Data[] = [top ?? copyWithout(data, removed, '')];
+  const copyOf = (original: Data, prefix: string): Data => {
+    const i = originals.indexOf(original);
+    if (i >= 0) return copies[i];
+    const copy = copyWithout(original, removed, prefix);
+    originals.push(original);
+    copies.push(copy);
+    return copy;
+  };
   for (const [path, value] of values) {
-    const parts = path.split('.');
-    let at: Data | undefined = out;
-    for (let i = 0; i < parts.length - 1 && at; i++) {
-      const next = at[parts[i]];
-      if (next === null || typeof next !== 'object') at = undefined;
-      else {
-        if (!copies.has(next)) {
-          at[parts[i]] = { ...(next as Data) };
-          copies.add(at[parts[i]] as object);
-        }
-        at = at[parts[i]] as Data;
-      }
+    const parts = partsOf(path);
+    let original: unknown = data;
+    let at = copies[0];
+    let prefix = '';
+    for (let i = 0; i < parts.length - 1; i++) {
+      original = (original as Data)[parts[i]];
+      if (original === null || typeof original !== 'object') break;
+      prefix += `${parts[i]}.`;
+      const copy = copyOf(original as Data, prefix);
+      at[parts[i]] = copy;
+      at = copy;
     }
-    if (!at) continue;
+    if (original === null || typeof original !== 'object') continue;
+    // a removed value is left out of its object's copy (deleted only from a copy made by the caller)
     const last = parts[parts.length - 1];
-    if (value === undefined) delete at[last];
-    else at[last] = value;
+    if (value !== undefined) at[last] = value;
+    else if (last in at) delete at[last];
   }
+  return copies[0];
+}
+
+/** A copy of the object, key by key, without the keys that `removed` (dotted paths) names directly under `prefix`. */
+function copyWithout(object: Data, removed: readonly string[], prefix: string): Data {
+  const out: Data = {};
+  if (removed.length === 0) {
+    for (const k in object) out[k] = object[k];
+    return out;
+  }
+  for (const k in object) if (!removed.includes(prefix + k)) out[k] = object[k];
   return out;
 }
 
@@ -107,15 +142,17 @@ const erasedValue = (kind: Kind): unknown => (kind === 'object' ? {} : kind === 
 export function sealPersonalData(data: Data, paths: readonly string[], keyId: string, key: Uint8Array | null): Data {
   const values: Data = {};
   const fields: Record<string, Kind> = {};
+  let nested = false;
   for (const path of paths) {
     const v = valueAt(data, path);
     if (v === undefined || v === null) continue;
     values[path] = v;
     fields[path] = kindOf(v);
+    if (path.includes('.')) nested = true;
   }
   const sealedPaths = Object.keys(fields);
   if (sealedPaths.length === 0) return data;
-  const out = sealedPaths.some((path) => path.includes('.')) ? withValues(data, sealedPaths.map((path) => [path, undefined])) : without(data, sealedPaths);
+  const out = nested ? withValues(data, sealedPaths.map((path) => [path, undefined] as const)) : without(data, sealedPaths);
   // the subject was erased: what is written for it now is kept already erased
   if (!key) return withField(out, 'personal_data', { key: keyId, fields, sealed: '' } satisfies SealedPersonalData);
   const iv = nonce();
@@ -167,6 +204,10 @@ export function openPersonalData(data: Data, key: Buffer | null): Data {
       values = undefined; // not sealed under this key: as unreadable as an erased one
     }
   }
-  const opened = Object.entries(pd.fields).map(([path, kind]): [string, unknown] => [path, values ? values[path] : erasedValue(kind)]);
-  return withValues({ ...data, personal_data: { key: pd.key, erased: values === undefined } satisfies OpenedPersonalData }, opened);
+  const opened: [string, unknown][] = [];
+  for (const path in pd.fields) opened.push([path, values ? values[path] : erasedValue(pd.fields[path])]);
+  // the data as it was, key by key, with the envelope in its place: the opened values go after
+  const top: Data = {};
+  for (const k in data) top[k] = k === 'personal_data' ? ({ key: pd.key, erased: values === undefined } satisfies OpenedPersonalData) : data[k];
+  return withValues(data, opened, top);
 }
