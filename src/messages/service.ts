@@ -18,12 +18,6 @@ import type { ValidSend } from './validation.ts';
  * sealed (its data keys made, its seals on the CPU work threads) while the one before it is appended.
  */
 const APPEND_CHUNK = 2500;
-/**
- * Chunks of one call appended at once, each in its own transaction on its own connection: one
- * append keeps one Postgres backend busy, and the server waits for it; two use both cores of a small
- * machine (README "The write path").
- */
-const APPEND_LANES = 2;
 /** Sends of one chunk when the store's appendMany is not atomic (see appendChunk). */
 const CHUNK_ATTEMPTS = 3;
 const CHUNK_RETRY_MS = 200;
@@ -46,41 +40,27 @@ export async function acceptMessages(
     sealed.catch(() => undefined); // awaited (and its error thrown) in turn; never an unhandled rejection when dropped
     return sealed;
   };
-  const starts: number[] = [];
-  for (let from = 0; from < accepted.length; from += APPEND_CHUNK) starts.push(from);
   let position: Position | undefined;
-  /** the chunks written, by their first item; and the first failure, after which no lane starts another */
-  const written: number[] = [];
-  let failure: { error: unknown } | undefined;
-  // each lane takes every APPEND_LANES-th chunk, and seals its next one while it appends this one
-  const lane = async (first: number) => {
-    let next = first < starts.length ? sealedChunk(starts[first]) : undefined;
-    for (let k = first; k < starts.length && !failure; k += APPEND_LANES) {
-      try {
-        const batch = await next!;
-        next = k + APPEND_LANES < starts.length ? sealedChunk(starts[k + APPEND_LANES]) : undefined;
-        const results = await appendChunk(engage, batch);
-        written.push(starts[k]);
-        // the newest position of the chunk, wherever it is in the results
-        for (const r of results) if (!position || comparePositions(r.position, position) > 0) position = r.position;
-      } catch (error) {
-        failure ??= { error };
-        return;
+  let next = accepted.length > 0 ? sealedChunk(0) : undefined;
+  for (let i = 0; i < accepted.length; i += APPEND_CHUNK) {
+    let results: AppendResult[];
+    try {
+      const batch = await next!;
+      next = i + APPEND_CHUNK < accepted.length ? sealedChunk(i + APPEND_CHUNK) : undefined;
+      results = await appendChunk(engage, batch);
+    } catch (err) {
+      // the items of the chunks before are accepted (they will be dispatched) although this call
+      // fails: never let that pass silently
+      if (i > 0) {
+        engage.log.error(
+          { err, accountId, bulkId: extra.bulkId, acceptedCount: i, accepted: accepted.slice(0, LOGGED_IDS).map((a) => a.id), notAcceptedCount: accepted.length - i },
+          `accepting messages failed part-way: the first ${i} valid messages were accepted and will be sent`,
+        );
       }
+      throw err;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(APPEND_LANES, starts.length) }, (_, i) => lane(i)));
-  if (failure) {
-    // the items of the chunks written are accepted (they will be dispatched) although this call
-    // fails: never let that pass silently
-    if (written.length > 0) {
-      const ids = written.sort((x, y) => x - y).flatMap((from) => accepted.slice(from, from + APPEND_CHUNK).map((a) => a.id));
-      engage.log.error(
-        { err: failure.error, accountId, bulkId: extra.bulkId, acceptedCount: ids.length, accepted: ids.slice(0, LOGGED_IDS), notAcceptedCount: accepted.length - ids.length },
-        `accepting messages failed part-way: ${ids.length} of the ${accepted.length} valid messages were accepted and will be sent`,
-      );
-    }
-    throw failure.error;
+    // the newest position of the chunk, wherever it is in the results
+    for (const r of results) if (!position || comparePositions(r.position, position) > 0) position = r.position;
   }
   return { accepted, position };
 }
