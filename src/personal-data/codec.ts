@@ -88,14 +88,13 @@ function withValues(data: Data, values: readonly (readonly [string, unknown])[],
   return copies[0];
 }
 
-/** A copy of the object, key by key, without the keys that `removed` (dotted paths) names directly under `prefix`. */
+/**
+ * A copy of the object, key by key (see withField), without the keys that `removed` (dotted paths)
+ * names directly under `prefix` ('' for the top level).
+ */
 function copyWithout(object: Data, removed: readonly string[], prefix: string): Data {
   const out: Data = {};
-  if (removed.length === 0) {
-    for (const k in object) out[k] = object[k];
-    return out;
-  }
-  for (const k in object) if (!removed.includes(prefix + k)) out[k] = object[k];
+  for (const k in object) if (removed.length === 0 || !removed.includes(prefix + k)) out[k] = object[k];
   return out;
 }
 
@@ -108,13 +107,6 @@ export function withField(data: Data, name: string, value: unknown): Data {
   const out: Data = {};
   for (const k in data) if (k !== name) out[k] = data[k];
   out[name] = value;
-  return out;
-}
-
-/** A copy of the data without these top-level fields, made key by key (see withField). */
-function without(data: Data, names: readonly string[]): Data {
-  const out: Data = {};
-  for (const k in data) if (!names.includes(k)) out[k] = data[k];
   return out;
 }
 
@@ -152,7 +144,7 @@ export function sealPersonalData(data: Data, paths: readonly string[], keyId: st
   }
   const sealedPaths = Object.keys(fields);
   if (sealedPaths.length === 0) return data;
-  const out = nested ? withValues(data, sealedPaths.map((path) => [path, undefined] as const)) : without(data, sealedPaths);
+  const out = nested ? withValues(data, sealedPaths.map((path) => [path, undefined] as const)) : copyWithout(data, sealedPaths, '');
   // the subject was erased: what is written for it now is kept already erased
   if (!key) return withField(out, 'personal_data', { key: keyId, fields, sealed: '' } satisfies SealedPersonalData);
   const iv = nonce();
