@@ -1,5 +1,6 @@
 // Read model of messages: history, lookups, and the work queues the scheduler and dispatcher poll,
 // each a typed query below (the workers write only by appending to the message streams).
+import type pg from 'pg';
 import type { MessageContent, MessageEvent } from '../commands/message.ts';
 import { MESSAGE_EVENT_TYPES, failureCode, failureReasonOf, isMarketing, type Channel, type MessageStatus } from '../commands/message.ts';
 import { isUndefinedTable } from '../src/db/errors.ts';
@@ -371,6 +372,26 @@ export function listMessages(db: Db, accountId: string, filter: MessageFilter, r
   return listById<MessageRow>(db, 'messages', f, range);
 }
 
+/**
+ * `SELECT <columns> FROM messages <rest>` for messages picked by their state alone (`rest` names no
+ * content column), each state joined to its content through the content's primary key. The view's
+ * join is left to the planner's statistics, and on tables that grew since they were taken (a new
+ * install, a burst of bulks) it was planned as a hash join over a scan of every content row, for the
+ * dispatcher's queue and for each batch of delivery reports. `content` names the content columns wanted
+ * (never id or account_id: those are the state's). On a live generation of version 5 or older (one
+ * table, no message_states) until the rebuild swaps in: the same through the view.
+ */
+async function selectByState<R extends pg.QueryResultRow>(db: Db, columns: string, content: readonly string[], rest: string, params: unknown[]): Promise<R[]> {
+  // LIMIT 1 keeps the subquery a subquery: one look-up of the content's key per state row
+  const byState = `message_states s CROSS JOIN LATERAL (SELECT ${content.join(', ')} FROM message_contents c WHERE c.id = s.id AND c.account_id = s.account_id LIMIT 1) c`;
+  try {
+    return (await db.query<R>(`SELECT ${columns} FROM ${byState} ${rest}`, params)).rows;
+  } catch (err) {
+    if (!isUndefinedTable(err)) throw err;
+    return (await db.query<R>(`SELECT ${columns} FROM messages ${rest}`, params)).rows;
+  }
+}
+
 /** What a delivery report needs of the message it names: whose it is, to whom, and where its stream stands. */
 export type ReportTargetRow = Pick<MessageRow, 'id' | 'account_id' | 'to_address' | 'channel' | 'provider_message_id' | 'status' | 'revision'>;
 
@@ -381,7 +402,7 @@ export async function reportTargets(db: Db, ids: readonly string[], providerMess
   // index scan for a batch of 2,000 reports (a row both find comes twice: callers key them by id)
   const select = (where: string, keys: readonly string[]) =>
     keys.length
-      ? db.query<ReportTargetRow>(`SELECT id, account_id, to_address, channel, provider_message_id, status, revision::text FROM messages WHERE ${where} = ANY($1::text[])`, [keys]).then((r) => r.rows)
+      ? selectByState<ReportTargetRow>(db, 'id, account_id, to_address, channel, provider_message_id, status, revision::text', ['to_address', 'channel'], `WHERE ${where} = ANY($1::text[])`, [keys])
       : Promise.resolve([]);
   return [...(await select('id', ids)), ...(await select('provider_message_id', providerMessageIds))];
 }
@@ -394,18 +415,23 @@ export type DispatchRow = Pick<
   | 'personal_key'
 >;
 
+/** The content columns a claim reads (DispatchRow's own). */
+const DISPATCH_CONTENT_COLUMNS = [
+  'channel', 'to_address', 'message', 'htmlmessage', 'subject', 'reply_to', 'from_name', 'headers', 'sender', 'transactional', 'category', 'webhook_url', 'personal_key',
+] as const satisfies readonly (typeof MESSAGE_CONTENT_COLUMNS)[number][];
+
 /** Queued messages due now and not under a live claim, oldest due first, leaving out `exceptIds` (a dispatcher's own in-flight ones). */
 export async function dueForDispatch(db: Db, limit: number, exceptIds: readonly string[]): Promise<DispatchRow[]> {
-  const { rows } = await db.query<DispatchRow>(
-    `SELECT id, account_id, channel, to_address, message, htmlmessage, subject, reply_to, from_name, headers, sender,
-            transactional, category, marketing, webhook_url, not_before, claimed_until, attempts, reason, revision::text, personal_key
-     FROM messages
-     WHERE status = 'queued' AND (not_before IS NULL OR not_before <= now())
+  return selectByState<DispatchRow>(
+    db,
+    `id, account_id, channel, to_address, message, htmlmessage, subject, reply_to, from_name, headers, sender,
+     transactional, category, marketing, webhook_url, not_before, claimed_until, attempts, reason, revision::text, personal_key`,
+    DISPATCH_CONTENT_COLUMNS,
+    `WHERE status = 'queued' AND (not_before IS NULL OR not_before <= now())
        AND (claimed_until IS NULL OR claimed_until < now()) AND NOT (id = ANY($2::text[]))
      ORDER BY not_before NULLS FIRST, id LIMIT $1`,
     [limit, exceptIds],
   );
-  return rows;
 }
 
 /** Scheduled messages whose time has come, earliest first. */

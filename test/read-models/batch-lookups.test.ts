@@ -10,7 +10,7 @@ import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { applyDocuments } from '../../projections/document.ts';
 import { contactsProjection, recipientTimezones } from '../../projections/contacts.ts';
-import { marketingSentSince, messagesProjection } from '../../projections/messages.ts';
+import { dueForDispatch, marketingSentSince, messagesProjection, reportTargets } from '../../projections/messages.ts';
 import { suppressedAmong, suppressionsProjection } from '../../projections/suppressions.ts';
 import { setProviderMessageIds } from '../../projections/webhook-message-hooks.ts';
 import { releaseDeliveries, webhookOutboxProjection } from '../../projections/webhook-outbox.ts';
@@ -100,6 +100,23 @@ describe(`a batch of ${BATCH} keys in a table of ${ROWS.toLocaleString('en-US')}
       const { rows } = await c.query('SELECT count(*)::int AS n FROM lookup_documents WHERE id = ANY($1::text[]) AND n = 1', [picked.map((i) => `doc_${key(i)}`)]);
       expect(rows[0].n).toBe(BATCH);
     }],
+    // a message's content is read through its key for each state picked: joined through the view
+    // `messages` only, a batch was planned as a hash join over every content row (README "The write path")
+    ['delivery reports’ messages, by our id', t('message_contents'), async (c: pg.PoolClient) => {
+      const found = await reportTargets(c, picked.map((i) => `msg_${key(i)}`), []);
+      expect(found.map((r) => r.to_address).sort()).toEqual(picked.map((i) => `p${key(i)}@example.com`).sort());
+    }],
+    ['delivery reports’ messages, by the provider’s id', t('message_contents'), async (c: pg.PoolClient) => {
+      await c.query(`UPDATE message_states SET provider_message_id = 'prov-' || substr(id, 5) WHERE id = ANY($1::text[])`, [picked.map((i) => `msg_${key(i)}`)]);
+      const found = await reportTargets(c, [], picked.map((i) => `prov-${key(i)}`));
+      expect(found.map((r) => r.id).sort()).toEqual(picked.map((i) => `msg_${key(i)}`).sort());
+    }],
+    ['queued messages due for dispatch', t('message_contents'), async (c: pg.PoolClient) => {
+      await c.query(`UPDATE message_states SET status = 'queued' WHERE id = ANY($1::text[])`, [picked.map((i) => `msg_${key(i)}`)]);
+      const due = await dueForDispatch(c, BATCH, []);
+      expect(due.map((r) => r.id).sort()).toEqual(picked.map((i) => `msg_${key(i)}`).sort());
+      expect(due.every((r) => r.message === 'Hi' && r.channel === 'email')).toBe(true);
+    }],
   ])('%s: reads about the rows it names, not the table', async (_name, table, work) => {
     const reads = await readsOf(table, work);
     expect(reads).toBeGreaterThanOrEqual(BATCH);
@@ -108,19 +125,30 @@ describe(`a batch of ${BATCH} keys in a table of ${ROWS.toLocaleString('en-US')}
   });
 });
 
-describe('the marketing count during a rebuild from the one-table messages read model (version 5)', () => {
-  it('counts through the view `messages` while the live generation has no message_states', async () => {
+describe('during a rebuild from the one-table messages read model (version 5)', () => {
+  it('counts marketing, finds delivery reports’ messages and the dispatcher’s queue through the view `messages` while the live generation has no message_states', async () => {
     const client = await db.pool.connect();
     try {
       // a live generation of version 5: one table behind the view `messages`, no message_states
       await client.query(`CREATE SCHEMA legacy_messages`);
-      await client.query(`CREATE TABLE legacy_messages.messages (id text PRIMARY KEY, account_id text, to_address text, marketing boolean, sent_at timestamptz)`);
-      await client.query(`INSERT INTO legacy_messages.messages VALUES ('m1', $1, 'a@example.com', true, now()), ('m2', $1, 'a@example.com', true, now()),
-        ('m3', $1, 'a@example.com', false, now()), ('m4', $1, 'b@example.com', true, now() - interval '2 days')`, [ACCOUNT]);
+      await client.query(`CREATE TABLE legacy_messages.messages (id text PRIMARY KEY, account_id text, to_address text, marketing boolean, sent_at timestamptz,
+        channel text, status text, provider_message_id text, revision bigint, message text, htmlmessage text, subject text, reply_to text, from_name text,
+        headers jsonb, sender text, transactional boolean, category text, webhook_url text, not_before timestamptz, claimed_until timestamptz, attempts int,
+        reason text, personal_key text)`);
+      await client.query(`INSERT INTO legacy_messages.messages (id, account_id, to_address, marketing, sent_at, channel, status, provider_message_id, revision, message, transactional, attempts)
+        VALUES ('m1', $1, 'a@example.com', true, now(), 'email', 'sent', 'p1', 3, 'Hi', false, 1), ('m2', $1, 'a@example.com', true, now(), 'email', 'sent', 'p2', 3, 'Hi', false, 1),
+        ('m3', $1, 'a@example.com', false, now(), 'email', 'sent', 'p3', 3, 'Hi', false, 1), ('m4', $1, 'b@example.com', true, now() - interval '2 days', 'email', 'sent', 'p4', 3, 'Hi', false, 1),
+        ('m5', $1, 'c@example.com', false, NULL, 'sms', 'queued', NULL, 1, 'Due', true, 0)`, [ACCOUNT]);
       await client.query('SET search_path = legacy_messages');
       const since = new Date(Date.now() - 86_400_000);
       const counts = await marketingSentSince(client, [{ account_id: ACCOUNT, address: 'a@example.com' }, { account_id: ACCOUNT, address: 'b@example.com' }], since);
       expect(counts.map(({ to_address, n }) => ({ to_address, n }))).toEqual([{ to_address: 'a@example.com', n: 2 }]);
+      const targets = await reportTargets(client, ['m1'], ['p4']);
+      expect(targets.map(({ id, to_address, revision }) => ({ id, to_address, revision }))).toEqual([
+        { id: 'm1', to_address: 'a@example.com', revision: '3' }, { id: 'm4', to_address: 'b@example.com', revision: '3' },
+      ]);
+      const due = await dueForDispatch(client, 10, []);
+      expect(due.map(({ id, to_address, message }) => ({ id, to_address, message }))).toEqual([{ id: 'm5', to_address: 'c@example.com', message: 'Due' }]);
     } finally {
       await client.query('RESET search_path').catch(() => undefined);
       await client.query('DROP SCHEMA IF EXISTS legacy_messages CASCADE').catch(() => undefined);
