@@ -13,6 +13,7 @@ import type { TableNamer } from '../src/read-models/projection.ts';
 import type { Projection } from '../src/read-models/projection.ts';
 import { applyDocuments, type Row } from './document.ts';
 import { type Db, Filters, type IdRange, type Recipient, escapeLike, findInAccount, listById } from './queries.ts';
+import { prepared } from '../src/db/prepared.ts';
 
 /** A row of the contacts read model as node-postgres returns it. */
 export interface ContactRow {
@@ -172,7 +173,7 @@ async function applySegmentColumns(tx: pg.PoolClient, events: RecordedEvent[], t
  */
 export async function copySegmentRows(tx: pg.ClientBase | pg.Pool, t: TableNamer, ids: readonly string[]): Promise<void> {
   const [contacts, segmentContacts, keys] = [t('contacts'), t('segment_contacts'), t('segment_custom_keys')];
-  await tx.query(
+  await tx.query(prepared(
     `INSERT INTO ${segmentContacts} (account_id, id, country, language, created_at, custom)
      SELECT c.account_id, c.id, c.country, c.language, c.created_at,
        (SELECT array_agg(lower(c.custom_fields ->> k.key) ORDER BY k.slot) FROM ${keys} k
@@ -181,7 +182,7 @@ export async function copySegmentRows(tx: pg.ClientBase | pg.Pool, t: TableNamer
      FROM ${contacts} c WHERE c.id = ANY($1::text[])
      ON CONFLICT (account_id, id) DO UPDATE SET country = excluded.country, language = excluded.language, created_at = excluded.created_at, custom = excluded.custom`,
     [ids],
-  );
+  ));
 }
 
 function evolveRow(row: Row | undefined, recorded: { type: string; data: unknown }): Row | undefined {
@@ -307,12 +308,12 @@ export async function contactIdsWithAddress(db: Db, accountId: string, address: 
  * email and phone indexes (README "The write path": a batch reads only the rows it names).
  */
 export async function recipientTimezones(db: Db, recipients: readonly Recipient[]): Promise<(Recipient & { timezone: string })[]> {
-  const { rows } = await db.query<Recipient & { timezone: string }>(
+  const { rows } = await db.query<Recipient & { timezone: string }>(prepared(
     `SELECT DISTINCT ON (c.account_id, u.addr) c.account_id, u.addr AS address, c.timezone FROM contacts c
      JOIN unnest($1::text[], $2::text[]) AS u(a, addr) ON c.account_id = u.a AND (c.email = u.addr OR c.phone = u.addr)
      WHERE c.account_id = ANY($3::text[]) AND (c.email = ANY($2::text[]) OR c.phone = ANY($2::text[])) AND c.timezone IS NOT NULL
      ORDER BY c.account_id, u.addr, c.id`,
     [recipients.map((r) => r.account_id), recipients.map((r) => r.address), eachOnce(recipients.map((r) => r.account_id))],
-  );
+  ));
   return rows;
 }

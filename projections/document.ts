@@ -2,6 +2,7 @@
 // batch in memory, then write back with one upsert, one update and one delete, whatever the batch size.
 import type pg from 'pg';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
+import { prepared } from '../src/db/prepared.ts';
 
 export type Row = Record<string, unknown> & { id: string };
 
@@ -25,7 +26,7 @@ export async function applyDocuments(
   // a row already there is read without its fixed columns, and written back without them
   const changing = fixedSet.size ? columns.filter((c) => !fixedSet.has(c)) : columns;
   const ids = [...new Set(events.map(idOf))];
-  const { rows } = await tx.query<Row>(`SELECT ${changing.join(', ')} FROM ${table} WHERE id = ANY($1::text[])`, [ids]);
+  const { rows } = await tx.query<Row>(prepared(`SELECT ${changing.join(', ')} FROM ${table} WHERE id = ANY($1::text[])`, [ids]));
   const current = new Map<string, Row | undefined>(rows.map((r) => [r.id, r]));
   for (const e of events) {
     const id = idOf(e);
@@ -40,24 +41,28 @@ export async function applyDocuments(
     else if (fixedSet.size && !fixed.some((c) => Object.hasOwn(row, c))) changes.push(row);
     else whole.push(row);
   }
-  if (deletes.length) await tx.query(`DELETE FROM ${table} WHERE id = ANY($1::text[])`, [deletes]);
+  if (deletes.length) await tx.query(prepared(`DELETE FROM ${table} WHERE id = ANY($1::text[])`, [deletes]));
   if (whole.length) {
     const cols = columns.join(', ');
     const updates = columns.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ');
     await tx.query(
-      `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::${table}, $1::jsonb)
-       ON CONFLICT (id) DO UPDATE SET ${updates}`,
-      [JSON.stringify(whole)],
+      prepared(
+        `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::${table}, $1::jsonb)
+         ON CONFLICT (id) DO UPDATE SET ${updates}`,
+        [JSON.stringify(whole)],
+      ),
     );
   }
   if (changes.length) {
     const sets = changing.filter((c) => c !== 'id').map((c) => `${c} = v.${c}`).join(', ');
     // the ids also as `= ANY`, the primary key's condition (README "The write path": a batch reads
     // only the rows it names)
-    await tx.query(`UPDATE ${table} t SET ${sets} FROM jsonb_populate_recordset(NULL::${table}, $1::jsonb) v WHERE t.id = ANY($2::text[]) AND t.id = v.id`, [
-      JSON.stringify(changes),
-      changes.map((r) => r.id),
-    ]);
+    await tx.query(
+      prepared(`UPDATE ${table} t SET ${sets} FROM jsonb_populate_recordset(NULL::${table}, $1::jsonb) v WHERE t.id = ANY($2::text[]) AND t.id = v.id`, [
+        JSON.stringify(changes),
+        changes.map((r) => r.id),
+      ]),
+    );
   }
 }
 

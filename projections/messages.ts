@@ -12,6 +12,7 @@ import { openEvents } from '../src/personal-data/store.ts';
 import { applyDocuments, applyInOrder, type Row } from './document.ts';
 import { ERASURE_EVENTS, erasedKeys, isErasure } from './erasures.ts';
 import { type Db, Filters, type IdRange, type Recipient, findInAccount, listById } from './queries.ts';
+import { prepared } from '../src/db/prepared.ts';
 
 /** A row of the messages read model as node-postgres returns it. */
 export interface MessageRow {
@@ -385,7 +386,7 @@ async function selectByState<R extends pg.QueryResultRow>(db: Db, columns: strin
   // LIMIT 1 keeps the subquery a subquery: one look-up of the content's key per state row
   const byState = `message_states s CROSS JOIN LATERAL (SELECT ${content.join(', ')} FROM message_contents c WHERE c.id = s.id AND c.account_id = s.account_id LIMIT 1) c`;
   try {
-    return (await db.query<R>(`SELECT ${columns} FROM ${byState} ${rest}`, params)).rows;
+    return (await db.query<R>(prepared(`SELECT ${columns} FROM ${byState} ${rest}`, params))).rows;
   } catch (err) {
     if (!isUndefinedTable(err)) throw err;
     return (await db.query<R>(`SELECT ${columns} FROM messages ${rest}`, params)).rows;
@@ -457,12 +458,12 @@ export async function sandboxSentBefore(db: Db, sentBefore: Date, afterId: strin
 export async function marketingSentSince(db: Db, recipients: readonly Recipient[], since: Date): Promise<{ account_id: string; to_address: string; n: number; oldest: Date }[]> {
   const params = [recipients.map((r) => r.account_id), recipients.map((r) => r.address), since, eachOnce(recipients.map((r) => r.account_id))];
   const countOf = (from: string, to: string) =>
-    db.query<{ account_id: string; to_address: string; n: number; oldest: Date }>(
+    db.query<{ account_id: string; to_address: string; n: number; oldest: Date }>(prepared(
       `SELECT m.account_id, m.${to} AS to_address, count(*)::int AS n, min(m.sent_at) AS oldest FROM ${from} m
        JOIN (SELECT DISTINCT a, addr FROM unnest($1::text[], $2::text[]) AS u(a, addr)) u ON m.account_id = u.a AND m.${to} = u.addr
        WHERE m.account_id = ANY($4::text[]) AND m.${to} = ANY($2::text[]) AND m.marketing AND m.sent_at > $3 GROUP BY m.account_id, m.${to}`,
       params,
-    );
+    ));
   try {
     // the state's copy of a marketing message's recipient: its index names exactly the marketing sent to them
     return (await countOf('message_states', 'marketing_to')).rows;

@@ -11,6 +11,7 @@ import { retryingConflicts } from './db/errors.ts';
 import { GroupCommit, perPool } from './db/group-commit.ts';
 import type { Migration } from './db/migrations.ts';
 import { serviceSecret, storedSecret } from './service-secrets.ts';
+import { prepared } from './db/prepared.ts';
 
 type Queryable = Pick<pg.Pool, 'query'>;
 
@@ -83,11 +84,13 @@ const claimBatch = perPool(
       async (rows) => {
         const { rows: owners } = await retryingConflicts(() =>
           pool.query<{ account_id: string; kind: string; value: string; owner_id: string }>(
-            `INSERT INTO unique_claims (key, account_id, kind, value, owner_id)
-             SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[]) AS u(key, a, k, v, o) ORDER BY key
-             ON CONFLICT (key) DO UPDATE SET owner_id = unique_claims.owner_id
-             RETURNING account_id, kind, value, owner_id`,
-            [rows.map((r) => r.key), rows.map((r) => r.accountId), rows.map((r) => r.kind), rows.map((r) => r.value), rows.map((r) => r.ownerId)],
+            prepared(
+              `INSERT INTO unique_claims (key, account_id, kind, value, owner_id)
+               SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[]) AS u(key, a, k, v, o) ORDER BY key
+               ON CONFLICT (key) DO UPDATE SET owner_id = unique_claims.owner_id
+               RETURNING account_id, kind, value, owner_id`,
+              [rows.map((r) => r.key), rows.map((r) => r.accountId), rows.map((r) => r.kind), rows.map((r) => r.value), rows.map((r) => r.ownerId)],
+            ),
           ),
         );
         const key = (accountId: string, kind: string, value: string) => `${accountId}\u0000${kind}\u0000${value}`;
@@ -172,10 +175,12 @@ export async function claimMany(
   const ref = (kind: string, hash: string) => `${kind}\u0000${hash}`;
   for (let attempt = 0; attempt < 3 && pending.length > 0; attempt++) {
     const { rows: inserted } = await pool.query<{ kind: string; value: string }>(
-      `INSERT INTO unique_claims (key, account_id, kind, value, owner_id)
-       SELECT u.key, $1, k, v, o FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[]) AS u(key, k, v, o) ORDER BY u.key
-       ON CONFLICT (key) DO NOTHING RETURNING kind, value`,
-      [accountId, pending.map((r) => keyOf.get(r)), pending.map((r) => r.kind), pending.map((r) => hashOf(r.value)), pending.map((r) => r.ownerId)],
+      prepared(
+        `INSERT INTO unique_claims (key, account_id, kind, value, owner_id)
+         SELECT u.key, $1, k, v, o FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[]) AS u(key, k, v, o) ORDER BY u.key
+         ON CONFLICT (key) DO NOTHING RETURNING kind, value`,
+        [accountId, pending.map((r) => keyOf.get(r)), pending.map((r) => r.kind), pending.map((r) => hashOf(r.value)), pending.map((r) => r.ownerId)],
+      ),
     );
     const insertedRefs = new Set(inserted.map((r) => ref(r.kind, r.value)));
     const rest = pending.filter((r) => {
@@ -283,11 +288,13 @@ export async function claimFree(
   const wanted = keyedOnce(scope, [...claims].reverse(), hashOf);
   const { rows } = await retryingConflicts(() =>
     pool.query<{ value: string }>(
-      `INSERT INTO unique_claims (key, account_id, kind, value, owner_id)
-       SELECT w.key, $1, $2, w.value, w.owner FROM unnest($3::uuid[], $4::text[], $5::text[]) AS w(key, value, owner) ORDER BY w.key
-       ON CONFLICT (key) DO NOTHING
-       RETURNING value`,
-      [scope.accountId, scope.kind, wanted.map((c) => c.key), wanted.map((c) => c.hashed), wanted.map((c) => c.item.owner)],
+      prepared(
+        `INSERT INTO unique_claims (key, account_id, kind, value, owner_id)
+         SELECT w.key, $1, $2, w.value, w.owner FROM unnest($3::uuid[], $4::text[], $5::text[]) AS w(key, value, owner) ORDER BY w.key
+         ON CONFLICT (key) DO NOTHING
+         RETURNING value`,
+        [scope.accountId, scope.kind, wanted.map((c) => c.key), wanted.map((c) => c.hashed), wanted.map((c) => c.item.owner)],
+      ),
     ),
   );
   const ownerOf = new Map(wanted.map((c) => [c.item.value, c.item.owner]));
@@ -313,11 +320,13 @@ export async function claimOrHolders(pool: pg.Pool, scope: Scope, claims: readon
   const wanted = keyedOnce(scope, [...claims].reverse(), hashOf);
   const { rows } = await retryingConflicts(() =>
     pool.query<HolderRow>(
-      `INSERT INTO unique_claims (key, account_id, kind, value, owner_id)
-       SELECT w.key, $1, $2, w.value, w.owner FROM unnest($3::uuid[], $4::text[], $5::text[]) AS w(key, value, owner) ORDER BY w.key
-       ON CONFLICT (key) DO UPDATE SET owner_id = unique_claims.owner_id
-       RETURNING ${HOLDER_COLUMNS}`,
-      [scope.accountId, scope.kind, wanted.map((c) => c.key), wanted.map((c) => c.hashed), wanted.map((c) => c.item.owner)],
+      prepared(
+        `INSERT INTO unique_claims (key, account_id, kind, value, owner_id)
+         SELECT w.key, $1, $2, w.value, w.owner FROM unnest($3::uuid[], $4::text[], $5::text[]) AS w(key, value, owner) ORDER BY w.key
+         ON CONFLICT (key) DO UPDATE SET owner_id = unique_claims.owner_id
+         RETURNING ${HOLDER_COLUMNS}`,
+        [scope.accountId, scope.kind, wanted.map((c) => c.key), wanted.map((c) => c.hashed), wanted.map((c) => c.item.owner)],
+      ),
     ),
   );
   for (const r of rows) held.set(valueOf.get(r.value)!, { owner: r.owner_id, ageMs: r.age_ms });

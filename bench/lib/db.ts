@@ -161,6 +161,23 @@ export async function statementCalls(db: BenchDatabase): Promise<number | undefi
   }
 }
 
+/**
+ * With BENCH_PG_STATS=1: the statements the clients sent to this database, all together: calls, time
+ * executing and time planning (a statement sent unprepared is planned on every call).
+ */
+async function statementTotals(db: BenchDatabase): Promise<{ calls: number; exec_ms: number; plan_ms: number } | undefined> {
+  try {
+    const { rows } = await db.pool.query<{ calls: string | null; exec: number | null; plan: number | null }>(
+      `SELECT sum(calls)::text AS calls, sum(total_exec_time) AS exec, sum(total_plan_time) AS plan
+         FROM pg_stat_statements WHERE toplevel AND dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
+    const r = rows[0];
+    return r?.calls ? { calls: Number(r.calls), exec_ms: Math.round(r.exec ?? 0), plan_ms: Math.round(r.plan ?? 0) } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** With BENCH_PG_STATS=1: forgets the statements counted so far in the cluster, so the next statementsOf covers only what follows. */
 export async function resetStatementStats(db: BenchDatabase): Promise<void> {
   if (process.env.BENCH_PG_STATS !== '1') return;
@@ -209,6 +226,11 @@ export async function statementsOf(
   db: BenchDatabase,
 ): Promise<{ statements?: StatementStat[]; round_trips?: { calls: number; query: string }[]; table_scans?: TableScans[]; table_writes?: TableWrites[]; wal?: WalStats }> {
   const statements = await statementStats(db);
+  const totals = await statementTotals(db);
+  if (totals) {
+    const share = totals.exec_ms + totals.plan_ms > 0 ? Math.round((totals.plan_ms / (totals.exec_ms + totals.plan_ms)) * 100) : 0;
+    progress(`  pg statements sent: ${totals.calls} calls, ${totals.exec_ms} ms executing + ${totals.plan_ms} ms planning (${share}% planning)`);
+  }
   for (const st of statements.slice(0, 12)) progress(`  pg ${(st.share * 100).toFixed(1)}%${st.toplevel ? '' : ' (inner)'} ${st.total_ms} ms + plan ${st.plan_ms} ms / ${st.calls} calls: ${st.query}`);
   const roundTrips = await topLevelByCalls(db);
   for (const st of roundTrips.slice(0, 20)) progress(`  pg calls ${st.calls}: ${st.query.slice(0, 160)}`);

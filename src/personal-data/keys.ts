@@ -8,6 +8,7 @@ import type pg from 'pg';
 import { GroupCommit, perPool } from '../db/group-commit.ts';
 import type { Migration } from '../db/migrations.ts';
 import { newId } from '../ids.ts';
+import { prepared } from '../db/prepared.ts';
 
 /** The subject of a contact's own data. */
 export const contactSubject = (contactId: string) => `contact:${contactId}`;
@@ -54,7 +55,7 @@ export async function keysForSubjects(db: Queryable, accountId: string, subjects
   const keysOf = (list: string) => `SELECT id, subject, key FROM data_keys WHERE account_id = $1 AND subject = ANY(${list})`;
   const readKeys = async (of: string[]) => {
     const subjectList = textList(2, of);
-    take((await db.query(keysOf(subjectList.sql), [accountId, subjectList.param])).rows);
+    take((await db.query(prepared(keysOf(subjectList.sql), [accountId, subjectList.param]))).rows);
   };
   // the keys travel as one binary parameter, KEY_BYTES each (an array of bytea would be sent as
   // text, every key hex-escaped), and are cut apart in the statement; `readFirst` reads the keys there
@@ -69,7 +70,7 @@ export async function keysForSubjects(db: Queryable, accountId: string, subjects
        ON CONFLICT (account_id, subject) DO NOTHING
        RETURNING id, subject, key`;
     const sql = readFirst ? `WITH existing AS (${keysOf(subjectList.sql)}), made AS (${insert}) SELECT * FROM existing UNION ALL SELECT * FROM made` : insert;
-    take((await db.query(sql, [accountId, subjectList.param, idList.param, randomBytes(KEY_BYTES * missing.length)])).rows);
+    take((await db.query(prepared(sql, [accountId, subjectList.param, idList.param, randomBytes(KEY_BYTES * missing.length)]))).rows);
   };
   if (wanted.length <= READ_OR_MAKE_AT_ONCE) {
     // a few subjects (a single write): read and make in one round trip, where two cost a single
@@ -129,7 +130,7 @@ export async function keysById(db: Queryable, ids: readonly string[]): Promise<M
   const wanted = [...new Set(ids)];
   if (wanted.length === 0) return result;
   const idList = textList(1, wanted);
-  const { rows } = await db.query<{ id: string; key: Buffer | null }>(`SELECT id, key FROM data_keys WHERE id = ANY(${idList.sql})`, [idList.param]);
+  const { rows } = await db.query<{ id: string; key: Buffer | null }>(prepared(`SELECT id, key FROM data_keys WHERE id = ANY(${idList.sql})`, [idList.param]));
   for (const id of wanted) result.set(id, null);
   for (const r of rows) result.set(r.id, r.key);
   return result;

@@ -27,6 +27,7 @@ import { CHECKPOINT_CHANNEL, STATE_COLUMNS, type StateRow, beginBatch, commitBat
 import { NotificationListener } from '../db/notifications.ts';
 import { errorText, isEventError, parkEvent } from './parked.ts';
 import { BatchGroup } from './batch-group.ts';
+import { prepared } from '../db/prepared.ts';
 
 export interface RunnerOptions {
   /** the most events one transaction applies */
@@ -265,7 +266,7 @@ export class ProjectionRunner extends EventEmitter {
   }
 
   private async refreshPositions(names: readonly string[]) {
-    const { rows } = await this.pool.query<StateRow>(`SELECT ${STATE_COLUMNS} FROM projection_state WHERE name = ANY($1) AND active`, [names]);
+    const { rows } = await this.pool.query<StateRow>(prepared(`SELECT ${STATE_COLUMNS} FROM projection_state WHERE name = ANY($1) AND active`, [names]));
     for (const r of rows) {
       const p = rowPosition(r);
       const known = this.positions.get(r.name);
