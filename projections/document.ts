@@ -1,10 +1,22 @@
 // Shared apply for "one row per aggregate" read models: load the rows a batch touches, fold the
 // batch in memory, then write back with one upsert, one update and one delete, whatever the batch size.
-import type pg from 'pg';
+import pg from 'pg';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import { prepared } from '../src/db/prepared.ts';
 
 export type Row = Record<string, unknown> & { id: string };
+
+/** timestamptz, timestamp and date */
+const TIME_TYPES: ReadonlySet<number> = new Set([1184, 1114, 1082]);
+/**
+ * How applyDocuments reads rows: times as Postgres prints them. A row read here is folded and written
+ * back, its times carried, never used as dates (its evolve sets new ones from events, as strings):
+ * parsed into Date objects they cost the parse, the object and its printing back, on every row a
+ * batch touches, and lost their microseconds.
+ */
+const TIMESTAMPS_AS_TEXT: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (TIME_TYPES.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format))) as pg.CustomTypesConfig['getTypeParser'],
+};
 
 /**
  * Applies a batch to a table of one row per document. `fixed` names the columns a row gets when an
@@ -26,7 +38,7 @@ export async function applyDocuments(
   // a row already there is read without its fixed columns, and written back without them
   const changing = fixedSet.size ? columns.filter((c) => !fixedSet.has(c)) : columns;
   const ids = [...new Set(events.map(idOf))];
-  const { rows } = await tx.query<Row>(prepared(`SELECT ${changing.join(', ')} FROM ${table} WHERE id = ANY($1::text[])`, [ids]));
+  const { rows } = await tx.query<Row>({ ...prepared(`SELECT ${changing.join(', ')} FROM ${table} WHERE id = ANY($1::text[])`, [ids]), types: TIMESTAMPS_AS_TEXT });
   const current = new Map<string, Row | undefined>(rows.map((r) => [r.id, r]));
   for (const e of events) {
     const id = idOf(e);
