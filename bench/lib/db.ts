@@ -150,29 +150,23 @@ export async function statementStats(db: BenchDatabase, top = 15): Promise<State
  */
 export async function statementCalls(db: BenchDatabase): Promise<number | undefined> {
   if (process.env.BENCH_PG_STATS !== '1') return undefined;
-  try {
-    await db.pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-    const { rows } = await db.pool.query<{ n: string | null }>(
-      `SELECT sum(calls)::text AS n FROM pg_stat_statements WHERE toplevel AND dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-    );
-    return Number(rows[0]?.n ?? 0);
-  } catch {
-    return undefined;
-  }
+  return (await statementTotals(db))?.calls;
 }
 
 /**
- * With BENCH_PG_STATS=1: the statements the clients sent to this database, all together: calls, time
- * executing and time planning (a statement sent unprepared is planned on every call).
+ * With BENCH_PG_STATS=1: the statements the clients sent to this database, all together (top-level
+ * only): calls, time executing and time planning (a statement sent unprepared is planned on every
+ * call). Undefined without the extension.
  */
 async function statementTotals(db: BenchDatabase): Promise<{ calls: number; exec_ms: number; plan_ms: number } | undefined> {
   try {
+    await db.pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     const { rows } = await db.pool.query<{ calls: string | null; exec: number | null; plan: number | null }>(
       `SELECT sum(calls)::text AS calls, sum(total_exec_time) AS exec, sum(total_plan_time) AS plan
          FROM pg_stat_statements WHERE toplevel AND dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
     );
     const r = rows[0];
-    return r?.calls ? { calls: Number(r.calls), exec_ms: Math.round(r.exec ?? 0), plan_ms: Math.round(r.plan ?? 0) } : undefined;
+    return { calls: Number(r?.calls ?? 0), exec_ms: Math.round(r?.exec ?? 0), plan_ms: Math.round(r?.plan ?? 0) };
   } catch {
     return undefined;
   }
@@ -226,7 +220,7 @@ export async function statementsOf(
   db: BenchDatabase,
 ): Promise<{ statements?: StatementStat[]; round_trips?: { calls: number; query: string }[]; table_scans?: TableScans[]; table_writes?: TableWrites[]; wal?: WalStats }> {
   const statements = await statementStats(db);
-  const totals = await statementTotals(db);
+  const totals = statements.length ? await statementTotals(db) : undefined;
   if (totals) {
     const share = totals.exec_ms + totals.plan_ms > 0 ? Math.round((totals.plan_ms / (totals.exec_ms + totals.plan_ms)) * 100) : 0;
     progress(`  pg statements sent: ${totals.calls} calls, ${totals.exec_ms} ms executing + ${totals.plan_ms} ms planning (${share}% planning)`);
