@@ -374,17 +374,19 @@ export function listMessages(db: Db, accountId: string, filter: MessageFilter, r
 }
 
 /**
- * `SELECT <columns> FROM messages <rest>` for messages picked by their state alone (`rest` names no
- * content column), each state joined to its content through the content's primary key. The view's
- * join is left to the planner's statistics, and on tables that grew since they were taken (a new
- * install, a burst of bulks) it was planned as a hash join over a scan of every content row, for the
- * dispatcher's queue and for each batch of delivery reports. `content` names the content columns wanted
- * (never id or account_id: those are the state's). On a live generation of version 5 or older (one
+ * `SELECT <state columns>, <content columns> FROM messages <rest>` for messages picked by their state
+ * alone (`rest` names no content column), each state joined to its content through the content's
+ * primary key. The view's join is left to the planner's statistics, and on tables that grew since
+ * they were taken (a new install, a burst of bulks) it was planned as a hash join over a scan of every
+ * content row, for the dispatcher's queue and for each batch of delivery reports. `content` never
+ * names id or account_id (those are the state's). On a live generation of version 5 or older (one
  * table, no message_states) until the rebuild swaps in: the same through the view.
  */
-async function selectByState<R extends pg.QueryResultRow>(db: Db, columns: string, content: readonly string[], rest: string, params: unknown[]): Promise<R[]> {
+async function selectByState<R extends pg.QueryResultRow>(db: Db, state: string, content: readonly string[], rest: string, params: unknown[]): Promise<R[]> {
+  const contentColumns = content.join(', ');
+  const columns = `${state}, ${contentColumns}`;
   // LIMIT 1 keeps the subquery a subquery: one look-up of the content's key per state row
-  const byState = `message_states s CROSS JOIN LATERAL (SELECT ${content.join(', ')} FROM message_contents c WHERE c.id = s.id AND c.account_id = s.account_id LIMIT 1) c`;
+  const byState = `message_states s CROSS JOIN LATERAL (SELECT ${contentColumns} FROM message_contents c WHERE c.id = s.id AND c.account_id = s.account_id LIMIT 1) c`;
   try {
     return (await db.query<R>(prepared(`SELECT ${columns} FROM ${byState} ${rest}`, params))).rows;
   } catch (err) {
@@ -403,7 +405,7 @@ export async function reportTargets(db: Db, ids: readonly string[], providerMess
   // index scan for a batch of 2,000 reports (a row both find comes twice: callers key them by id)
   const select = (where: string, keys: readonly string[]) =>
     keys.length
-      ? selectByState<ReportTargetRow>(db, 'id, account_id, to_address, channel, provider_message_id, status, revision::text', ['to_address', 'channel'], `WHERE ${where} = ANY($1::text[])`, [keys])
+      ? selectByState<ReportTargetRow>(db, 'id, account_id, provider_message_id, status, revision::text', ['to_address', 'channel'], `WHERE ${where} = ANY($1::text[])`, [keys])
       : Promise.resolve([]);
   return [...(await select('id', ids)), ...(await select('provider_message_id', providerMessageIds))];
 }
@@ -425,8 +427,7 @@ const DISPATCH_CONTENT_COLUMNS = [
 export async function dueForDispatch(db: Db, limit: number, exceptIds: readonly string[]): Promise<DispatchRow[]> {
   return selectByState<DispatchRow>(
     db,
-    `id, account_id, channel, to_address, message, htmlmessage, subject, reply_to, from_name, headers, sender,
-     transactional, category, marketing, webhook_url, not_before, claimed_until, attempts, reason, revision::text, personal_key`,
+    'id, account_id, marketing, not_before, claimed_until, attempts, reason, revision::text',
     DISPATCH_CONTENT_COLUMNS,
     `WHERE status = 'queued' AND (not_before IS NULL OR not_before <= now())
        AND (claimed_until IS NULL OR claimed_until < now()) AND NOT (id = ANY($2::text[]))
