@@ -9,6 +9,7 @@ import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
 import type { Projection } from '../../src/read-models/projection.ts';
 import { retryParked } from '../../src/read-models/parked.ts';
 import { ProjectionRunner } from '../../src/read-models/runner.ts';
+import { GENERATION_LOCK_NAMESPACE } from '../../src/read-models/state.ts';
 import { openMigratedStore } from '../support/event-store.ts';
 import { freshDatabase, startTestServer, type TestServer } from '../support/harness.ts';
 import { killAllEngageProcesses, runEngage } from '../support/processes.ts';
@@ -38,7 +39,13 @@ function runner(n: Node, projections: Projection[], batchSize: number): Projecti
  * A read model that records every application of an event as a row (no unique key on purpose:
  * an event applied twice shows up as two rows). `tag` says which runner applied it.
  */
-function ledgerProjection(name: string, type: string, tag: string, failOn?: (e: RecordedEvent) => boolean): Projection {
+function ledgerProjection(
+  name: string,
+  type: string,
+  tag: string,
+  failOn?: (e: RecordedEvent) => boolean,
+  beforeApply?: (tx: pg.ClientBase) => Promise<void>,
+): Projection {
   const table = `${name}_ledger`;
   return {
     name,
@@ -47,6 +54,7 @@ function ledgerProjection(name: string, type: string, tag: string, failOn?: (e: 
     types: [type],
     schema: (t) => `CREATE TABLE ${t(table)} (event_id uuid NOT NULL, n int NOT NULL, position text NOT NULL, applied_by text NOT NULL)`,
     async apply(tx, events, t) {
+      await beforeApply?.(tx);
       for (const e of events) {
         if (failOn?.(e)) throw new Error(`cannot apply ${type} #${e.data.n}`);
         await tx.query(`INSERT INTO ${t(table)} (event_id, n, position, applied_by) VALUES ($1, $2, $3, $4)`, [
@@ -163,8 +171,29 @@ describe('the projection runner', () => {
     const a = await node(url);
     const b = await node(url);
     await appendNumbered(a.store, 'Raced', 0, 4000);
-    const runnerA = runner(a, [ledgerProjection('raced', 'Raced', 'A')], 25);
-    const runnerB = runner(b, [ledgerProjection('raced', 'Raced', 'B')], 25);
+    // the race made certain: a runner that has won a batch while the other has won none waits, holding
+    // the generation's lock, until the other waits for that lock, then loses its batch to a
+    // serialization failure (a real one, raised by Postgres) and rolls back; the other gets the lock
+    // (at once, or after reading the checkpoint again), finds it unmoved and applies its batch
+    const wins = { A: 0, B: 0 };
+    const yieldToTheOther = (me: 'A' | 'B') => async (tx: pg.ClientBase) => {
+      const other = me === 'A' ? 'B' : 'A';
+      if (wins[me] === 0 || wins[other] > 0) {
+        wins[me]++;
+        return;
+      }
+      await eventually(`runner ${other} to wait for the generation lock runner ${me} holds`, async () => {
+        const { rowCount } = await tx.query(
+          `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+             AND classid = $1::bigint::oid AND objid = (hashtext($2)::bigint & 4294967295)::oid`,
+          [GENERATION_LOCK_NAMESPACE, 'raced:1'],
+        );
+        return rowCount ? true : undefined;
+      });
+      await tx.query(`DO $$ BEGIN RAISE EXCEPTION 'runner ${me} yields a batch to runner ${other}' USING ERRCODE = 'serialization_failure'; END $$`);
+    };
+    const runnerA = runner(a, [ledgerProjection('raced', 'Raced', 'A', undefined, yieldToTheOther('A'))], 25);
+    const runnerB = runner(b, [ledgerProjection('raced', 'Raced', 'B', undefined, yieldToTheOther('B'))], 25);
     await Promise.all([runnerA.start(), runnerB.start()]);
     // more events while both run, from both "processes"
     await Promise.all([appendNumbered(a.store, 'Raced', 4000, 500, 20), appendNumbered(b.store, 'Raced', 4500, 500, 20)]);
