@@ -23,7 +23,7 @@ import type pg from 'pg';
 import { isConnectionError } from '../db/errors.ts';
 import type { Position, RecordedEvent } from '../eventstore/port.ts';
 import { type Applied, type Projection, tableNamer } from './projection.ts';
-import { CHECKPOINT_CHANNEL, GENERATION_LOCK_NAMESPACE, STATE_COLUMNS, type StateRow, checkpointPayload, stillAt } from './state.ts';
+import { CHECKPOINT_CHANNEL, GENERATION_LOCK_NAMESPACE, STATE_COLUMNS, type StateRow, batchCommitMode, checkpointPayload, stillAt } from './state.ts';
 
 export interface GroupedBatch {
   projection: Projection;
@@ -177,7 +177,8 @@ export class BatchGroup {
   }
 
   /**
-   * BEGIN, each generation's lock tried, and the state rows of those locked, in one round trip.
+   * BEGIN, the commit mode (batchCommitMode: the group holds only read models that may commit
+   * without waiting for the flush), each generation's lock tried, and the state rows of those locked, in one round trip.
    * Literals, not parameters: a multi-statement query takes none (names are the read models' own,
    * escaped all the same). Per entry: its state row, undefined (no row), or 'busy'.
    */
@@ -187,11 +188,13 @@ export class BatchGroup {
     const pairs = entries.map((e) => `(${client.escapeLiteral(e.batch.projection.name)}, ${Number(e.batch.generation)})`).join(', ');
     const results = (await client.query(
       `BEGIN;
+       ${batchCommitMode(...entries.map((e) => e.batch.projection))}
        SELECT ${tries};
        SELECT ${STATE_COLUMNS} FROM projection_state WHERE (name, generation) IN (${pairs})`,
     )) as unknown as pg.QueryResult[];
-    const got = results[1].rows[0] as Record<string, boolean>;
-    const rows = results[2].rows as StateRow[];
+    // the last two results: the locks tried and the state rows (after BEGIN and the commit mode)
+    const got = results[results.length - 2].rows[0] as Record<string, boolean>;
+    const rows = results[results.length - 1].rows as StateRow[];
     return entries.map((e, i) => {
       if (!got[`l${i}`]) return 'busy';
       return rows.find((r) => r.name === e.batch.projection.name && r.generation === e.batch.generation);

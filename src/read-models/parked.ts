@@ -107,7 +107,8 @@ export async function retryParked(
     }
     const client = await pool.connect();
     try {
-      const state = await beginBatch(client, p.name, parked.generation);
+      // durable: the operator is told it was applied
+      const state = await beginBatch(client, p, parked.generation, true);
       const still = await client.query('SELECT 1 FROM parked_events WHERE name = $1 AND generation = $2 AND event_id = $3 FOR UPDATE', [
         p.name,
         parked.generation,

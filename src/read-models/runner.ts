@@ -400,7 +400,7 @@ export class ProjectionRunner extends EventEmitter {
     let applied: void | Applied;
     try {
       // the generation's lock, not a row lock: no transaction id until apply writes (see state.ts)
-      const now = await beginBatch(client, p.name, row.generation);
+      const now = await beginBatch(client, p, row.generation);
       if (!stillAt(now, from, p.version)) {
         // another process moved it meanwhile (or it was swapped out): drop this batch and re-read
         await client.query('ROLLBACK');

@@ -3,6 +3,7 @@
 import type pg from 'pg';
 import { type Position, comparePositions } from '../eventstore/port.ts';
 import type { Migration } from '../db/migrations.ts';
+import type { Projection } from './projection.ts';
 
 export interface StateRow {
   name: string;
@@ -66,19 +67,34 @@ export async function lockGenerations(client: Queryable, name: string, generatio
 }
 
 /**
- * Opens a batch's transaction in one round trip: BEGIN, the generation's lock, its state row (to
- * check that nobody moved it meanwhile) and a savepoint before the apply. Literals, not parameters:
- * a multi-statement query takes none (the name is the projection's own, escaped all the same).
+ * How a read model's batch commits. A read model is the log folded, and its rows and checkpoint
+ * commit together, so a batch need not wait for its WAL to reach the disk: a crash that loses the
+ * last batches (those of the WAL writer's last fraction of a second) loses their checkpoint with
+ * them, and the runner applies them again from the log, which every append flushes. Any flushed
+ * commit after one also flushes it (the WAL is one sequence): a claim appended on what a read
+ * model showed makes what it saw durable. A read model with effects beyond its tables (rebuildable
+ * false: the webhook outbox, whose rows are delivered) waits for the flush (README "The write path").
  */
-export async function beginBatch(client: pg.PoolClient, name: string, generation: number): Promise<StateRow | undefined> {
-  const n = client.escapeLiteral(name);
+export const batchCommitMode = (...applying: Pick<Projection, 'rebuildable'>[]): string =>
+  applying.some((p) => p.rebuildable === false) ? '' : 'SET LOCAL synchronous_commit = off;';
+
+/**
+ * Opens a batch's transaction in one round trip: BEGIN, its commit mode (batchCommitMode, unless
+ * `durable`: an operator's retry, whose outcome is reported), the
+ * generation's lock, its state row (to check that nobody moved it meanwhile) and a savepoint before
+ * the apply. Literals, not parameters: a multi-statement query takes none (the name is the
+ * projection's own, escaped all the same).
+ */
+export async function beginBatch(client: pg.PoolClient, p: Pick<Projection, 'name' | 'rebuildable'>, generation: number, durable = false): Promise<StateRow | undefined> {
   const results = (await client.query(
     `BEGIN;
-     SELECT pg_advisory_xact_lock(${GENERATION_LOCK_NAMESPACE}, hashtext(${client.escapeLiteral(`${name}:${generation}`)}));
-     SELECT ${STATE_COLUMNS} FROM projection_state WHERE name = ${n} AND generation = ${Number(generation)};
+     ${durable ? '' : batchCommitMode(p)}
+     SELECT pg_advisory_xact_lock(${GENERATION_LOCK_NAMESPACE}, hashtext(${client.escapeLiteral(`${p.name}:${generation}`)}));
+     SELECT ${STATE_COLUMNS} FROM projection_state WHERE name = ${client.escapeLiteral(p.name)} AND generation = ${Number(generation)};
      SAVEPOINT apply`,
   )) as unknown as pg.QueryResult<StateRow>[];
-  return results[2].rows[0];
+  // the state row's result: the last but one (BEGIN, the commit mode when set, the lock, the row, the savepoint)
+  return results[results.length - 2].rows[0];
 }
 
 /**
