@@ -107,6 +107,8 @@ export interface StatementStat {
   plan_ms: number;
   mean_ms: number;
   rows: number;
+  /** the WAL it wrote (pg_stat_statements.wal_bytes), MiB */
+  wal_mib: number;
   share: number;
   toplevel: boolean;
 }
@@ -122,8 +124,8 @@ export async function statementStats(db: BenchDatabase, top = 15): Promise<State
     await db.pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     // share: of the time of the statements the clients sent (a function's inner statements are in
     // its caller's time as well as listed on their own, toplevel false)
-    const { rows } = await db.pool.query<{ query: string; calls: string; total: number; plan: number; rows: string; all_total: number; toplevel: boolean }>(
-      `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 600) AS query, calls, total_exec_time AS total, total_plan_time AS plan, rows, toplevel,
+    const { rows } = await db.pool.query<{ query: string; calls: string; total: number; plan: number; rows: string; all_total: number; toplevel: boolean; wal: string }>(
+      `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 600) AS query, calls, total_exec_time AS total, total_plan_time AS plan, rows, toplevel, wal_bytes::text AS wal,
               sum(total_exec_time + total_plan_time) FILTER (WHERE toplevel) OVER () AS all_total
          FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
         ORDER BY total_exec_time + total_plan_time DESC LIMIT $1`,
@@ -136,6 +138,7 @@ export async function statementStats(db: BenchDatabase, top = 15): Promise<State
       plan_ms: Math.round(r.plan),
       mean_ms: Math.round((r.total / Number(r.calls)) * 1000) / 1000,
       rows: Number(r.rows),
+      wal_mib: Math.round(Number(r.wal) / 104857.6) / 10,
       share: Math.round(((r.total + r.plan) / r.all_total) * 1000) / 1000,
       toplevel: r.toplevel,
     }));
@@ -225,7 +228,7 @@ export async function statementsOf(
     const share = totals.exec_ms + totals.plan_ms > 0 ? Math.round((totals.plan_ms / (totals.exec_ms + totals.plan_ms)) * 100) : 0;
     progress(`  pg statements sent: ${totals.calls} calls, ${totals.exec_ms} ms executing + ${totals.plan_ms} ms planning (${share}% planning)`);
   }
-  for (const st of statements.slice(0, 12)) progress(`  pg ${(st.share * 100).toFixed(1)}%${st.toplevel ? '' : ' (inner)'} ${st.total_ms} ms + plan ${st.plan_ms} ms / ${st.calls} calls: ${st.query}`);
+  for (const st of statements.slice(0, 12)) progress(`  pg ${(st.share * 100).toFixed(1)}%${st.toplevel ? '' : ' (inner)'} ${st.total_ms} ms + plan ${st.plan_ms} ms / ${st.calls} calls, WAL ${st.wal_mib} MiB: ${st.query}`);
   const roundTrips = await topLevelByCalls(db);
   for (const st of roundTrips.slice(0, 20)) progress(`  pg calls ${st.calls}: ${st.query.slice(0, 160)}`);
   const { scans, writes } = await tableCounters(db);
