@@ -211,7 +211,9 @@ export class ProjectionRunner extends EventEmitter {
         const p = this.positions.get(n);
         return p !== undefined && comparePositions(p, position) >= 0;
       });
-    this.wakeup.wake();
+    // the tail reads the log for it, unless it has (each wake is a read of the log: a busy second's
+    // writes woke it once each, for what it had read already)
+    if (!this.tail.hasRead(position)) this.wakeup.wake();
     // wait on 'advanced' events (our own batches, or a followed runner's announcements); poll the
     // table (another process may run the projection unannounced, or our read missed an event that
     // committed without waking anyone) soon once — not so soon when announcements are followed, or

@@ -43,6 +43,25 @@ describe('the log tail', () => {
     }
   });
 
+  it('a read-your-writes wait for a position the tail has read does not read the log again', async () => {
+    const o = await suite.open();
+    const names = ['tail_seen_a', 'tail_seen_b'];
+    const counted = countingReads(o.store, (method) => method === 'readAll');
+    const runner = await suite.startRunner(o, counted.store, names.map((name) => ledger(name, ['TailSeen'])));
+    const last = await appendNumbered(o.store, 'TailSeen', 0, 1);
+    expect(await until(() => allPassed(runner, names, last), Boolean, 30_000, 20)).toBe(true);
+    const before = counted.reads();
+    const started = Date.now();
+    // as many writes' waits as a busy second brings, each for what the read models have applied
+    // (each a moment apart: the tail gets to read between them, as it does between requests)
+    for (let i = 0; i < 50; i++) {
+      expect(await runner.waitFor(names, last, 5_000)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    // the tail's own once-a-second poll at most, never a read per wait
+    expect(counted.reads() - before).toBeLessThanOrEqual(Math.ceil((Date.now() - started) / 1_000) + 1);
+  });
+
   it('a read model behind the window reads the log itself, and every read model applies every event once, in log order', async () => {
     const o = await suite.open();
     const runner = await suite.startRunner(o, o.store, [ledger('tail_fast', ['TailBehind']), ledger('tail_slow', ['TailBehind'], { batchDelayMs: 20 })], { tailCapacity: 50, batchSize: 20 });
