@@ -371,6 +371,8 @@ export class PostgresEventStore implements EventStore {
   readonly kind = 'postgres' as const;
   readonly atomicAppendMany = true;
   readonly wakeup = new Wakeup();
+  /** the payload of this store's append notifications (announce), which its own listener ignores */
+  private readonly notifyToken = randomUUID();
   private listener?: NotificationListener;
   private notifyPending = false;
   private notifying?: Promise<void>;
@@ -524,6 +526,8 @@ export class PostgresEventStore implements EventStore {
    * Tells other processes (as a hint) that events were committed: one NOTIFY outside any write
    * transaction, so it flushes no WAL and holds the notify lock only for an instant. Appends that
    * commit while one is in flight share the next, so a burst costs two statements, not one each.
+   * Its payload is this store's token: its own listener, which hears it too, wakes nobody for it
+   * (this process's readers were woken when the append returned; each wake is a read of the log).
    */
   private announce(): void {
     this.notifyPending = true;
@@ -531,7 +535,7 @@ export class PostgresEventStore implements EventStore {
     this.notifying = (async () => {
       while (this.notifyPending) {
         this.notifyPending = false;
-        await this.pool.query(`SELECT pg_notify('${EVENT_CHANNEL}', '')`).catch(() => undefined);
+        await this.pool.query(`SELECT pg_notify('${EVENT_CHANNEL}', $1)`, [this.notifyToken]).catch(() => undefined);
       }
       // cleared in the same turn as the last check, so no announce() can slip between the two
       this.notifying = undefined;
@@ -686,7 +690,10 @@ export class PostgresEventStore implements EventStore {
    */
   listen(): Promise<void> {
     if (this.closed) return Promise.resolve();
-    this.listener ??= new NotificationListener(this.connectionString, { [EVENT_CHANNEL]: () => this.wakeup.wake() }, () => this.wakeup.wake(), 'event notifications', this.log);
+    const notified = (token: string) => {
+      if (token !== this.notifyToken) this.wakeup.wake();
+    };
+    this.listener ??= new NotificationListener(this.connectionString, { [EVENT_CHANNEL]: notified }, () => this.wakeup.wake(), 'event notifications', this.log);
     return this.listener.start();
   }
 
