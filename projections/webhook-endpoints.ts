@@ -39,10 +39,9 @@ export async function storeEndpointEvent(tx: Db, e: WebhookEndpointEvent, t: Tab
 }
 
 /** The endpoints of these accounts, as stored before a batch. */
-export async function endpointsOfAccounts(tx: Db, accounts: readonly string[], t: TableNamer): Promise<EndpointSubscription[]> {
-  const { rows } = await tx.query<EndpointSubscription>(`SELECT id, account_id, url, events, status FROM ${t('webhook_endpoints')} WHERE account_id = ANY($1::text[])`, [accounts]);
-  return rows;
-}
+/** The select of the endpoints of the accounts in `accounts` (SQL of a text[]), as EndpointSubscription rows. */
+export const endpointsOfAccountsSql = (t: TableNamer, accounts: string) =>
+  `SELECT id, account_id, url, events, status FROM ${t('webhook_endpoints')} WHERE account_id = ANY(${accounts})`;
 
 // ── The sender's, the API's and the replay worker's queries (through the view: the live generation) ──
 

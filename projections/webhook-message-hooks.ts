@@ -42,11 +42,8 @@ export function hookOfAccepted(d: MessageAcceptedData): StoredHook {
 }
 
 /** The hooks of these messages, as stored before the batch (`t`: the outbox's generation). */
-export async function loadHooks(tx: Db, messageIds: readonly string[], t: TableNamer): Promise<Map<string, StoredHook>> {
-  if (!messageIds.length) return new Map();
-  const { rows } = await tx.query<StoredHook>(`SELECT * FROM ${t('webhook_message_hooks')} WHERE message_id = ANY($1::text[])`, [messageIds]);
-  return new Map(rows.map((h) => [h.message_id, h]));
-}
+/** The select of the stored hooks of the messages in `messageIds` (SQL of a text[]), as StoredHook rows. */
+export const hooksOfMessagesSql = (t: TableNamer, messageIds: string) => `SELECT * FROM ${t('webhook_message_hooks')} WHERE message_id = ANY(${messageIds})`;
 
 export async function insertHooks(tx: Db, hooks: readonly StoredHook[], t: TableNamer): Promise<void> {
   if (!hooks.length) return;
