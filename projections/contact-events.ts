@@ -9,6 +9,7 @@
 import { type EventTrackedData, TRACKED_EVENT_TYPES } from '../commands/contact.ts';
 import type { Projection } from '../src/read-models/projection.ts';
 import { GONE_CONTACT_EVENTS, goneContactOf, goneContactsTable, notGone, recordGoneContact } from './gone-contacts.ts';
+import { ERASURE_EVENTS } from './erasures.ts';
 
 interface Tally {
   account_id: string;
@@ -25,6 +26,8 @@ export const contactEventsProjection: Projection = {
   version: 1,
   tables: ['contact_event_counts', 'contact_events_gone'],
   types: [...TRACKED_EVENT_TYPES, ...GONE_CONTACT_EVENTS],
+  // what an erasure blanks (or drops) stays so through a crash (Projection.flushOn)
+  flushOn: ERASURE_EVENTS,
   // counts by name and day: the sealed properties are never read, so never decrypted
   personalData: 'unused',
   schema: (t) => `

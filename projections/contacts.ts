@@ -14,6 +14,7 @@ import type { Projection } from '../src/read-models/projection.ts';
 import { applyDocuments, type Row } from './document.ts';
 import { type Db, Filters, type IdRange, type Recipient, escapeLike, findInAccount, listById } from './queries.ts';
 import { prepared } from '../src/db/prepared.ts';
+import { ERASURE_EVENTS } from './erasures.ts';
 
 /** A row of the contacts read model as node-postgres returns it. */
 export interface ContactRow {
@@ -64,6 +65,8 @@ export const contactsProjection: Projection = {
   // a custom field's definition gives its key a slot (definitions hold no personal data: a rebuild
   // after an erasure assigns the same slots)
   types: [...CONTACT_EVENT_TYPES, 'CustomFieldDefined'],
+  // what an erasure blanks (or drops) stays so through a crash (Projection.flushOn)
+  flushOn: ERASURE_EVENTS,
   schema: (t) => `
     CREATE TABLE ${t('contacts')} (
       id text PRIMARY KEY,

@@ -6,6 +6,7 @@ import type { SuppressionEvent } from '../commands/suppression.ts';
 import type { Projection } from '../src/read-models/projection.ts';
 import { utcDay } from './analytics.ts';
 import type { Db } from './queries.ts';
+import { ERASURE_EVENTS } from './erasures.ts';
 
 export const GROWTH_COUNTERS = ['new_contacts', 'deleted', 'unsubscribed', 'resubscribed'] as const;
 export type GrowthCounter = (typeof GROWTH_COUNTERS)[number];
@@ -26,6 +27,8 @@ export const listGrowthProjection: Projection = {
   // for (lifting a manual one is no resubscribe)
   tables: ['list_growth_daily', 'list_growth_contacts', 'list_growth_suppressions'],
   types: EVENT_TYPES,
+  // what an erasure blanks (or drops) stays so through a crash (Projection.flushOn)
+  flushOn: ERASURE_EVENTS,
   personalData: 'unused',
   schema: (t) => `
     CREATE TABLE ${t('list_growth_daily')} (

@@ -10,6 +10,7 @@ import { LIST_EVENT_TYPES, type ListEvent } from '../commands/list.ts';
 import type { Projection } from '../src/read-models/projection.ts';
 import { GONE_CONTACT_EVENTS, goneContactOf, goneContactsTable, notGone, recordGoneContact } from './gone-contacts.ts';
 import type { Db, IdRange } from './queries.ts';
+import { ERASURE_EVENTS } from './erasures.ts';
 
 /** A row of the lists read model as node-postgres returns it. */
 export interface ListRow {
@@ -34,6 +35,8 @@ export const listsProjection: Projection = {
   version: 1,
   tables: ['lists', 'list_members', 'list_gone_contacts'],
   types: [...LIST_EVENT_TYPES, ...GONE_CONTACT_EVENTS],
+  // what an erasure blanks (or drops) stays so through a crash (Projection.flushOn)
+  flushOn: ERASURE_EVENTS,
   schema: (t) => `
     CREATE TABLE ${t('lists')} (
       id text PRIMARY KEY,

@@ -177,8 +177,8 @@ export class BatchGroup {
   }
 
   /**
-   * BEGIN, the commit mode (batchCommitMode: the group holds only read models that may commit
-   * without waiting for the flush), each generation's lock tried, and the state rows of those locked, in one round trip.
+   * BEGIN, the commit mode (batchCommitMode: the group's holds none with effects beyond its tables;
+   * a batch with an erasure makes the whole group wait for its flush), each generation's lock tried, and the state rows of those locked, in one round trip.
    * Literals, not parameters: a multi-statement query takes none (names are the read models' own,
    * escaped all the same). Per entry: its state row, undefined (no row), or 'busy'.
    */
@@ -188,7 +188,7 @@ export class BatchGroup {
     const pairs = entries.map((e) => `(${client.escapeLiteral(e.batch.projection.name)}, ${Number(e.batch.generation)})`).join(', ');
     const results = (await client.query(
       `BEGIN;
-       ${batchCommitMode(...entries.map((e) => e.batch.projection))}
+       ${batchCommitMode(...entries.map((e) => ({ projection: e.batch.projection, events: e.batch.events })))}
        SELECT ${tries};
        SELECT ${STATE_COLUMNS} FROM projection_state WHERE (name, generation) IN (${pairs})`,
     )) as unknown as pg.QueryResult[];

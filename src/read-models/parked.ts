@@ -5,7 +5,7 @@ import { isConnectionError, isTransientError } from '../db/errors.ts';
 import type { EventStore, RecordedEvent } from '../eventstore/port.ts';
 import { storableText } from '../storable-text.ts';
 import { type Projection, tableNamer } from './projection.ts';
-import { beginBatch } from './state.ts';
+import { DURABLE_COMMIT, beginBatch } from './state.ts';
 
 type Queryable = Pick<pg.PoolClient, 'query'>;
 
@@ -108,7 +108,7 @@ export async function retryParked(
     const client = await pool.connect();
     try {
       // durable: the operator is told it was applied
-      const state = await beginBatch(client, p, parked.generation, true);
+      const state = await beginBatch(client, p.name, parked.generation, DURABLE_COMMIT);
       const still = await client.query('SELECT 1 FROM parked_events WHERE name = $1 AND generation = $2 AND event_id = $3 FOR UPDATE', [
         p.name,
         parked.generation,

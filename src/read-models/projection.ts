@@ -12,6 +12,12 @@ export interface Projection {
   version: number;
   /** false for consumers with effects outside their tables (the webhook outbox): never replayed */
   rebuildable?: boolean;
+  /**
+   * Event types whose batch waits for its WAL flush, where the others' do not (state.ts,
+   * batchCommitMode): what the read model does for them must not be undone by a crash, not even
+   * until the runner applies them again (an erasure: blanked personal data must not come back)
+   */
+  flushOn?: readonly string[];
   /** base names of the tables; each is exposed to queries as a view of that name */
   tables: readonly string[];
   /** DDL creating this generation's tables (and their indexes) */

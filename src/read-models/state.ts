@@ -1,7 +1,7 @@
 // projection_state: one row per generation of each read model — the code version that builds it, its
 // tables, its checkpoint and its health — and the locks that keep runners, rebuilds and swaps apart.
 import type pg from 'pg';
-import { type Position, comparePositions } from '../eventstore/port.ts';
+import { type Position, type RecordedEvent, comparePositions } from '../eventstore/port.ts';
 import type { Migration } from '../db/migrations.ts';
 import type { Projection } from './projection.ts';
 
@@ -67,30 +67,37 @@ export async function lockGenerations(client: Queryable, name: string, generatio
 }
 
 /**
- * How a read model's batch commits. A read model is the log folded, and its rows and checkpoint
- * commit together, so a batch need not wait for its WAL to reach the disk: a crash that loses the
- * last batches (those of the WAL writer's last fraction of a second) loses their checkpoint with
- * them, and the runner applies them again from the log, which every append flushes. Any flushed
- * commit after one also flushes it (the WAL is one sequence): a claim appended on what a read
- * model showed makes what it saw durable. A read model with effects beyond its tables (rebuildable
- * false: the webhook outbox, whose rows are delivered) waits for the flush (README "The write path").
+ * How a read model's batch commits (the statements that open its transaction). A read model is the
+ * log folded, and its rows and checkpoint commit together, so a batch need not wait for its WAL to
+ * reach the disk: a crash that loses the last batches (those of the WAL writer's last fraction of a
+ * second) loses their checkpoint with them, and the runner applies them again from the log, which
+ * every append flushes. Any flushed commit after one also flushes it (the WAL is one sequence): a
+ * claim appended on what a read model showed makes what it saw durable. A batch waits for the flush
+ * where a read model has effects beyond its tables (rebuildable false: the webhook outbox, whose rows
+ * are delivered) or the batch holds an event of its `flushOn` (an erasure) (README "The write path").
  */
-export const batchCommitMode = (...applying: Pick<Projection, 'rebuildable'>[]): string =>
-  applying.some((p) => p.rebuildable === false) ? '' : 'SET LOCAL synchronous_commit = off;';
+export function batchCommitMode(...batches: { projection: Pick<Projection, 'rebuildable' | 'flushOn'>; events: readonly Pick<RecordedEvent, 'type'>[] }[]): string {
+  const flushed = batches.some(
+    ({ projection: p, events }) => p.rebuildable === false || (p.flushOn?.length && events.some((e) => p.flushOn!.includes(e.type))),
+  );
+  return flushed ? DURABLE_COMMIT : 'SET LOCAL synchronous_commit = off;';
+}
+
+/** The commit mode of a transaction that waits for its flush (the server's default). */
+export const DURABLE_COMMIT = '';
 
 /**
- * Opens a batch's transaction in one round trip: BEGIN, its commit mode (batchCommitMode, unless
- * `durable`: an operator's retry, whose outcome is reported), the
- * generation's lock, its state row (to check that nobody moved it meanwhile) and a savepoint before
- * the apply. Literals, not parameters: a multi-statement query takes none (the name is the
- * projection's own, escaped all the same).
+ * Opens a batch's transaction in one round trip: BEGIN, its commit mode (batchCommitMode, or
+ * DURABLE_COMMIT), the generation's lock, its state row (to check that nobody moved it meanwhile)
+ * and a savepoint before the apply. Literals, not parameters: a multi-statement query takes none
+ * (the name is the projection's own, escaped all the same).
  */
-export async function beginBatch(client: pg.PoolClient, p: Pick<Projection, 'name' | 'rebuildable'>, generation: number, durable = false): Promise<StateRow | undefined> {
+export async function beginBatch(client: pg.PoolClient, name: string, generation: number, commitMode: string): Promise<StateRow | undefined> {
   const results = (await client.query(
     `BEGIN;
-     ${durable ? '' : batchCommitMode(p)}
-     SELECT pg_advisory_xact_lock(${GENERATION_LOCK_NAMESPACE}, hashtext(${client.escapeLiteral(`${p.name}:${generation}`)}));
-     SELECT ${STATE_COLUMNS} FROM projection_state WHERE name = ${client.escapeLiteral(p.name)} AND generation = ${Number(generation)};
+     ${commitMode}
+     SELECT pg_advisory_xact_lock(${GENERATION_LOCK_NAMESPACE}, hashtext(${client.escapeLiteral(`${name}:${generation}`)}));
+     SELECT ${STATE_COLUMNS} FROM projection_state WHERE name = ${client.escapeLiteral(name)} AND generation = ${Number(generation)};
      SAVEPOINT apply`,
   )) as unknown as pg.QueryResult<StateRow>[];
   // the state row's result: the last but one (BEGIN, the commit mode when set, the lock, the row, the savepoint)

@@ -220,32 +220,38 @@ describe('the projection runner', () => {
     await Promise.all([runnerA.stop(), runnerB.stop()]);
   }, 300_000);
 
-  it("commits a read model's batches without waiting for their WAL flush (the log is what is durable), but not a read model with effects beyond its tables", async () => {
+  it("commits a read model's batches without waiting for their WAL flush (the log is what is durable), but not a read model with effects beyond its tables, nor a batch with an event of its flushOn", async () => {
     const n = await node(url);
     /** records, per event, the commit mode of the transaction that applies it */
-    const modes = (name: string, rebuildable?: false): Projection => ({
+    const modes = (name: string, extra: Partial<Projection> = {}): Projection => ({
       name,
       version: 1,
       tables: [`${name}_modes`],
-      types: ['Moded'],
-      ...(rebuildable === false ? { rebuildable } : {}),
+      types: ['Moded', 'Flushed'],
+      ...extra,
       schema: (t) => `CREATE TABLE ${t(`${name}_modes`)} (n int NOT NULL, mode text NOT NULL)`,
       async apply(tx, events, t) {
         await tx.query(`INSERT INTO ${t(`${name}_modes`)} (n, mode) SELECT unnest($1::int[]), current_setting('synchronous_commit')`, [events.map((e) => e.data.n)]);
       },
     });
     // a backlog first (batches grow past the grouped size: applied on their own), then a trickle (grouped)
+    const names = ['moded_async', 'moded_durable', 'moded_flushed'];
     const backlog = await appendNumbered(n.store, 'Moded', 0, 1500);
-    const r = runner(n, [modes('moded_async'), modes('moded_durable', false)], 2000);
+    const r = runner(n, [modes('moded_async'), modes('moded_durable', { rebuildable: false }), modes('moded_flushed', { flushOn: ['Flushed'] })], 2000);
     await r.start();
-    expect(await r.waitFor(['moded_async', 'moded_durable'], backlog, 60_000)).toBe(true);
+    expect(await r.waitFor(names, backlog, 60_000)).toBe(true);
     const trickle = await appendNumbered(n.store, 'Moded', 1500, 20, 2);
-    expect(await r.waitFor(['moded_async', 'moded_durable'], trickle, 60_000)).toBe(true);
+    expect(await r.waitFor(names, trickle, 60_000)).toBe(true);
+    // an event of its flushOn makes its batch wait (the others' of the batch with it), alone or in a backlog
+    const flushedAlone = await appendNumbered(n.store, 'Flushed', 2000, 1);
+    expect(await r.waitFor(names, flushedAlone, 60_000)).toBe(true);
     await r.stop();
-    const seen = async (table: string) =>
-      (await n.pool.query(`SELECT mode, count(*)::int AS events FROM ${table} GROUP BY mode ORDER BY mode`)).rows;
-    expect(await seen('moded_async_modes')).toEqual([{ mode: 'off', events: 1520 }]);
-    expect(await seen('moded_durable_modes')).toEqual([{ mode: 'on', events: 1520 }]);
+    const seen = async (table: string, below = 1_000_000) =>
+      (await n.pool.query(`SELECT mode, count(*)::int AS events FROM ${table} WHERE n < $1 GROUP BY mode ORDER BY mode`, [below])).rows;
+    // (its own Flushed event may have gone in the group transaction of moded_flushed's, which waited for it)
+    expect(await seen('moded_async_modes', 2000)).toEqual([{ mode: 'off', events: 1520 }]);
+    expect(await seen('moded_durable_modes')).toEqual([{ mode: 'on', events: 1521 }]);
+    expect(await seen('moded_flushed_modes')).toEqual([{ mode: 'off', events: 1520 }, { mode: 'on', events: 1 }]);
   }, 300_000);
 
   it('parks an event it cannot apply, goes on past it, never parks or applies it twice (also across a restart), and applies it on a retry once fixed', async () => {
