@@ -9,7 +9,7 @@ import { messagesProjection } from '../../projections/messages.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
 import type { NewEvent } from '../../src/eventstore/port.ts';
 import { cpuCost, cpuLine, cpuMeter, perUnit, sampleProcess, startBaseline, startEngage, type ServerChild } from '../lib/child.ts';
-import { type BenchDatabase, freshDatabase, PLAIN_EVENTS_TABLE, resetWalStats, statementCalls, statementsOf } from '../lib/db.ts';
+import { type BenchDatabase, freshDatabase, PLAIN_EVENTS_TABLE, resetStatementStats, resetWalStats, statementCalls, statementsOf } from '../lib/db.ts';
 import { lagProbe } from '../lib/probes.ts';
 import { counterDelta, dbCounters } from '../lib/procstat.ts';
 import { openLoop } from '../lib/loadgen.ts';
@@ -145,6 +145,9 @@ async function measureBulks(ctx: BenchContext, rounds: number, mode: 'dispatchin
     if (warm.status !== 202) throw new Error(`bulk returned ${warm.status}`);
     if (mode === 'dispatching') await drained(db);
     const bodies = Array.from({ length: rounds }, (_, r) => bulkBody((r + 1) * BULK));
+    // BENCH_PG_STATS=1: the statements and the WAL of the measured bulks only (not the warm-up's, nor
+    // the cluster's since the bench began)
+    await resetStatementStats(db);
     const cpu = cpuMeter(engage.pid, db.name);
     const results: BulkResult[] = [];
     for (const body of bodies) {
