@@ -177,8 +177,9 @@ export class BatchGroup {
   }
 
   /**
-   * BEGIN, the commit mode (batchCommitMode: the group's holds none with effects beyond its tables;
-   * a batch with an erasure makes the whole group wait for its flush), each generation's lock tried, and the state rows of those locked, in one round trip.
+   * BEGIN, the commit mode (batchCommitMode: the group holds no read model with effects beyond its
+   * tables, and a batch with an erasure makes the whole group wait for its flush), each generation's
+   * lock tried, and the state rows of those locked, in one round trip.
    * Literals, not parameters: a multi-statement query takes none (names are the read models' own,
    * escaped all the same). Per entry: its state row, undefined (no row), or 'busy'.
    */

@@ -66,6 +66,10 @@ export async function lockGenerations(client: Queryable, name: string, generatio
   }
 }
 
+/** The commit mode of a transaction that waits for its flush (the server's default). */
+export const DURABLE_COMMIT = '';
+const ASYNC_COMMIT = 'SET LOCAL synchronous_commit = off;';
+
 /**
  * How a read model's batch commits (the statements that open its transaction). A read model is the
  * log folded, and its rows and checkpoint commit together, so a batch need not wait for its WAL to
@@ -77,14 +81,12 @@ export async function lockGenerations(client: Queryable, name: string, generatio
  * are delivered) or the batch holds an event of its `flushOn` (an erasure) (README "The write path").
  */
 export function batchCommitMode(...batches: { projection: Pick<Projection, 'rebuildable' | 'flushOn'>; events: readonly Pick<RecordedEvent, 'type'>[] }[]): string {
-  const flushed = batches.some(
-    ({ projection: p, events }) => p.rebuildable === false || (p.flushOn?.length && events.some((e) => p.flushOn!.includes(e.type))),
-  );
-  return flushed ? DURABLE_COMMIT : 'SET LOCAL synchronous_commit = off;';
+  const flushed = batches.some(({ projection: p, events }) => {
+    const flushOn = p.flushOn;
+    return p.rebuildable === false || (flushOn !== undefined && events.some((e) => flushOn.includes(e.type)));
+  });
+  return flushed ? DURABLE_COMMIT : ASYNC_COMMIT;
 }
-
-/** The commit mode of a transaction that waits for its flush (the server's default). */
-export const DURABLE_COMMIT = '';
 
 /**
  * Opens a batch's transaction in one round trip: BEGIN, its commit mode (batchCommitMode, or
