@@ -26,7 +26,6 @@ export const contactEventsProjection: Projection = {
   version: 1,
   tables: ['contact_event_counts', 'contact_events_gone'],
   types: [...TRACKED_EVENT_TYPES, ...GONE_CONTACT_EVENTS],
-  // what an erasure blanks (or drops) stays so through a crash (Projection.flushOn)
   flushOn: ERASURE_EVENTS,
   // counts by name and day: the sealed properties are never read, so never decrypted
   personalData: 'unused',

@@ -65,7 +65,6 @@ export const contactsProjection: Projection = {
   // a custom field's definition gives its key a slot (definitions hold no personal data: a rebuild
   // after an erasure assigns the same slots)
   types: [...CONTACT_EVENT_TYPES, 'CustomFieldDefined'],
-  // what an erasure blanks (or drops) stays so through a crash (Projection.flushOn)
   flushOn: ERASURE_EVENTS,
   schema: (t) => `
     CREATE TABLE ${t('contacts')} (

@@ -54,7 +54,6 @@ export const conversationsProjection: Projection = {
   version: 2,
   tables: ['conversations', 'conversation_entries', 'inbound_settings'],
   types: [...CONVERSATION_EVENT_TYPES, 'InboundSettingsChanged', ...ERASURE_EVENTS],
-  // what an erasure blanks (or drops) stays so through a crash (Projection.flushOn)
   flushOn: ERASURE_EVENTS,
   schema: (t) => `
     CREATE TABLE ${t('conversations')} (

@@ -27,7 +27,6 @@ export const listGrowthProjection: Projection = {
   // for (lifting a manual one is no resubscribe)
   tables: ['list_growth_daily', 'list_growth_contacts', 'list_growth_suppressions'],
   types: EVENT_TYPES,
-  // what an erasure blanks (or drops) stays so through a crash (Projection.flushOn)
   flushOn: ERASURE_EVENTS,
   personalData: 'unused',
   schema: (t) => `

@@ -35,7 +35,6 @@ export const listsProjection: Projection = {
   version: 1,
   tables: ['lists', 'list_members', 'list_gone_contacts'],
   types: [...LIST_EVENT_TYPES, ...GONE_CONTACT_EVENTS],
-  // what an erasure blanks (or drops) stays so through a crash (Projection.flushOn)
   flushOn: ERASURE_EVENTS,
   schema: (t) => `
     CREATE TABLE ${t('lists')} (

@@ -150,7 +150,6 @@ export const messagesProjection: Projection = {
   tables: ['message_contents', 'message_states'],
   views: { messages: messagesView },
   types: [...MESSAGE_EVENT_TYPES, ...ERASURE_EVENTS],
-  // what an erasure blanks (or drops) stays so through a crash (Projection.flushOn)
   flushOn: ERASURE_EVENTS,
   schema: (t) => `
     CREATE TABLE ${t('message_contents')} (

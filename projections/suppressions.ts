@@ -38,7 +38,6 @@ export const suppressionsProjection: Projection = {
   version: 4,
   tables: ['suppressions'],
   types: ['RecipientSuppressed', 'RecipientUnsuppressed', ...ERASURE_EVENTS],
-  // what an erasure blanks (or drops) stays so through a crash (Projection.flushOn)
   flushOn: ERASURE_EVENTS,
   schema: (t) => `
     CREATE TABLE ${t('suppressions')} (

@@ -38,8 +38,7 @@ export async function storeEndpointEvent(tx: Db, e: WebhookEndpointEvent, t: Tab
   }
 }
 
-/** The endpoints of these accounts, as stored before a batch. */
-/** The select of the endpoints of the accounts in `accounts` (SQL of a text[]), as EndpointSubscription rows. */
+/** The select of the endpoints of the accounts in `accounts` (SQL of a text[]), as EndpointSubscription rows: as stored before a batch. */
 export const endpointsOfAccountsSql = (t: TableNamer, accounts: string) =>
   `SELECT id, account_id, url, events, status FROM ${t('webhook_endpoints')} WHERE account_id = ANY(${accounts})`;
 

@@ -41,8 +41,7 @@ export function hookOfAccepted(d: MessageAcceptedData): StoredHook {
   };
 }
 
-/** The hooks of these messages, as stored before the batch (`t`: the outbox's generation). */
-/** The select of the stored hooks of the messages in `messageIds` (SQL of a text[]), as StoredHook rows. */
+/** The select of the stored hooks of the messages in `messageIds` (SQL of a text[]), as StoredHook rows: as stored before the batch (`t`: the outbox's generation). */
 export const hooksOfMessagesSql = (t: TableNamer, messageIds: string) => `SELECT * FROM ${t('webhook_message_hooks')} WHERE message_id = ANY(${messageIds})`;
 
 export async function insertHooks(tx: Db, hooks: readonly StoredHook[], t: TableNamer): Promise<void> {

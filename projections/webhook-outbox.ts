@@ -263,9 +263,8 @@ async function applyRun(tx: Db, sealed: RecordedEvent[], t: TableNamer, signals:
   if ((await insertDeliveries(tx, deliveries, t)) > 0) signals.add(DELIVERIES_ADDED);
 }
 
-/** The endpoints of the batch's accounts and the hooks of its messages, as stored before the batch. */
 /**
- * The receivers of a run's events: its accounts' endpoints and inbound hooks, and its messages'
+ * The receivers of a run's events, as stored before the batch: its accounts' endpoints and inbound hooks, and its messages'
  * hooks. One round trip, each table's rows as a JSON array (three statements were two round trips
  * more on every batch, which in a stream of single writes is every write's).
  */

@@ -15,7 +15,8 @@ export interface Projection {
   /**
    * Event types whose batch waits for its WAL flush, where the others' do not (state.ts,
    * batchCommitMode): what the read model does for them must not be undone by a crash, not even
-   * until the runner applies them again (an erasure: blanked personal data must not come back)
+   * until the runner applies them again (an erasure: blanked personal data must not come back; every
+   * read model that applies one lists ERASURE_EVENTS here, test/read-models/commit-modes.test.ts)
    */
   flushOn?: readonly string[];
   /** base names of the tables; each is exposed to queries as a view of that name */
