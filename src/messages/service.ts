@@ -18,6 +18,11 @@ import type { ValidSend } from './validation.ts';
  * sealed (its data keys made, its seals on the CPU work threads) while the one before it is appended.
  */
 const APPEND_CHUNK = 2500;
+/**
+ * Chunks appended at once: each is its own transaction, so two keep the database's two cores busy
+ * (README "The write path"); every chunk is new streams, so they never wait for each other.
+ */
+const APPENDS_IN_FLIGHT = 2;
 /** Sends of one chunk when the store's appendMany is not atomic (see appendChunk). */
 const CHUNK_ATTEMPTS = 3;
 const CHUNK_RETRY_MS = 200;
@@ -25,6 +30,8 @@ const CHUNK_RETRY_MS = 200;
 const LOGGED_IDS = 100;
 
 export { acceptedData, acceptedRecord, newMessageStream, type MessageRecord } from './accepted.ts';
+
+type MessageStream = ReturnType<typeof newMessageStream>;
 
 export async function acceptMessages(
   engage: Engage,
@@ -35,32 +42,51 @@ export async function acceptMessages(
 ): Promise<{ accepted: MessageAcceptedData[]; position?: Position }> {
   const now = engage.clock.now();
   const accepted = items.map((item) => acceptedData(accountId, item, now, extra));
-  const sealedChunk = (from: number) => {
-    const sealed = sealedForAppend(engage, accepted.slice(from, from + APPEND_CHUNK).map((data) => newMessageStream(data, metadata)));
+  const starts: number[] = [];
+  for (let from = 0; from < accepted.length; from += APPEND_CHUNK) starts.push(from);
+  // chunk k's sealing starts when chunk k - APPENDS_IN_FLIGHT's append does (or at once, for the first ones)
+  const sealing = new Map<number, Promise<MessageStream[]>>();
+  const sealChunk = (k: number) => {
+    if (k >= starts.length || sealing.has(k)) return;
+    const sealed = sealedForAppend(engage, accepted.slice(starts[k], starts[k] + APPEND_CHUNK).map((data) => newMessageStream(data, metadata)));
     sealed.catch(() => undefined); // awaited (and its error thrown) in turn; never an unhandled rejection when dropped
-    return sealed;
+    sealing.set(k, sealed);
   };
   let position: Position | undefined;
-  let next = accepted.length > 0 ? sealedChunk(0) : undefined;
-  for (let i = 0; i < accepted.length; i += APPEND_CHUNK) {
-    let results: AppendResult[];
-    try {
-      const batch = await next!;
-      next = i + APPEND_CHUNK < accepted.length ? sealedChunk(i + APPEND_CHUNK) : undefined;
-      results = await appendChunk(engage, batch);
-    } catch (err) {
-      // the items of the chunks before are accepted (they will be dispatched) although this call
-      // fails: never let that pass silently
-      if (i > 0) {
-        engage.log.error(
-          { err, accountId, bulkId: extra.bulkId, acceptedCount: i, accepted: accepted.slice(0, LOGGED_IDS).map((a) => a.id), notAcceptedCount: accepted.length - i },
-          `accepting messages failed part-way: the first ${i} valid messages were accepted and will be sent`,
-        );
+  let next = 0;
+  const written: number[] = [];
+  let failure: { err: unknown } | undefined;
+  // a lane seals and appends one chunk after another; APPENDS_IN_FLIGHT lanes append at once, each
+  // chunk its own transaction, so the database works on two of them while this process seals the next
+  const lane = async () => {
+    while (next < starts.length && !failure) {
+      const k = next++;
+      try {
+        sealChunk(k);
+        const batch = await sealing.get(k)!;
+        sealChunk(k + APPENDS_IN_FLIGHT);
+        const results = await appendChunk(engage, batch);
+        written.push(k);
+        // the newest position of the chunk, wherever it is in the results
+        for (const r of results) if (!position || comparePositions(r.position, position) > 0) position = r.position;
+      } catch (err) {
+        failure ??= { err };
       }
-      throw err;
     }
-    // the newest position of the chunk, wherever it is in the results
-    for (const r of results) if (!position || comparePositions(r.position, position) > 0) position = r.position;
+  };
+  for (let k = 0; k < APPENDS_IN_FLIGHT; k++) sealChunk(k);
+  await Promise.all(Array.from({ length: Math.min(APPENDS_IN_FLIGHT, starts.length) }, lane));
+  if (failure) {
+    // the items of the chunks written are accepted (they will be dispatched) although this call
+    // fails: never let that pass silently
+    if (written.length > 0) {
+      const ids = written.sort((a, b) => a - b).flatMap((k) => accepted.slice(starts[k], starts[k] + APPEND_CHUNK).map((a) => a.id));
+      engage.log.error(
+        { err: failure.err, accountId, bulkId: extra.bulkId, acceptedCount: ids.length, accepted: ids.slice(0, LOGGED_IDS), notAcceptedCount: accepted.length - ids.length },
+        `accepting messages failed part-way: ${ids.length} valid messages were accepted and will be sent`,
+      );
+    }
+    throw failure.err;
   }
   return { accepted, position };
 }
