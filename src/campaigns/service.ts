@@ -27,6 +27,8 @@ import { campaignMessages } from './messages.ts';
 
 /** Members per batch: one appendMany of this many message streams and the campaign's progress. */
 export const CAMPAIGN_BATCH = 5000;
+/** Pages of members read, built and sealed ahead of the batch being appended. */
+const PAGES_AHEAD = 3;
 /** Members per CPU work task when a batch's messages are built. */
 const MEMBERS_SLICE = 1000;
 /** How long a send waits for the audience's read models to include every earlier write. */
@@ -120,25 +122,35 @@ export async function sendCampaign(engage: Engage, id: string, metadata: EventMe
   const addressField = contactAddressField(template.channel);
   const startedAt = state.startedAt!;
   // a page of members and its messages, built (on the CPU work threads: the recipients' country
-  // parse) and sealed (their data keys made) ready for the append
-  const prepare = (after: string | undefined) => {
-    const prepared = (async () => {
-      const members = await audiencePage(engage.pool, accountId, state.audience!, { after, limit: batchSize, now: new Date(startedAt) });
+  // parse) and sealed (their data keys made) ready for the append. `after`: where the page starts,
+  // known once the page before it is read; null after a last page (nothing more is read)
+  const prepare = (after: Promise<{ id: string | undefined } | null>) => {
+    const members = after.then((from) => (from === null ? [] : audiencePage(engage.pool, accountId, state.audience!, { after: from.id, limit: batchSize, now: new Date(startedAt) })));
+    const prepared = members.then(async (members) => {
       if (members === undefined || members.length === 0) return { members, streams: [], accepted: 0 };
       const now = engage.clock.now();
       const input = (slice: Member[]) => ({ campaignId: id, accountId, template, addressField, members: slice, startedAt, now });
       const messages = await engage.cpu.runSlices('campaignMessages', members, MEMBERS_SLICE, input, (slice) => campaignMessages(input(slice)));
       const streams = await sealedForAppend(engage, messages.map((m) => newMessageStream(m, metadata, derivedUuid(m.id, 'accepted'))));
       return { members, streams, accepted: messages.length, now };
-    })();
-    prepared.catch(() => undefined); // awaited (and its error thrown) when used; never an unhandled rejection when dropped
-    return { after, prepared };
+    });
+    // awaited (and their errors thrown) when used; never an unhandled rejection when dropped
+    members.catch(() => undefined);
+    prepared.catch(() => undefined);
+    return { members, prepared };
   };
-  // the next page is read, built and sealed while the batch before it is being appended
-  let next = prepare(state.throughContactId);
+  // the next pages are read, built and sealed while the batch before them is being appended: each
+  // page is read as soon as the one before it is (keyset order), and built and sealed beside it
+  let ahead: ReturnType<typeof prepare>[] = [];
+  const fill = () => {
+    while (ahead.length < PAGES_AHEAD) {
+      const last = ahead.at(-1);
+      ahead.push(prepare(last ? last.members.then((m) => (m && m.length > 0 ? { id: m[m.length - 1].id } : null)) : Promise.resolve({ id: state.throughContactId })));
+    }
+  };
   for (;;) {
-    if (next.after !== state.throughContactId) next = prepare(state.throughContactId);
-    const { members, streams, accepted, now = engage.clock.now() } = await next.prepared;
+    fill();
+    const { members, streams, accepted, now = engage.clock.now() } = await ahead.shift()!.prepared;
     if (members === undefined) {
       const failed = await handleCommand(engage.store, campaignDecider, stream, { type: 'FailSend', reason: `the ${state.audience!.type} was deleted`, now }, metadata);
       return failed.position ?? position;
@@ -150,7 +162,7 @@ export async function sendCampaign(engage: Engage, id: string, metadata: EventMe
     const through = members[members.length - 1].id;
     const record = campaignDecider.decide({ type: 'RecordBatch', throughContactId: through, accepted, skipped: members.length - accepted, now }, state);
     const progress = { streamId: stream, events: record.map((e): NewEvent => ({ ...e, metadata, id: derivedUuid(id, 'batch', through) })), expected: revision };
-    next = prepare(through);
+    fill();
     try {
       const results = await engage.store.appendMany([...streams, progress]);
       const own = results[results.length - 1];
@@ -165,6 +177,8 @@ export async function sendCampaign(engage: Engage, id: string, metadata: EventMe
       state = fold(campaignDecider, events.map((e) => ({ type: e.type, data: e.data }) as never));
       revision = events[events.length - 1].revision;
       if (state.status !== 'sending') return position;
+      // the pages read ahead start after what this loop covered, not what the other sender did
+      ahead = [];
     }
   }
 }

@@ -298,6 +298,29 @@ describe('a send that stops part-way', () => {
     expect((await campaignMessages(server, key, campaign.id)).length).toBe(7);
   });
 
+  it('sends every member exactly once when two senders run at once (pages read ahead by the one that loses a batch are dropped)', async () => {
+    const { key } = await readyAccount(server);
+    const { listId, contacts } = await listWith(server, key, 12);
+    const campaign = await ok(server, 'POST', '/v1/campaigns', key, emailCampaign(listId), 201);
+    // pages of 2 and of 3: the senders' batches differ, so the one that finds the other's batch
+    // recorded first carries on after it (two senders with the same pages write the very same events)
+    await Promise.all([sendCampaign(server.engage, campaign.id, { actor: 'test' }, 2), sendCampaign(server.engage, campaign.id, { actor: 'test' }, 3)]);
+    const messages = await campaignMessages(server, key, campaign.id);
+    expect(messages.map((m) => m.to_address)).toEqual(contacts.map((c) => c.email).sort());
+    // the recorded batches follow each other: each covers the members after the one before it
+    const batches = (await server.engage.store.readStream(campaignStream(campaign.id))).filter((e) => e.type === 'CampaignBatchAccepted').map((e) => e.data as { through_contact_id: string; accepted: number });
+    const order = contacts.map((c) => c.id).sort();
+    let covered = 0;
+    for (const b of batches) {
+      const through = order.indexOf(b.through_contact_id) + 1;
+      expect(b.accepted).toBe(through - covered);
+      covered = through;
+    }
+    expect(covered).toBe(12);
+    await server.caughtUp(['campaigns']);
+    expect(await ok(server, 'GET', `/v1/campaigns/${campaign.id}`, key)).toMatchObject({ status: 'sent', accepted: 12, skipped: 0 });
+  });
+
   it('fails when its list was deleted before it was sent', async () => {
     const { key } = await readyAccount(server);
     const { listId } = await listWith(server, key, 2);
