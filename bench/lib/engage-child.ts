@@ -48,10 +48,20 @@ if (process.env.BENCH_MEM_LOG === '1') {
   }, 5_000).unref();
 }
 
+const inspectorMod = await import('node:inspector/promises');
+const hp = process.env.TMP_HEAP_PROF ? new inspectorMod.Session() : undefined;
+if (hp) {
+  hp.connect();
+  await hp.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } as never);
+}
 let closing = false;
-const shutdown = () => {
+const shutdown = async () => {
   if (closing) return;
   closing = true;
+  if (hp) {
+    const { profile } = (await hp.post('HeapProfiler.stopSampling')) as { profile: unknown };
+    (await import('node:fs')).writeFileSync(process.env.TMP_HEAP_PROF!, JSON.stringify(profile));
+  }
   server.close().then(
     () => process.exit(0),
     (err) => {
