@@ -3,6 +3,10 @@
 // environment the bench gives it (loadConfig(process.env)), plus one fresh account. Logs go to
 // stderr; stdout carries one line, BENCH_READY {url, key, account_id, pid}.
 //   node .engage/bench-build/bench/lib/engage-child.js (built by bench/lib/child.ts)
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { createAccount } from '../../src/accounts/service.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -48,19 +52,24 @@ if (process.env.BENCH_MEM_LOG === '1') {
   }, 5_000).unref();
 }
 
-const inspectorMod = await import('node:inspector/promises');
-const hp = process.env.TMP_HEAP_PROF ? new inspectorMod.Session() : undefined;
-if (hp) {
-  hp.connect();
-  await hp.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } as never);
+// BENCH_HEAP_PROF=1: what the server allocates, sampled every 16 KiB (objects the collector has freed
+// included: garbage is what costs), written as a .heapprofile to bench/results/profiles on stop
+const heapSampling = process.env.BENCH_HEAP_PROF === '1' ? new Session() : undefined;
+if (heapSampling) {
+  heapSampling.connect();
+  // (the two include flags are V8's, newer than node's typings of the command)
+  await heapSampling.post('HeapProfiler.startSampling', { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } as { samplingInterval: number });
 }
+
 let closing = false;
 const shutdown = async () => {
   if (closing) return;
   closing = true;
-  if (hp) {
-    const { profile } = (await hp.post('HeapProfiler.stopSampling')) as { profile: unknown };
-    (await import('node:fs')).writeFileSync(process.env.TMP_HEAP_PROF!, JSON.stringify(profile));
+  if (heapSampling) {
+    const { profile } = await heapSampling.post('HeapProfiler.stopSampling');
+    const dir = path.resolve(fileURLToPath(import.meta.url), '../../../../../bench/results/profiles');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `engage-${process.pid}-${Date.now()}.heapprofile`), JSON.stringify(profile));
   }
   server.close().then(
     () => process.exit(0),
