@@ -230,7 +230,7 @@ export async function statementsOf(
   }
   for (const st of statements.slice(0, 12)) progress(`  pg ${(st.share * 100).toFixed(1)}%${st.toplevel ? '' : ' (inner)'} ${st.total_ms} ms + plan ${st.plan_ms} ms / ${st.calls} calls, WAL ${st.wal_mib} MiB: ${st.query}`);
   const roundTrips = await topLevelByCalls(db);
-  for (const st of roundTrips.slice(0, 20)) progress(`  pg calls ${st.calls}: ${st.query.slice(0, 160)}`);
+  for (const st of roundTrips.slice(0, Number(process.env.BENCH_PG_CALLS ?? 20))) progress(`  pg calls ${st.calls}: ${st.query.slice(0, 160)}`);
   const { scans, writes } = await tableCounters(db);
   for (const t of scans) progress(`  pg scans ${t.table}: ${t.seq_scans} sequential scans read ${t.rows_scanned} rows (${t.live_rows} rows live; ${t.index_scans} index scans)`);
   for (const t of writes) progress(`  pg writes ${t.table}: ${t.inserts} inserted, ${t.updates} updated (${t.hot_updates} on the same page, no index touched), ${t.deletes} deleted; ${t.indexes} indexes`);

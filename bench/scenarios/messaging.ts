@@ -602,6 +602,8 @@ export const sendLatency: Scenario = {
       engage = await startEngage(db.url);
       const { url, key } = engage.info;
       const headers = { 'x-api-key': key!, 'content-type': 'application/json' };
+      // BENCH_PG_STATS=1: the statements of the measured sends (and their dispatch) only
+      await resetStatementStats(db);
       const cpu = cpuMeter(engage.pid, db.name);
       const db0 = await dbCounters(db.pool);
       const r = await openLoop({
@@ -616,6 +618,7 @@ export const sendLatency: Scenario = {
       const db1 = await dbCounters(db.pool);
       const l = r.latency_ms;
       progress(`POST /v1/messages/send @ ${rate}/s: ${r.ok}/${r.sent} ok, p50 ${l.p50} p90 ${l.p90} p99 ${l.p99} max ${l.max} ms, ${cpuLine(usage)}`);
+      const statements = await statementsOf(db);
       if (r.errors) ctx.notes.push(`send-latency: ${r.errors} errors ${JSON.stringify(r.error_kinds)}`);
       // how far the dispatcher kept up meanwhile
       const { rows } = await db.pool.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM message_states GROUP BY status`);
@@ -628,7 +631,7 @@ export const sendLatency: Scenario = {
           value: l.p99,
           target: { op: '<=', value: 30 },
           baseline: { name: `GET /baseline (bare fastify, constant body) @ ${rate}/s`, value: base.latency_ms.p99 },
-          details: { ...r, ...usage, cpu_per_message: cpuCost(usage, r.ok + Math.round((rate * warmupMs) / 1000)), database: counterDelta(db0, db1, r.ok + Math.round((rate * warmupMs) / 1000)), statuses_after: Object.fromEntries(rows.map((x) => [x.status, x.n])), workers: 'on', baseline_run: base },
+          details: { ...r, ...usage, cpu_per_message: cpuCost(usage, r.ok + Math.round((rate * warmupMs) / 1000)), database: counterDelta(db0, db1, r.ok + Math.round((rate * warmupMs) / 1000)), statuses_after: Object.fromEntries(rows.map((x) => [x.status, x.n])), workers: 'on', baseline_run: base, ...statements },
         }),
       ];
     } finally {
