@@ -17,8 +17,9 @@ export class NotificationListener {
 
   /**
    * @param handlers what to do with each channel's payloads
-   * @param onConnected called on every (re)connect
+   * @param onConnected called on every (re)connect, once its LISTENs are in place
    * @param what names the listener in log lines ("event notifications")
+   * @param onLost called when its connection is lost (notifications go unheard until onConnected)
    */
   constructor(
     private readonly connectionString: string | undefined,
@@ -26,6 +27,7 @@ export class NotificationListener {
     private readonly onConnected: () => void,
     private readonly what: string,
     private readonly log?: Logger,
+    private readonly onLost?: () => void,
   ) {}
 
   /** Starts listening (idempotent); resolves once the first attempt to connect has ended either way. */
@@ -45,6 +47,7 @@ export class NotificationListener {
       retryInterval: (attempt) => Math.min(2_000, 100 * 2 ** Math.min(attempt, 5)),
       paranoidChecking: 10_000,
       parse: (payload: string) => payload,
+      serialize: (payload: unknown) => String(payload),
     });
     this.subscriber = subscriber;
     let lost = false;
@@ -55,13 +58,17 @@ export class NotificationListener {
       this.onConnected();
     });
     subscriber.events.on('reconnect', (attempt: number) => {
-      if (!lost) this.log?.warn({ attempt }, `${this.what}: listener lost its connection; reconnecting (readers poll meanwhile)`);
+      if (!lost) {
+        this.log?.warn({ attempt }, `${this.what}: listener lost its connection; reconnecting (readers poll meanwhile)`);
+        this.onLost?.();
+      }
       lost = true;
     });
     subscriber.events.on('error', (err: Error) => {
       // pg-listen gave up on this session (e.g. LISTEN failed right after a reconnect): start a new one
       this.log?.warn({ err: err.message }, `${this.what}: listener failed; starting a new one`);
       if (this.subscriber !== subscriber || this.closed) return;
+      this.onLost?.();
       void subscriber.close().catch(() => undefined);
       setTimeout(() => void this.connect(generation + 1), Math.min(5_000, 200 * 2 ** Math.min(generation, 5))).unref();
     });
@@ -74,6 +81,18 @@ export class NotificationListener {
       lost = true;
       this.log?.warn({ err: (err as Error).message }, `${this.what}: listener could not connect; retrying in the background`);
     }
+  }
+
+  /**
+   * A NOTIFY sent on the listener's own session: it goes out after the session's LISTENs, so what
+   * others answer to it is heard. Best effort: false when it could not be sent.
+   */
+  async notify(channel: string, payload: string): Promise<boolean> {
+    if (!this.subscriber || this.closed) return false;
+    return this.subscriber.notify(channel, payload).then(
+      () => true,
+      () => false,
+    );
   }
 
   async close(): Promise<void> {

@@ -33,6 +33,15 @@ import { Wakeup } from './wakeup.ts';
 import type { Migration } from '../db/migrations.ts';
 
 export const EVENT_CHANNEL = 'engage_events';
+/**
+ * Payloads on EVENT_CHANNEL besides an append's hint (the appending store's token): a listening
+ * store says `hello:<token>` whenever its listener (re)connects, every other listening store answers
+ * `here:<token>`, and a store that stops listening says `bye:<token>`. So each knows whether any other
+ * process listens, and sends no hints while none does (README "The write path").
+ */
+const HELLO = 'hello:';
+const HERE = 'here:';
+const BYE = 'bye:';
 
 // No NOTIFY inside an append transaction: a notifying commit holds a cluster-wide lock through its
 // WAL flush, so every append would commit one at a time. The adapter notifies after commit instead.
@@ -374,6 +383,10 @@ export class PostgresEventStore implements EventStore {
   /** the payload of this store's append notifications (announce), which its own listener ignores */
   private readonly notifyToken = randomUUID();
   private listener?: NotificationListener;
+  /** whether this store's listener is connected: it hears the other stores' hellos and hints */
+  private hearing = false;
+  /** the tokens of the other stores that listen (said hello or here, not yet bye) */
+  private readonly peers = new Set<string>();
   private notifyPending = false;
   private notifying?: Promise<void>;
 
@@ -511,7 +524,7 @@ export class PostgresEventStore implements EventStore {
     }
     if (rows.some((r) => r.o_outcome === 'written')) {
       this.wakeup.wake();
-      this.announce();
+      if (this.othersMayListen()) this.announce();
     }
     const byStream = new Map(rows.map((r) => [r.o_stream, r]));
     const missing = request.find((b) => !byStream.has(b.streamId));
@@ -523,12 +536,23 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
-   * Tells other processes (as a hint) that events were committed: one NOTIFY outside any write
+   * Tells other processes (as a hint) that events were committed, where one may listen
+   * (othersMayListen): one NOTIFY outside any write
    * transaction, so it flushes no WAL and holds the notify lock only for an instant. Appends that
    * commit while one is in flight share the next, so a burst costs two statements, not one each.
    * Its payload is this store's token: its own listener, which hears it too, wakes nobody for it
    * (this process's readers were woken when the append returned; each wake is a read of the log).
    */
+  private othersMayListen(): boolean {
+    // a store that does not hear (it does not listen, or its listener is away) cannot know: it tells
+    return !this.hearing || this.peers.size > 0;
+  }
+
+  /** How many other processes' stores this one knows to be listening (README "The write path"). */
+  listeningPeers(): number {
+    return this.peers.size;
+  }
+
   private announce(): void {
     this.notifyPending = true;
     if (this.notifying) return;
@@ -690,11 +714,36 @@ export class PostgresEventStore implements EventStore {
    */
   listen(): Promise<void> {
     if (this.closed) return Promise.resolve();
-    const notified = (token: string) => {
-      if (token !== this.notifyToken) this.wakeup.wake();
+    const notified = (payload: string) => {
+      if (this.presence(payload)) return;
+      if (payload !== this.notifyToken) this.wakeup.wake();
     };
-    this.listener ??= new NotificationListener(this.connectionString, { [EVENT_CHANNEL]: notified }, () => this.wakeup.wake(), 'event notifications', this.log);
+    const connected = () => {
+      this.hearing = true;
+      this.wakeup.wake();
+      // (sent on the listener's session, after its LISTEN: the answers are heard)
+      void this.listener?.notify(EVENT_CHANNEL, HELLO + this.notifyToken);
+    };
+    const lost = () => {
+      this.hearing = false;
+    };
+    this.listener ??= new NotificationListener(this.connectionString, { [EVENT_CHANNEL]: notified }, connected, 'event notifications', this.log, lost);
     return this.listener.start();
+  }
+
+  /** A listening store's hello, here or bye (true), or else an append's hint (false). */
+  private presence(payload: string): boolean {
+    const kind = payload.startsWith(HELLO) ? HELLO : payload.startsWith(HERE) ? HERE : payload.startsWith(BYE) ? BYE : undefined;
+    if (!kind) return false;
+    const token = payload.slice(kind.length);
+    if (token === this.notifyToken) return true;
+    if (kind === BYE) {
+      this.peers.delete(token);
+      return true;
+    }
+    this.peers.add(token);
+    if (kind === HELLO) void this.listener?.notify(EVENT_CHANNEL, HERE + this.notifyToken);
+    return true;
   }
 
   subscribeToAll(options: SubscribeOptions = {}): Subscription {
@@ -715,6 +764,9 @@ export class PostgresEventStore implements EventStore {
     this.closed = true;
     await this.notifying;
     this.wakeup.close();
+    // the others stop telling this process (best effort: a process that dies says nothing, and the
+    // others go on telling it, as they did before it said hello)
+    if (this.hearing) await this.listener?.notify(EVENT_CHANNEL, BYE + this.notifyToken);
     await this.listener?.close();
   }
 }

@@ -243,9 +243,10 @@ describe('Postgres restarts under load', () => {
         afterRestart = { ...afterRestart, contactId: c.body.id, contactListed: listed.status === 200 && listed.body.data?.some((x: { id: string }) => x.id === c.body.id) };
       },
       listener: async () => {
-        // the NOTIFY listener's session is back: LISTEN was its last statement on a new backend
+        // the NOTIFY listener's session is back: LISTEN was its last statement on a new backend, or
+        // the hello it sends on its own session once listening (and its answers to others' hellos)
         await eventually('a session listening for engage_events', async () => {
-          const { rows } = await db.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%engage_events%'`).catch(() => ({ rows: [] }));
+          const { rows } = await db.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE ANY (ARRAY['LISTEN%engage_events%', 'NOTIFY%engage_events%'])`).catch(() => ({ rows: [] }));
           return rows.length > 0 ? true : undefined;
         }, 2 * RECOVERY_MS, 100);
         recovery.listener = since();
