@@ -85,14 +85,24 @@ export class NotificationListener {
 
   /**
    * A NOTIFY sent on the listener's own session: it goes out after the session's LISTENs, so what
-   * others answer to it is heard. Best effort: false when it could not be sent.
+   * others answer to it is heard. Best effort: false when it could not be sent, or not within
+   * `timeoutMs` (a database that does not answer must not hold up a shutdown).
    */
-  async notify(channel: string, payload: string): Promise<boolean> {
+  async notify(channel: string, payload: string, timeoutMs = 1_000): Promise<boolean> {
     if (!this.subscriber || this.closed) return false;
-    return this.subscriber.notify(channel, payload).then(
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    const sent = this.subscriber.notify(channel, payload).then(
       () => true,
       () => false,
     );
+    try {
+      return await Promise.race([sent, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async close(): Promise<void> {
