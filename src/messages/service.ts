@@ -15,7 +15,8 @@ import type { ValidSend } from './validation.ts';
 
 /**
  * Appends per call: 10,000 messages are a few statements, not 10,000 round trips; each chunk is
- * sealed (its data keys made, its seals on the CPU work threads) while the one before it is appended.
+ * sealed (its data keys made, its seals on the CPU work threads) while the chunks before it are
+ * appended.
  */
 const APPEND_CHUNK = 2500;
 /**
