@@ -17,7 +17,8 @@ export class NotificationListener {
 
   /**
    * @param handlers what to do with each channel's payloads
-   * @param onConnected called on every (re)connect, once its LISTENs are in place
+   * @param onConnected called on every (re)connect (on the first, its LISTENs may still be queued on
+   *   the session: a NOTIFY sent there with notify() goes after them)
    * @param what names the listener in log lines ("event notifications")
    * @param onLost called when its connection is lost (notifications go unheard until onConnected)
    */

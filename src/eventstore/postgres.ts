@@ -536,15 +536,10 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
-   * Tells other processes (as a hint) that events were committed, where one may listen
-   * (othersMayListen): one NOTIFY outside any write
-   * transaction, so it flushes no WAL and holds the notify lock only for an instant. Appends that
-   * commit while one is in flight share the next, so a burst costs two statements, not one each.
-   * Its payload is this store's token: its own listener, which hears it too, wakes nobody for it
-   * (this process's readers were woken when the append returned; each wake is a read of the log).
+   * Whether another process may listen: a store that does not hear (it does not listen, or its
+   * listener is away) cannot know, so it tells.
    */
   private othersMayListen(): boolean {
-    // a store that does not hear (it does not listen, or its listener is away) cannot know: it tells
     return !this.hearing || this.peers.size > 0;
   }
 
@@ -553,6 +548,14 @@ export class PostgresEventStore implements EventStore {
     return this.peers.size;
   }
 
+  /**
+   * Tells other processes (as a hint) that events were committed, where one may listen
+   * (othersMayListen): one NOTIFY outside any write transaction, so it flushes no WAL and holds the
+   * notify lock only for an instant. Appends that commit while one is in flight share the next, so
+   * a burst costs two statements, not one each.
+   * Its payload is this store's token: its own listener, which hears it too, wakes nobody for it
+   * (this process's readers were woken when the append returned; each wake is a read of the log).
+   */
   private announce(): void {
     this.notifyPending = true;
     if (this.notifying) return;
@@ -764,8 +767,8 @@ export class PostgresEventStore implements EventStore {
     this.closed = true;
     await this.notifying;
     this.wakeup.close();
-    // the others stop telling this process (best effort: a process that dies says nothing, and the
-    // others go on telling it, as they did before it said hello)
+    // the others stop telling this process (best effort: of a process that dies they never hear, and
+    // go on telling it, which costs what every hint cost before)
     if (this.hearing) await this.listener?.notify(EVENT_CHANNEL, BYE + this.notifyToken);
     await this.listener?.close();
   }
