@@ -1,6 +1,7 @@
 // Waiting: one abortable sleep and one doubling backoff, for every retry loop in engage (the event
-// store's append retries, the read-model runner, the workers, the embedded Postgres start-up), and a
-// bounded poll for a concurrent write known to be in flight (tracked events, src/events/).
+// store's append retries, the read-model runner, the workers, the embedded Postgres start-up), a
+// bounded poll for a concurrent write known to be in flight (tracked events, src/events/), and a
+// bound on a wait for an answer that may never come (a provider call, a health check, a NOTIFY).
 import { setTimeout as delay } from 'node:timers/promises';
 
 /** Waits `ms`, or less once `signal` aborts; never rejects on abort: a stopping loop must not wait out a backoff. */
@@ -10,6 +11,15 @@ export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   } catch (err) {
     if (!signal?.aborted) throw err;
   }
+}
+
+/** `p`, or a rejection with `message` once `ms` have passed (`p` itself is not stopped: it settles unheard). */
+export function within<T>(p: Promise<T>, ms: number, message = `no answer within ${ms} ms`): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** The wait after the `failures`-th failure in a row: `firstMs`, doubling each time, at most `maxMs`. */

@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import type pg from 'pg';
 import pgListen, { type Options, type Subscriber } from 'pg-listen';
+import { within } from '../sleep.ts';
 
 type CreateSubscriber = (cfg: pg.ClientConfig, opts?: Options) => Subscriber;
 // pg-listen is CommonJS with `exports.default`: under ESM its function is one level down
@@ -91,19 +92,10 @@ export class NotificationListener {
    */
   async notify(channel: string, payload: string, timeoutMs = 1_000): Promise<boolean> {
     if (!this.subscriber || this.closed) return false;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs);
-    });
-    const sent = this.subscriber.notify(channel, payload).then(
+    return within(this.subscriber.notify(channel, payload), timeoutMs).then(
       () => true,
       () => false,
     );
-    try {
-      return await Promise.race([sent, late]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   async close(): Promise<void> {

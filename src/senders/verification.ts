@@ -14,6 +14,7 @@ import { isId } from '../ids.ts';
 import { notFound } from '../errors.ts';
 import { storedSecret } from '../service-secrets.ts';
 import { loadSender, type SenderWrite, senderView } from './service.ts';
+import { within } from '../sleep.ts';
 
 /**
  * The keyed hash of a code (HMAC-SHA256 under a service secret, bound to the sender): what the log
@@ -84,7 +85,7 @@ export async function deliverVerificationCode(engage: Engage, providers: Service
   const provider = providers.for(event.data.method);
   let outcome: SendOutcome;
   try {
-    outcome = await withTimeout(
+    outcome = await within(
       provider.send({
         id: `${senderId}-code-${Date.parse(event.data.started_at)}`,
         accountId,
@@ -104,7 +105,3 @@ export async function deliverVerificationCode(engage: Engage, providers: Service
   return handleCommand(engage.store, senderDecider, senderStream(senderId), { type: 'RecordUndelivered', codeHash: hash, reason, now: engage.clock.now() }, metadata);
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
-}

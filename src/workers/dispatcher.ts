@@ -19,7 +19,7 @@ import { applyTransitions, type Transition, type TransitionResult } from '../mes
 import { Policy } from '../messages/policy.ts';
 import { UnsubscribeLinks } from '../suppressions/unsubscribe-links.ts';
 import { ClickTracking } from '../tracking/clicks.ts';
-import { doublingDelay } from '../sleep.ts';
+import { doublingDelay, within } from '../sleep.ts';
 import { retryWithBackoff, whileUnavailable } from './backoff.ts';
 import { OwnWrites, WorkerLoop } from './loop.ts';
 
@@ -220,7 +220,8 @@ export class Dispatcher extends WorkerLoop {
           // marketing email goes out with its one-click unsubscribe link (headers and body), which is not tracked
           const outbound = await this.unsubscribeLinks.prepare(await trackLinks(message), isMarketing(content));
           provider = await this.providers.forMessage(s.accountId!, content.channel);
-          outcome = await withTimeout(provider.send(outbound), config.DISPATCH_PROVIDER_TIMEOUT_MS);
+          // a provider call that hangs must not stall the dispatcher: past the timeout it counts as transient
+          outcome = await within(provider.send(outbound), config.DISPATCH_PROVIDER_TIMEOUT_MS, `provider call timed out after ${config.DISPATCH_PROVIDER_TIMEOUT_MS} ms`);
         } catch (err) {
           outcome = { kind: 'transient', error: err instanceof Error ? err.message : String(err) };
         }
@@ -243,12 +244,3 @@ export class Dispatcher extends WorkerLoop {
   }
 }
 
-
-/** A provider call that hangs must not stall the dispatcher: past the timeout it counts as transient. */
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`provider call timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
-}

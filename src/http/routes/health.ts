@@ -4,6 +4,7 @@ import { readerHold } from '../../eventstore/reader-hold.ts';
 import { readStatuses } from '../../read-models/status.ts';
 import type { AppDeps } from '../deps.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
+import { within } from '../../sleep.ts';
 
 /**
  * How long each check may take. A database that does not answer at all (a network that drops
@@ -11,14 +12,8 @@ import { type AnyRoute, defineRoute } from '../route.ts';
  */
 const CHECK_TIMEOUT_MS = 2_000;
 
-/** `p`, or a rejection once `ms` have passed. */
-function within<T>(p: Promise<T>, ms = CHECK_TIMEOUT_MS): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
-}
+/** `p`, or a rejection once CHECK_TIMEOUT_MS have passed. */
+const checked = <T>(p: Promise<T>): Promise<T> => within(p, CHECK_TIMEOUT_MS);
 
 export function healthRoutes({ engage }: AppDeps): AnyRoute[] {
   return [
@@ -32,14 +27,14 @@ export function healthRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: ['health'],
       async handler({ reply }) {
         const [database, eventstore] = await Promise.all([
-          within(engage.pool.query('SELECT 1')).then(() => 'ok', () => 'unreachable'),
-          within(engage.store.ping()).then((ok) => (ok ? 'ok' : 'unreachable'), () => 'unreachable'),
+          checked(engage.pool.query('SELECT 1')).then(() => 'ok', () => 'unreachable'),
+          checked(engage.store.ping()).then((ok) => (ok ? 'ok' : 'unreachable'), () => 'unreachable'),
         ]);
         type Entry = { name: string; generation: number; version: number; position: string; lag: number; status: string; parked: number; error?: string; rebuild?: Omit<Entry, 'name' | 'rebuild'> };
         let projections: Entry[] = [];
         if (database === 'ok') {
           try {
-            const statuses = await within(readStatuses(engage.pool, engage.store, engage.runner.projections));
+            const statuses = await checked(readStatuses(engage.pool, engage.store, engage.runner.projections));
             const entry = (s: (typeof statuses)[number]) => ({
               generation: s.generation,
               version: s.version,
@@ -61,7 +56,7 @@ export function healthRoutes({ engage }: AppDeps): AnyRoute[] {
             /* reported through database/eventstore */
           }
         }
-        const hold = database === 'ok' ? await within(readerHold(engage.store, engage.config.READER_HOLD_WARN_MS)).catch(() => undefined) : undefined;
+        const hold = database === 'ok' ? await checked(readerHold(engage.store, engage.config.READER_HOLD_WARN_MS)).catch(() => undefined) : undefined;
         // a read model with parked events (status degraded) serves, minus those events
         const failing = projections.some((p) => p.status === 'failed' || p.status === 'degraded');
         const down = database !== 'ok' || eventstore !== 'ok';
