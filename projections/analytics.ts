@@ -3,6 +3,7 @@
 // queries the analytics and deliverability endpoints read it with. Rebuildable on its own.
 import { CHANNELS, type Channel, type MessageEvent, type StatusFacts, statusEventsCarryFacts } from '../commands/message.ts';
 import type { SuppressionEvent } from '../commands/suppression.ts';
+import { writeTogether } from '../src/db/together.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import type { Projection } from '../src/read-models/projection.ts';
 import type { Db } from './queries.ts';
@@ -132,25 +133,28 @@ export const analyticsProjection: Projection = {
         }
       }
     }
-    if (changed.size) {
-      const rows = [...changed].map((id) => facts.get(id)!);
-      await tx.query(
-        `INSERT INTO ${t('analytics_messages')} (message_id, account_id, channel, sent, outcome, clicked)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::text[], $6::boolean[])
-         ON CONFLICT (message_id) DO UPDATE SET sent = excluded.sent, outcome = excluded.outcome, clicked = excluded.clicked`,
-        [rows.map((r) => r.message_id), rows.map((r) => r.account_id), rows.map((r) => r.channel), rows.map((r) => r.sent), rows.map((r) => r.outcome), rows.map((r) => r.clicked)],
-      );
-    }
-    if (daily.size) {
-      const entries = [...daily.values()];
-      const table = t('analytics_daily');
-      await tx.query(
-        `INSERT INTO ${table} (account_id, day, channel, ${DAILY_COUNTERS.join(', ')})
-         SELECT * FROM unnest($1::text[], $2::date[], $3::text[], ${DAILY_COUNTERS.map((_, i) => `$${i + 4}::int[]`).join(', ')})
-         ON CONFLICT (account_id, day, channel) DO UPDATE SET ${DAILY_COUNTERS.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')}`,
-        [entries.map((d) => d.account_id), entries.map((d) => d.day), entries.map((d) => d.channel), ...DAILY_COUNTERS.map((c) => entries.map((d) => d.counts[c]))],
-      );
-    }
+    const rows = [...changed].map((id) => facts.get(id)!);
+    const entries = [...daily.values()];
+    const table = t('analytics_daily');
+    // the facts and the day's counters in one statement
+    await writeTogether(tx, [
+      rows.length
+        ? {
+            text: `INSERT INTO ${t('analytics_messages')} (message_id, account_id, channel, sent, outcome, clicked)
+             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::text[], $6::boolean[])
+             ON CONFLICT (message_id) DO UPDATE SET sent = excluded.sent, outcome = excluded.outcome, clicked = excluded.clicked`,
+            values: [rows.map((r) => r.message_id), rows.map((r) => r.account_id), rows.map((r) => r.channel), rows.map((r) => r.sent), rows.map((r) => r.outcome), rows.map((r) => r.clicked)],
+          }
+        : undefined,
+      entries.length
+        ? {
+            text: `INSERT INTO ${table} (account_id, day, channel, ${DAILY_COUNTERS.join(', ')})
+             SELECT * FROM unnest($1::text[], $2::date[], $3::text[], ${DAILY_COUNTERS.map((_, i) => `$${i + 4}::int[]`).join(', ')})
+             ON CONFLICT (account_id, day, channel) DO UPDATE SET ${DAILY_COUNTERS.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')}`,
+            values: [entries.map((d) => d.account_id), entries.map((d) => d.day), entries.map((d) => d.channel), ...DAILY_COUNTERS.map((c) => entries.map((d) => d.counts[c]))],
+          }
+        : undefined,
+    ]);
   },
 };
 

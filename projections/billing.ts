@@ -17,6 +17,7 @@ import { multiplyMicros } from '../src/billing/money.ts';
 import { sellPriceAt } from '../src/billing/prices.ts';
 import { conversionRate, type Currency } from '../src/billing/rates.ts';
 import { recipientCountry } from '../src/billing/recipient-country.ts';
+import { type Statement, writeTogether } from '../src/db/together.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import { openEvents } from '../src/personal-data/store.ts';
 import type { Projection, TableNamer } from '../src/read-models/projection.ts';
@@ -216,10 +217,13 @@ async function applyBilling(tx: pg.PoolClient, recorded: RecordedEvent[], t: Tab
       }
     }
   }
-  await saveAccounts(tx, t, [...accounts.values()].filter((a) => JSON.stringify(a) !== asRead.get(a.account_id)));
-  await saveMessages(tx, t, [...changedMessages].map((id) => messages.get(id)!));
-  await saveLedger(tx, t, ledger);
-  await saveUsage(tx, t, [...usage.values()]);
+  // the four tables' writes in one statement
+  await writeTogether(tx, [
+    accountsWrite(t, [...accounts.values()].filter((a) => JSON.stringify(a) !== asRead.get(a.account_id))),
+    messagesWrite(t, [...changedMessages].map((id) => messages.get(id)!)),
+    ledgerWrite(t, ledger),
+    usageWrite(t, [...usage.values()]),
+  ]);
 }
 
 /**
@@ -263,54 +267,54 @@ async function loadMessages(tx: pg.PoolClient, t: TableNamer, ids: string[]): Pr
   return new Map(rows.map((r) => [r.message_id as string, { ...r, debited_micros: r.debited_micros === null ? null : Number(r.debited_micros) } as MessageState]));
 }
 
-async function saveAccounts(tx: pg.PoolClient, t: TableNamer, changed: AccountState[]): Promise<void> {
-  if (changed.length === 0) return;
+function accountsWrite(t: TableNamer, changed: AccountState[]): Statement | undefined {
+  if (changed.length === 0) return undefined;
   const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
-  await tx.query(
-    `INSERT INTO ${t('billing_accounts')} (account_id, tier, period, currency, balance_micros, details, currency_changed, updated_at)
+  return {
+    text: `INSERT INTO ${t('billing_accounts')} (account_id, tier, period, currency, balance_micros, details, currency_changed, updated_at)
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::jsonb[], $7::jsonb[], $8::timestamptz[])
      ON CONFLICT (account_id) DO UPDATE SET tier = excluded.tier, period = excluded.period, currency = excluded.currency, balance_micros = excluded.balance_micros,
        details = excluded.details, currency_changed = excluded.currency_changed, updated_at = excluded.updated_at`,
-    [
+    values: [
       changed.map((a) => a.account_id), changed.map((a) => a.tier), changed.map((a) => a.period), changed.map((a) => a.currency), changed.map((a) => a.balance_micros),
       changed.map((a) => json(a.details)), changed.map((a) => json(a.currency_changed)), changed.map((a) => a.updated_at),
     ],
-  );
+  };
 }
 
-async function saveMessages(tx: pg.PoolClient, t: TableNamer, messages: MessageState[]): Promise<void> {
-  if (messages.length === 0) return;
-  await tx.query(
-    `INSERT INTO ${t('billing_messages')} (message_id, account_id, channel, country, debited_micros, currency, credited)
+function messagesWrite(t: TableNamer, messages: MessageState[]): Statement | undefined {
+  if (messages.length === 0) return undefined;
+  return {
+    text: `INSERT INTO ${t('billing_messages')} (message_id, account_id, channel, country, debited_micros, currency, credited)
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::boolean[])
      ON CONFLICT (message_id) DO UPDATE SET debited_micros = excluded.debited_micros, currency = excluded.currency, credited = excluded.credited`,
-    [
+    values: [
       messages.map((m) => m.message_id), messages.map((m) => m.account_id), messages.map((m) => m.channel), messages.map((m) => m.country),
       messages.map((m) => m.debited_micros), messages.map((m) => m.currency), messages.map((m) => m.credited),
     ],
-  );
+  };
 }
 
-async function saveLedger(tx: pg.PoolClient, t: TableNamer, entries: LedgerEntry[]): Promise<void> {
-  if (entries.length === 0) return;
+function ledgerWrite(t: TableNamer, entries: LedgerEntry[]): Statement | undefined {
+  if (entries.length === 0) return undefined;
   const col = <K extends keyof LedgerEntry>(k: K) => entries.map((e) => e[k]);
-  await tx.query(
-    `INSERT INTO ${t('billing_ledger')} (id, account_id, at, kind, amount_micros, currency, message_id, channel, country, description, log_commit, log_prepare, seq)
+  return {
+    text: `INSERT INTO ${t('billing_ledger')} (id, account_id, at, kind, amount_micros, currency, message_id, channel, country, description, log_commit, log_prepare, seq)
      SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::numeric[], $12::numeric[], $13::int[])
      ON CONFLICT (id) DO NOTHING`,
-    [col('id'), col('account_id'), col('at'), col('kind'), col('amount_micros'), col('currency'), col('message_id'), col('channel'), col('country'), col('description'), col('log_commit'), col('log_prepare'), col('seq')],
-  );
+    values: [col('id'), col('account_id'), col('at'), col('kind'), col('amount_micros'), col('currency'), col('message_id'), col('channel'), col('country'), col('description'), col('log_commit'), col('log_prepare'), col('seq')],
+  };
 }
 
-async function saveUsage(tx: pg.PoolClient, t: TableNamer, rows: { account_id: string; month: string; channel: string; currency: string; messages: number; amount_micros: number }[]): Promise<void> {
-  if (rows.length === 0) return;
+function usageWrite(t: TableNamer, rows: { account_id: string; month: string; channel: string; currency: string; messages: number; amount_micros: number }[]): Statement | undefined {
+  if (rows.length === 0) return undefined;
   const u = t('billing_usage');
-  await tx.query(
-    `INSERT INTO ${u} (account_id, month, channel, currency, messages, amount_micros)
+  return {
+    text: `INSERT INTO ${u} (account_id, month, channel, currency, messages, amount_micros)
      SELECT * FROM unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::int[], $6::bigint[])
      ON CONFLICT (account_id, month, channel, currency) DO UPDATE SET messages = ${u}.messages + excluded.messages, amount_micros = ${u}.amount_micros + excluded.amount_micros`,
-    [rows.map((r) => r.account_id), rows.map((r) => r.month), rows.map((r) => r.channel), rows.map((r) => r.currency), rows.map((r) => r.messages), rows.map((r) => r.amount_micros)],
-  );
+    values: [rows.map((r) => r.account_id), rows.map((r) => r.month), rows.map((r) => r.channel), rows.map((r) => r.currency), rows.map((r) => r.messages), rows.map((r) => r.amount_micros)],
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 import pg from 'pg';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import { prepared } from '../src/db/prepared.ts';
+import { type Statement, writeTogether } from '../src/db/together.ts';
 
 export type Row = Record<string, unknown> & { id: string };
 
@@ -23,7 +24,8 @@ const TIMESTAMPS_AS_TEXT: pg.CustomTypesConfig = {
  * event makes it and no later event changes (a message's recipient and content): rows already there
  * are read and written without them, so a status change neither reads a message's body nor writes
  * it back. `evolve` gets such a row without its fixed columns and must leave them out unless it makes
- * the row anew. README "The write path".
+ * the row anew. `alsoWrite`: the caller's own writes for the batch (made once the batch is folded),
+ * sent in the same statement as the rows'. README "The write path".
  */
 export async function applyDocuments(
   tx: pg.PoolClient,
@@ -33,6 +35,7 @@ export async function applyDocuments(
   idOf: (e: RecordedEvent) => string,
   evolve: (row: Row | undefined, e: RecordedEvent) => Row | undefined,
   fixed: readonly string[] = [],
+  alsoWrite?: () => readonly (Statement | undefined)[],
 ): Promise<void> {
   const fixedSet = new Set(fixed);
   // a row already there is read without its fixed columns, and written back without them
@@ -53,29 +56,23 @@ export async function applyDocuments(
     else if (fixedSet.size && !fixed.some((c) => Object.hasOwn(row, c))) changes.push(row);
     else whole.push(row);
   }
-  if (deletes.length) await tx.query(prepared(`DELETE FROM ${table} WHERE id = ANY($1::text[])`, [deletes]));
-  if (whole.length) {
-    const cols = columns.join(', ');
-    const updates = columns.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ');
-    await tx.query(
-      prepared(
-        `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::${table}, $1::jsonb)
-         ON CONFLICT (id) DO UPDATE SET ${updates}`,
-        [JSON.stringify(whole)],
-      ),
-    );
-  }
-  if (changes.length) {
-    const sets = changing.filter((c) => c !== 'id').map((c) => `${c} = v.${c}`).join(', ');
+  const cols = columns.join(', ');
+  const updates = columns.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`).join(', ');
+  const sets = changing.filter((c) => c !== 'id').map((c) => `${c} = v.${c}`).join(', ');
+  // the rows' deletes, upserts and updates (each row is in one of them), and the caller's writes of
+  // the same batch, in one statement
+  await writeTogether(tx, [
+    deletes.length ? { text: `DELETE FROM ${table} WHERE id = ANY($1::text[])`, values: [deletes] } : undefined,
+    whole.length
+      ? { text: `INSERT INTO ${table} (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::${table}, $1::jsonb) ON CONFLICT (id) DO UPDATE SET ${updates}`, values: [JSON.stringify(whole)] }
+      : undefined,
     // the ids also as `= ANY`, the primary key's condition (README "The write path": a batch reads
     // only the rows it names)
-    await tx.query(
-      prepared(`UPDATE ${table} t SET ${sets} FROM jsonb_populate_recordset(NULL::${table}, $1::jsonb) v WHERE t.id = ANY($2::text[]) AND t.id = v.id`, [
-        JSON.stringify(changes),
-        changes.map((r) => r.id),
-      ]),
-    );
-  }
+    changes.length
+      ? { text: `UPDATE ${table} t SET ${sets} FROM jsonb_populate_recordset(NULL::${table}, $1::jsonb) v WHERE t.id = ANY($2::text[]) AND t.id = v.id`, values: [JSON.stringify(changes), changes.map((r) => r.id)] }
+      : undefined,
+    ...(alsoWrite?.() ?? []),
+  ]);
 }
 
 /**

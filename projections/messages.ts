@@ -213,6 +213,7 @@ export const messagesProjection: Projection = {
       apply: async (run) => {
         // the content of the messages the run accepts, written once; the states of every message it touches
         const accepted: Row[] = [];
+        const cols = MESSAGE_CONTENT_COLUMNS.join(', ');
         await applyDocuments(
           tx, t('message_states'), MESSAGE_STATE_COLUMNS, run, (e) => (e.data as { id: string }).id,
           (row, e) => {
@@ -222,12 +223,15 @@ export const messagesProjection: Projection = {
             return pick(next, MESSAGE_STATE_COLUMNS);
           },
           FIXED_STATE_COLUMNS,
-        );
-        if (accepted.length === 0) return;
-        const cols = MESSAGE_CONTENT_COLUMNS.join(', ');
-        await tx.query(
-          `INSERT INTO ${t('message_contents')} (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::${t('message_contents')}, $1::jsonb) ON CONFLICT (id) DO NOTHING`,
-          [JSON.stringify(accepted.map((r) => pick(r, MESSAGE_CONTENT_COLUMNS)))],
+          // the contents go in the states' statement
+          () => [
+            accepted.length
+              ? {
+                  text: `INSERT INTO ${t('message_contents')} (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::${t('message_contents')}, $1::jsonb) ON CONFLICT (id) DO NOTHING`,
+                  values: [JSON.stringify(accepted.map((r) => pick(r, MESSAGE_CONTENT_COLUMNS)))],
+                }
+              : undefined,
+          ],
         );
       },
       // the recipient and content sealed under the destroyed keys are blanked where the read model keeps them
