@@ -124,14 +124,13 @@ const monthOf = (at: string) => `${at.slice(0, 7)}-01`;
 
 async function applyBilling(tx: pg.PoolClient, recorded: RecordedEvent[], t: TableNamer): Promise<void> {
   const events = await withRecipientCountries(tx, recorded);
-  const accounts = await loadAccounts(tx, t, [...new Set(events.map((e) => (e.data as { account_id: string }).account_id))]);
-  // only the accounts the batch changed are written back (a batch of accepted messages changes none)
-  const asRead = new Map([...accounts].map(([id, a]) => [id, JSON.stringify(a)]));
   // (a message priced by its channel alone, named by its event, has no row to read)
   const messageIds = events
     .filter((e) => (e.type === 'MessageSent' || e.type === 'MessageFailed') && !pricedByChannelAlone(e.data as StatusFacts))
     .map((e) => (e.data as { id: string }).id);
-  const messages = await loadMessages(tx, t, [...new Set(messageIds)]);
+  const { accounts, messages } = await loadBatchState(tx, t, [...new Set(events.map((e) => (e.data as { account_id: string }).account_id))], [...new Set(messageIds)]);
+  // only the accounts the batch changed are written back (a batch of accepted messages changes none)
+  const asRead = new Map([...accounts].map(([id, a]) => [id, JSON.stringify(a)]));
   const changedMessages = new Set<string>();
   const ledger: LedgerEntry[] = [];
   const usage = new Map<string, { account_id: string; month: string; channel: string; currency: string; messages: number; amount_micros: number }>();
@@ -255,16 +254,23 @@ const defaultAccount = (account_id: string): AccountState => ({
   account_id, tier: 'free', period: 'monthly', currency: DEFAULT_BILLING_CURRENCY, balance_micros: 0, details: null, currency_changed: null, updated_at: null,
 });
 
-async function loadAccounts(tx: pg.PoolClient, t: TableNamer, ids: string[]): Promise<Map<string, AccountState>> {
-  const { rows } = await tx.query(`SELECT * FROM ${t('billing_accounts')} WHERE account_id = ANY($1::text[])`, [ids]);
-  const found = new Map(rows.map((r) => [r.account_id as string, { ...r, balance_micros: Number(r.balance_micros), updated_at: r.updated_at ? new Date(r.updated_at).toISOString() : null } as AccountState]));
-  return new Map(ids.map((id) => [id, found.get(id) ?? defaultAccount(id)]));
-}
-
-async function loadMessages(tx: pg.PoolClient, t: TableNamer, ids: string[]): Promise<Map<string, MessageState>> {
-  if (ids.length === 0) return new Map();
-  const { rows } = await tx.query(`SELECT * FROM ${t('billing_messages')} WHERE message_id = ANY($1::text[])`, [ids]);
-  return new Map(rows.map((r) => [r.message_id as string, { ...r, debited_micros: r.debited_micros === null ? null : Number(r.debited_micros) } as MessageState]));
+/**
+ * The batch's accounts (every one named, the default where none is stored) and the stored messages
+ * of `messageIds`, in one round trip: both tables' rows as jsonb, one statement.
+ */
+async function loadBatchState(tx: pg.PoolClient, t: TableNamer, accountIds: string[], messageIds: string[]) {
+  const { rows } = await tx.query<{ k: 'a' | 'm'; r: Record<string, unknown> }>(
+    `SELECT 'a' AS k, to_jsonb(a) AS r FROM ${t('billing_accounts')} a WHERE account_id = ANY($1::text[])
+     UNION ALL SELECT 'm', to_jsonb(m) FROM ${t('billing_messages')} m WHERE message_id = ANY($2::text[])`,
+    [accountIds, messageIds],
+  );
+  const found = new Map<string, AccountState>();
+  const messages = new Map<string, MessageState>();
+  for (const { k, r } of rows) {
+    if (k === 'a') found.set(r.account_id as string, { ...r, balance_micros: Number(r.balance_micros), updated_at: r.updated_at ? new Date(r.updated_at as string).toISOString() : null } as AccountState);
+    else messages.set(r.message_id as string, { ...r, debited_micros: r.debited_micros === null ? null : Number(r.debited_micros) } as MessageState);
+  }
+  return { accounts: new Map(accountIds.map((id) => [id, found.get(id) ?? defaultAccount(id)])), messages };
 }
 
 function accountsWrite(t: TableNamer, changed: AccountState[]): Statement | undefined {
