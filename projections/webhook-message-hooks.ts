@@ -4,6 +4,7 @@
 // after a message was accepted still hears how it ended; the recipient of a message nobody listened
 // to at accept time stays sealed, as its event carries it, and is opened only to build a delivery.
 import type { MessageAcceptedData } from '../commands/message.ts';
+import { type Statement, writeTogether } from '../src/db/together.ts';
 import { ERASED, type OpenedPersonalData, openPersonalData, type SealedPersonalData, sealedKeyOf } from '../src/personal-data/codec.ts';
 import { keysById } from '../src/personal-data/keys.ts';
 import type { TableNamer } from '../src/read-models/projection.ts';
@@ -44,32 +45,38 @@ export function hookOfAccepted(d: MessageAcceptedData): StoredHook {
 /** The select of the stored hooks of the messages in `messageIds` (SQL of a text[]), as StoredHook rows: as stored before the batch (`t`: the outbox's generation). */
 export const hooksOfMessagesSql = (t: TableNamer, messageIds: string) => `SELECT * FROM ${t('webhook_message_hooks')} WHERE message_id = ANY(${messageIds})`;
 
-export async function insertHooks(tx: Db, hooks: readonly StoredHook[], t: TableNamer): Promise<void> {
-  if (!hooks.length) return;
-  await tx.query(
-    `INSERT INTO ${t('webhook_message_hooks')} (message_id, account_id, webhook_url, channel, to_address, personal_key, recipient_sealed, provider_message_id)
+/** The insert of a batch's new hooks (a statement for writeTogether), undefined for none. */
+export function hooksInsert(hooks: readonly StoredHook[], t: TableNamer): Statement | undefined {
+  if (!hooks.length) return undefined;
+  return {
+    text: `INSERT INTO ${t('webhook_message_hooks')} (message_id, account_id, webhook_url, channel, to_address, personal_key, recipient_sealed, provider_message_id)
      SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::jsonb[], $8::text[]) ON CONFLICT DO NOTHING`,
-    [
+    values: [
       hooks.map((h) => h.message_id), hooks.map((h) => h.account_id), hooks.map((h) => h.webhook_url), hooks.map((h) => h.channel), hooks.map((h) => h.to_address),
       hooks.map((h) => h.personal_key), hooks.map((h) => (h.recipient_sealed ? JSON.stringify(h.recipient_sealed) : null)),
-      // a hook made in this run may have been sent in it too (its UPDATE found no row yet)
+      // a hook made in this run may have been sent in it too (its UPDATE would find no row yet)
       hooks.map((h) => h.provider_message_id),
     ],
-  );
+  };
 }
 
 /**
- * The provider ids of these messages' stored hooks, in one statement (a batch's MessageSent events).
- * The ids also as `= ANY`, a condition of the primary key: joined only, a batch of hundreds was planned
- * as a hash join over a scan of every hook.
+ * The update of these messages' stored hooks with their provider ids (a batch's MessageSent events;
+ * a statement for writeTogether), undefined for none. The ids also as `= ANY`, a condition of the
+ * primary key: joined only, a batch of hundreds was planned as a hash join over a scan of every hook.
  */
-export async function setProviderMessageIds(tx: Db, ids: ReadonlyMap<string, string>, t: TableNamer): Promise<void> {
-  if (!ids.size) return;
-  await tx.query(
-    `UPDATE ${t('webhook_message_hooks')} h SET provider_message_id = u.provider_message_id
+export function providerIdsUpdate(ids: ReadonlyMap<string, string>, t: TableNamer): Statement | undefined {
+  if (!ids.size) return undefined;
+  return {
+    text: `UPDATE ${t('webhook_message_hooks')} h SET provider_message_id = u.provider_message_id
      FROM unnest($1::text[], $2::text[]) AS u(message_id, provider_message_id) WHERE h.message_id = ANY($1::text[]) AND h.message_id = u.message_id`,
-    [[...ids.keys()], [...ids.values()]],
-  );
+    values: [[...ids.keys()], [...ids.values()]],
+  };
+}
+
+/** The provider ids of these messages' stored hooks, in one statement (providerIdsUpdate). */
+export async function setProviderMessageIds(tx: Db, ids: ReadonlyMap<string, string>, t: TableNamer): Promise<void> {
+  await writeTogether(tx, [providerIdsUpdate(ids, t)]);
 }
 
 /** Blanks the recipients the erased keys sealed (a sealed one is dropped: its key is gone anyway). */

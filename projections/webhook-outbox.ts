@@ -17,7 +17,7 @@ import type { Projection, TableNamer } from '../src/read-models/projection.ts';
 import { openEvents } from '../src/personal-data/store.ts';
 import { applyInOrder } from './document.ts';
 import { ERASURE_EVENTS, erasedKeys, isErasure } from './erasures.ts';
-import { eraseHooks, hookOfAccepted, hooksOfMessagesSql, insertHooks, messageHooksSchema, messageHooksUpgrade, openHooks, setProviderMessageIds, type StoredHook } from './webhook-message-hooks.ts';
+import { eraseHooks, hookOfAccepted, hooksInsert, hooksOfMessagesSql, messageHooksSchema, messageHooksUpgrade, openHooks, providerIdsUpdate, type StoredHook } from './webhook-message-hooks.ts';
 import { type DeliveryDraft, deliveriesFor, type EndpointSubscription, erasePersonalData, type MessageHook } from './webhook-payloads.ts';
 import { applyReplayEvent, replaysSchema } from './webhook-replays.ts';
 import { revokeDeliveries } from '../src/webhooks/revocations.ts';
@@ -27,6 +27,7 @@ import { endpointsOfAccountsSql, endpointsSchema, storeEndpointEvent } from './w
 export { accountOfWebhookEndpoint, findWebhookEndpoint, listWebhookEndpoints, type SendingEndpoint, sendingEndpoints, type WebhookEndpointRow } from './webhook-endpoints.ts';
 import type { SendingEndpoint } from './webhook-endpoints.ts';
 import type { Migration } from '../src/db/migrations.ts';
+import { type Statement, writeTogether } from '../src/db/together.ts';
 import type { Db } from './queries.ts';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
@@ -258,9 +259,10 @@ async function applyRun(tx: Db, sealed: RecordedEvent[], t: TableNamer, signals:
     deliveries.push(...deliveriesFor(recorded, { endpoints: endpoints.values(), hook: deliverableHook(hook), ...(inboundUrl ? { inboundUrl } : {}) }));
   }
   for (const h of newHooks) providerIds.delete(h.message_id);
-  await insertHooks(tx, newHooks, t);
-  await setProviderMessageIds(tx, providerIds, t);
-  if ((await insertDeliveries(tx, deliveries, t)) > 0) signals.add(DELIVERIES_ADDED);
+  // the hooks, their provider ids and the deliveries in one statement, the deliveries its main write
+  const added = deliveriesInsert(deliveries, t);
+  const written = await writeTogether(tx, [hooksInsert(newHooks, t), providerIdsUpdate(providerIds, t), added]);
+  if (added && written > 0) signals.add(DELIVERIES_ADDED);
 }
 
 /**
@@ -341,27 +343,31 @@ async function applyInboundSettings(tx: Db, d: InboundSettingsEvent['data'], inb
 }
 
 /**
- * New deliveries, due now; an event already delivered to a target (a re-applied batch) is not added
- * twice. A replay's are its own targets (`replay:<id>`): they never collide with the live delivery
- * of the same event. Returns how many were added.
+ * The insert of new deliveries, due now (a statement for writeTogether), undefined for none; an event
+ * already delivered to a target (a re-applied batch) is not added twice. A replay's are its own
+ * targets (`replay:<id>`): they never collide with the live delivery of the same event.
  */
-async function insertDeliveries(tx: Db, drafts: readonly DeliveryDraft[], t: TableNamer, replayId: string | null = null): Promise<number> {
-  if (!drafts.length) return 0;
-  const { rowCount } = await tx.query(
-    `INSERT INTO ${t('webhook_deliveries')} (id, account_id, endpoint_id, target_url, target_host, kind, event_id, event_type, body, status, attempts,
+function deliveriesInsert(drafts: readonly DeliveryDraft[], t: TableNamer, replayId: string | null = null): Statement | undefined {
+  if (!drafts.length) return undefined;
+  return {
+    text: `INSERT INTO ${t('webhook_deliveries')} (id, account_id, endpoint_id, target_url, target_host, kind, event_id, event_type, body, status, attempts,
        next_attempt_at, created_at, updated_at, target_key, personal_key, replay_id)
      SELECT id, acct, ep, url, ${TARGET_HOST_SQL('url')}, kind, evt, typ, body, 'pending', 0, now(), created, now(),
        coalesce('replay:' || $11::text, ep, 'message'), pkey, $11::text
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[], $10::text[])
        AS u(id, acct, ep, url, kind, evt, typ, body, created, pkey)
      ON CONFLICT (event_id, target_key) DO NOTHING`,
-    [
+    values: [
       drafts.map(() => newId('delivery')), drafts.map((d) => d.account_id), drafts.map((d) => d.endpoint_id), drafts.map((d) => d.target_url),
       drafts.map((d) => d.kind), drafts.map((d) => d.event_id), drafts.map((d) => d.event_type), drafts.map((d) => d.body), drafts.map((d) => d.created_at),
       drafts.map((d) => d.personal_key), replayId,
     ],
-  );
-  return rowCount ?? 0;
+  };
+}
+
+/** Inserts the deliveries (deliveriesInsert); returns how many were added. */
+function insertDeliveries(tx: Db, drafts: readonly DeliveryDraft[], t: TableNamer, replayId: string | null = null): Promise<number> {
+  return writeTogether(tx, [deliveriesInsert(drafts, t, replayId)]);
 }
 
 /** A cancelled replay's deliveries still to be made: cancelled, in the transaction that records the cancel. */

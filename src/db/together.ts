@@ -30,8 +30,12 @@ export function together(statements: readonly (Statement | undefined)[]): Statem
   return { text: `WITH ${texts.map((t, i) => `w${i} AS (${t})`).join(', ')} ${last}`, values };
 }
 
-/** Runs the writes as one statement (prepared by its text), if there is any. */
-export async function writeTogether(db: Pick<pg.ClientBase, 'query'>, statements: readonly (Statement | undefined)[]): Promise<void> {
+/**
+ * Runs the writes as one statement (prepared by its text), if there is any. Returns the rows the last
+ * write changed (the statement's main write; those in its WITH clauses are not counted), 0 for none.
+ */
+export async function writeTogether(db: Pick<pg.Pool, 'query'>, statements: readonly (Statement | undefined)[]): Promise<number> {
   const one = together(statements);
-  if (one) await db.query(prepared(one.text, one.values));
+  if (!one) return 0;
+  return (await db.query(prepared(one.text, one.values))).rowCount ?? 0;
 }

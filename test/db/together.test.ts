@@ -27,25 +27,33 @@ describe('writes together', () => {
     expect(together([undefined, undefined])).toBeUndefined();
   });
 
-  it('write every table in one statement: inserts, an upsert, an update and a delete', async () => {
+  it('write nothing and count 0 when there is none', async () => {
+    expect(await writeTogether(db.pool, [undefined])).toBe(0);
+  });
+
+  it('write every table in one statement (inserts, an upsert, an update, a delete), and count the rows of the last', async () => {
     await db.pool.query(`
       DROP TABLE IF EXISTS together_a, together_b;
       CREATE TABLE together_a (id text PRIMARY KEY, n int NOT NULL);
-      CREATE TABLE together_b (id text PRIMARY KEY, n int NOT NULL);
+      CREATE TABLE together_b (id text NOT NULL, n int NOT NULL);
       INSERT INTO together_a VALUES ('kept', 1), ('changed', 1), ('gone', 1);`);
-    await writeTogether(db.pool, [
+    const written = await writeTogether(db.pool, [
       { text: 'INSERT INTO together_a (id, n) SELECT * FROM unnest($1::text[], $2::int[]) ON CONFLICT (id) DO UPDATE SET n = excluded.n', values: [['new', 'kept'], [5, 7]] },
       { text: 'UPDATE together_a SET n = $2 WHERE id = $1', values: ['changed', 9] },
       { text: 'DELETE FROM together_a WHERE id = ANY($1::text[])', values: [['gone']] },
-      { text: 'INSERT INTO together_b (id, n) VALUES ($1, $2)', values: ['b', 2] },
+      { text: 'INSERT INTO together_b (id, n) SELECT $1, n FROM generate_series(1, $2::int) AS n', values: ['b', 2] },
     ]);
+    expect(written).toBe(2);
     const a = await db.pool.query<{ id: string; n: number }>('SELECT id, n FROM together_a ORDER BY id');
     expect(a.rows).toEqual([
       { id: 'changed', n: 9 },
       { id: 'kept', n: 7 },
       { id: 'new', n: 5 },
     ]);
-    expect((await db.pool.query('SELECT id, n FROM together_b')).rows).toEqual([{ id: 'b', n: 2 }]);
+    expect((await db.pool.query('SELECT id, n FROM together_b ORDER BY n')).rows).toEqual([
+      { id: 'b', n: 1 },
+      { id: 'b', n: 2 },
+    ]);
     await db.pool.query('DROP TABLE together_a, together_b');
   });
 });
