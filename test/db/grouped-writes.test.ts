@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { claim } from '../../src/claims.ts';
-import { keysForFewSubjects } from '../../src/personal-data/keys.ts';
+import { keysForFewSubjects, keysForSubjects } from '../../src/personal-data/keys.ts';
 import { migratedStoreForSuite } from '../support/event-store.ts';
 
 const db = migratedStoreForSuite(20);
@@ -66,5 +66,40 @@ describe('grouped data keys', () => {
     const first = (await keysForFewSubjects(db.pool, account, [subject])).get(subject)!;
     const [again] = await Promise.all([keysForFewSubjects(db.pool, account, [subject]), keysForFewSubjects(db.pool, account, [`contact:${randomUUID()}`])]);
     expect(again.get(subject)).toEqual(first);
+  });
+
+  it('writes on two connections making the same subject\'s key at once both get the one key made', async () => {
+    const account = `acct_${randomUUID()}`;
+    const subjects = Array.from({ length: 3 }, () => `address:${randomUUID()}`);
+    // not grouped (keysForSubjects on separate clients): each statement's insert races the other's
+    const clients = await Promise.all([db.pool.connect(), db.pool.connect()]);
+    try {
+      const [a, b] = await Promise.all(clients.map((c) => keysForSubjects(c, account, subjects)));
+      for (const s of subjects) {
+        expect(a.get(s)!.key).toHaveLength(32);
+        expect(b.get(s)).toEqual(a.get(s));
+      }
+    } finally {
+      for (const c of clients) c.release();
+    }
+    const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM data_keys WHERE account_id = $1', [account]);
+    expect(rows[0].n).toBe(subjects.length);
+  });
+
+  it('a few subjects are read and made by one function, its statement planned once per session (a generic plan) with JIT off', async () => {
+    const { rows } = await db.pool.query<{ proconfig: string[] }>(`SELECT proconfig FROM pg_proc WHERE proname = 'data_keys_read_or_make'`);
+    expect(rows).toEqual([{ proconfig: ['jit=off', 'plan_cache_mode=force_generic_plan'] }]);
+    const client = await db.pool.connect();
+    try {
+      const calls = async () =>
+        (await client.query<{ n: number }>(`SELECT coalesce(sum(generic_plans + custom_plans), 0)::int AS n FROM pg_prepared_statements WHERE statement LIKE '%data_keys_read_or_make%'`)).rows[0].n;
+      const before = await calls();
+      const account = `acct_${randomUUID()}`;
+      for (let i = 0; i < 3; i++) await keysForSubjects(client, account, [`contact:${randomUUID()}`]);
+      // each write of a few subjects goes through it
+      expect((await calls()) - before).toBe(3);
+    } finally {
+      client.release();
+    }
   });
 });
