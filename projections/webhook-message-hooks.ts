@@ -4,7 +4,7 @@
 // after a message was accepted still hears how it ended; the recipient of a message nobody listened
 // to at accept time stays sealed, as its event carries it, and is opened only to build a delivery.
 import type { MessageAcceptedData } from '../commands/message.ts';
-import { type Statement, writeTogether } from '../src/db/together.ts';
+import type { Statement } from '../src/db/together.ts';
 import { ERASED, type OpenedPersonalData, openPersonalData, type SealedPersonalData, sealedKeyOf } from '../src/personal-data/codec.ts';
 import { keysById } from '../src/personal-data/keys.ts';
 import type { TableNamer } from '../src/read-models/projection.ts';
@@ -72,11 +72,6 @@ export function providerIdsUpdate(ids: ReadonlyMap<string, string>, t: TableName
      FROM unnest($1::text[], $2::text[]) AS u(message_id, provider_message_id) WHERE h.message_id = ANY($1::text[]) AND h.message_id = u.message_id`,
     values: [[...ids.keys()], [...ids.values()]],
   };
-}
-
-/** The provider ids of these messages' stored hooks, in one statement (providerIdsUpdate). */
-export async function setProviderMessageIds(tx: Db, ids: ReadonlyMap<string, string>, t: TableNamer): Promise<void> {
-  await writeTogether(tx, [providerIdsUpdate(ids, t)]);
 }
 
 /** Blanks the recipients the erased keys sealed (a sealed one is dropped: its key is gone anyway). */

@@ -12,8 +12,9 @@ import { applyDocuments } from '../../projections/document.ts';
 import { contactsProjection, recipientTimezones } from '../../projections/contacts.ts';
 import { dueForDispatch, marketingSentSince, messagesProjection, reportTargets } from '../../projections/messages.ts';
 import { suppressedAmong, suppressionsProjection } from '../../projections/suppressions.ts';
-import { setProviderMessageIds } from '../../projections/webhook-message-hooks.ts';
+import { providerIdsUpdate } from '../../projections/webhook-message-hooks.ts';
 import { releaseDeliveries, webhookOutboxProjection } from '../../projections/webhook-outbox.ts';
+import { writeTogether } from '../../src/db/together.ts';
 import type { RecordedEvent } from '../../src/eventstore/port.ts';
 import { ensureProjection } from '../../src/read-models/generations.ts';
 import { migratedStoreForSuite } from '../support/event-store.ts';
@@ -83,7 +84,8 @@ describe(`a batch of ${BATCH} keys in a table of ${ROWS.toLocaleString('en-US')}
       expect(await marketingSentSince(c, picked.map((i) => ({ account_id: ACCOUNT, address: `p${key(i)}@example.com` })), since)).toHaveLength(BATCH);
     }],
     ['provider ids of sent messages’ hooks', t('webhook_message_hooks'), async (c: pg.PoolClient) => {
-      await setProviderMessageIds(c, new Map(picked.map((i) => [`msg_${key(i)}`, `prov-${i}`])), t);
+      // the statement the outbox's batch writes them with
+      await writeTogether(c, [providerIdsUpdate(new Map(picked.map((i) => [`msg_${key(i)}`, `prov-${i}`])), t)]);
       const { rows } = await c.query(`SELECT count(*)::int AS n FROM ${t('webhook_message_hooks')} WHERE message_id = ANY($1::text[]) AND provider_message_id LIKE 'prov-%'`, [
         picked.map((i) => `msg_${key(i)}`),
       ]);
