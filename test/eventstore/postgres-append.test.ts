@@ -2,10 +2,10 @@
 // the global log, no deadlocks surfaced, idempotent retries after a lost acknowledgement, and a
 // conflict inside a batch that names its stream. Each scenario is bounded in time.
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createPool } from '../../src/db/pool.ts';
 import { type ExpectedRevision, type NewEvent, WrongExpectedVersionError } from '../../src/eventstore/port.ts';
-import { PostgresEventStore, STREAM_LOCK_NAMESPACE } from '../../src/eventstore/postgres.ts';
+import { COPY_MIN_EVENTS, PostgresEventStore, STREAM_LOCK_NAMESPACE } from '../../src/eventstore/postgres.ts';
 import { migratedStoreForSuite } from '../support/event-store.ts';
 import { startTcpProxy } from '../support/tcp-proxy.ts';
 
@@ -310,5 +310,122 @@ describe('postgres append: concurrent small appends go together (group commit)',
     expect(outcomes[4].status).toBe('rejected');
     expect(((outcomes[4] as PromiseRejectedResult).reason as WrongExpectedVersionError).streamId).toBe(broken);
     for (const s of fine) expect(await db.store.readStream(s)).toHaveLength(1);
+  });
+});
+
+/** `n` new streams of one or two events (every third has two), data that COPY's text format must escape, optionally with their ids. */
+function newStreams(prefix: string, n: number, withIds = false) {
+  const event = (type: string, i: number): NewEvent => ({
+    type,
+    data: { i, text: `tab\there, back\\slash, "quoted", new\nline, \\N, é 😀 ${i}` },
+    metadata: { actor: 'copy\ttest' },
+    ...(withIds ? { id: randomUUID() } : {}),
+  });
+  return Array.from({ length: n }, (_, i) => ({
+    streamId: `${prefix}${i}`,
+    events: i % 3 === 0 ? [event('Created', i), event('Second', i)] : [event('Created', i)],
+    expected: 'no_stream' as const,
+  }));
+}
+
+/** The statements sent through the pool's own query (the one-statement appends) while `run` runs. */
+async function appendStatementsDuring(run: () => Promise<unknown>): Promise<string[]> {
+  const spy = vi.spyOn(db.pool, 'query');
+  try {
+    await run();
+    return spy.mock.calls.map(([q]) => (typeof q === 'string' ? q : String((q as { name?: string; text?: string }).name ?? (q as { text?: string }).text))).filter((q) => /es_(write|append)/.test(q));
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe('postgres append: a batch of new streams is copied (README "The write path")', () => {
+  it('writes the batch with COPY in one transaction, each stream answered with its own position, its events as given', async () => {
+    const prefix = `copy-${randomUUID()}-`;
+    const batch = newStreams(prefix, COPY_MIN_EVENTS);
+    let results: Awaited<ReturnType<typeof db.store.appendMany>> = [];
+    const statements = await appendStatementsDuring(async () => {
+      results = await db.store.appendMany(batch);
+    });
+    // the one-statement append was not used (before: es_write with the whole batch as JSON)
+    expect(statements).toEqual([]);
+    expect(new Set((await writers(batch.map((b) => b.streamId))).values()).size).toBe(1);
+    for (const i of [0, 1, 2, 3, batch.length - 1]) {
+      const read = await db.store.readStream(batch[i].streamId);
+      expect(read.map((e) => ({ type: e.type, data: e.data, actor: e.metadata.actor }))).toEqual(batch[i].events.map((e) => ({ type: e.type, data: e.data, actor: 'copy\ttest' })));
+      expect(results[i].nextExpectedRevision).toBe(BigInt(batch[i].events.length - 1));
+      expect(results[i].position).toEqual(read[read.length - 1].position);
+    }
+    // every stream in revision order in the global log, and readable after the others in it
+    expect(await streamsOutOfOrder(prefix)).toEqual({ events: batch.reduce((n, b) => n + b.events.length, 0), bad: [] });
+    const after = await db.store.appendMany(newStreams(`${prefix}next-`, 2));
+    expect(after[0].position.commit > results[0].position.commit).toBe(true);
+  });
+
+  it('a stream among them that exists already: a WrongExpectedVersionError for it, and nothing of the batch is written', async () => {
+    const prefix = `copy-taken-${randomUUID()}-`;
+    const batch = newStreams(prefix, COPY_MIN_EVENTS);
+    const taken = batch[Math.floor(batch.length / 2)].streamId;
+    await db.store.append(taken, [ev('Created')], 'no_stream');
+    const err = await db.store.appendMany(batch).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WrongExpectedVersionError);
+    expect((err as WrongExpectedVersionError).streamId).toBe(taken);
+    const { rows } = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM es_events WHERE stream_id LIKE $1 || '%'`, [prefix]);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('a stream beside them at its exact revision (a campaign progress beside its messages) is written in the same transaction, or the batch not at all', async () => {
+    const prefix = `copy-beside-${randomUUID()}-`;
+    const beside = `${prefix}progress`;
+    await db.store.append(beside, [ev('Created')], 'no_stream');
+    const batch = [...newStreams(prefix, COPY_MIN_EVENTS), { streamId: beside, events: [ev('Progress', { through: 1 })], expected: 0n }];
+    let results: Awaited<ReturnType<typeof db.store.appendMany>> = [];
+    const statements = await appendStatementsDuring(async () => {
+      results = await db.store.appendMany(batch);
+    });
+    expect(statements).toEqual([]);
+    const read = await db.store.readStream(beside);
+    // every new stream written by the transaction that wrote the progress
+    expect(new Set((await writers(batch.slice(0, -1).map((b) => b.streamId))).values())).toEqual(new Set([String(read[1].position.commit)]));
+    expect(read.map((e) => e.type)).toEqual(['Created', 'Progress']);
+    expect(results[batch.length - 1]).toEqual({ nextExpectedRevision: 1n, position: read[1].position });
+    expect(results[0].position.commit).toBe(read[1].position.commit);
+    // the same revision again, with new streams: the stream beside conflicts, nothing is written
+    const again = [...newStreams(`${prefix}again-`, COPY_MIN_EVENTS), { streamId: beside, events: [ev('Progress', { through: 2 })], expected: 0n }];
+    const err = await db.store.appendMany(again).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WrongExpectedVersionError);
+    expect((err as WrongExpectedVersionError).streamId).toBe(beside);
+    const { rows } = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM es_events WHERE stream_id LIKE $1 || 'again-%'`, [prefix]);
+    expect(rows[0].n).toBe(0);
+    expect(await db.store.readStream(beside)).toHaveLength(2);
+  });
+
+  it('the same batch again (same ids) writes nothing and answers as the first time', async () => {
+    const prefix = `copy-again-${randomUUID()}-`;
+    const batch = newStreams(prefix, COPY_MIN_EVENTS, true);
+    const first = await db.store.appendMany(batch);
+    expect(await db.store.appendMany(batch)).toEqual(first);
+    expect(await streamsOutOfOrder(prefix)).toEqual({ events: batch.reduce((n, b) => n + b.events.length, 0), bad: [] });
+  });
+
+  it('survives a lost commit acknowledgement: the connection drops after the commit, the retry writes nothing twice', async () => {
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(db.url).port) });
+    const proxied = createPool(proxy.rewrite(db.url), 2);
+    const viaProxy = new PostgresEventStore(proxied);
+    try {
+      const prefix = `copy-lost-ack-${randomUUID()}-`;
+      const batch = newStreams(prefix, COPY_MIN_EVENTS);
+      // the server's answer to the COMMIT, with its ReadyForQuery ('Z'): the batch is committed
+      const swallowed = proxy.swallowNextReply((chunk) => chunk.includes(Buffer.from('COMMIT\0')) && chunk.includes(Buffer.from('Z\0\0\0\x05')));
+      const results = await viaProxy.appendMany(batch);
+      await Promise.race([swallowed, sleep(10_000).then(() => Promise.reject(new Error('the commit answer never came through the proxy')))]);
+      expect(await streamsOutOfOrder(prefix)).toEqual({ events: batch.reduce((n, b) => n + b.events.length, 0), bad: [] });
+      const read = await db.store.readStream(batch[3].streamId);
+      expect(results[3].position).toEqual(read[read.length - 1].position);
+    } finally {
+      await viaProxy.close();
+      await proxied.end();
+      await proxy.close();
+    }
   });
 });
