@@ -1,5 +1,6 @@
 // Postgres adapter of the event store port. Appends are one statement (stream row
-// check-and-bump + event insert); catch-up reads never pass a transaction that may
+// check-and-bump + event insert), or for a batch of new streams one COPY of each table in one
+// transaction (copyNewStreams); catch-up reads never pass a transaction that may
 // still commit, by reading only below the snapshot's xmin in (txid, position) order.
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
