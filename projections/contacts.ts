@@ -107,7 +107,8 @@ export const contactsProjection: Projection = {
     );`,
   async apply(tx, events, t) {
     const contactEvents = events.filter((e) => e.type !== 'CustomFieldDefined');
-    if (contactEvents.length) await applyDocuments(tx, t('contacts'), CONTACT_COLUMNS, contactEvents, (e) => (e.data as { id: string }).id, evolveRow);
+    // a ContactCreated makes its row from its own data (evolveRow): a create's or an import's batch reads no row for it
+    if (contactEvents.length) await applyDocuments(tx, t('contacts'), CONTACT_COLUMNS, contactEvents, (e) => (e.data as { id: string }).id, evolveRow, { makesAnew: (e) => e.type === 'ContactCreated' });
     await applySegmentColumns(tx, events, t);
   },
 };

@@ -19,13 +19,25 @@ const TIMESTAMPS_AS_TEXT: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') => (TIME_TYPES.has(oid) ? (value: string) => value : pg.types.getTypeParser(oid, format))) as pg.CustomTypesConfig['getTypeParser'],
 };
 
+/** What a read model tells applyDocuments about its documents (see there). */
+export interface DocumentOptions {
+  /** the columns a row gets when an event makes it and no later event changes */
+  fixed?: readonly string[];
+  /** the caller's own writes for the batch (made once the batch is folded), sent in the same statement as the rows' */
+  alsoWrite?: () => readonly (Statement | undefined)[];
+  /** the events that make their document from their own data alone: evolve ignores the row it gets for them */
+  makesAnew?: (e: RecordedEvent) => boolean;
+}
+
 /**
  * Applies a batch to a table of one row per document. `fixed` names the columns a row gets when an
  * event makes it and no later event changes (a message's recipient and content): rows already there
  * are read and written without them, so a status change neither reads a message's body nor writes
  * it back. `evolve` gets such a row without its fixed columns and must leave them out unless it makes
  * the row anew. `alsoWrite`: the caller's own writes for the batch (made once the batch is folded),
- * sent in the same statement as the rows'. README "The write path".
+ * sent in the same statement as the rows'. A document whose first event in the batch `makesAnew` is
+ * not read (a message's MessageAccepted, a contact's ContactCreated: a send's batch, a bulk's, an
+ * import's read nothing). README "The write path".
  */
 export async function applyDocuments(
   tx: pg.PoolClient,
@@ -34,14 +46,18 @@ export async function applyDocuments(
   events: RecordedEvent[],
   idOf: (e: RecordedEvent) => string,
   evolve: (row: Row | undefined, e: RecordedEvent) => Row | undefined,
-  fixed: readonly string[] = [],
-  alsoWrite?: () => readonly (Statement | undefined)[],
+  { fixed = [], alsoWrite, makesAnew }: DocumentOptions = {},
 ): Promise<void> {
   const fixedSet = new Set(fixed);
   // a row already there is read without its fixed columns, and written back without them
   const changing = fixedSet.size ? columns.filter((c) => !fixedSet.has(c)) : columns;
-  const ids = [...new Set(events.map(idOf))];
-  const { rows } = await tx.query<Row>({ ...prepared(`SELECT ${changing.join(', ')} FROM ${table} WHERE id = ANY($1::text[])`, [ids]), types: TIMESTAMPS_AS_TEXT });
+  // the documents to read: those whose first event in the batch does not make them anew
+  const first = new Map<string, RecordedEvent>();
+  for (const e of events) if (!first.has(idOf(e))) first.set(idOf(e), e);
+  const ids = makesAnew ? [...first].filter(([, e]) => !makesAnew(e)).map(([id]) => id) : [...first.keys()];
+  const { rows } = ids.length
+    ? await tx.query<Row>({ ...prepared(`SELECT ${changing.join(', ')} FROM ${table} WHERE id = ANY($1::text[])`, [ids]), types: TIMESTAMPS_AS_TEXT })
+    : { rows: [] };
   const current = new Map<string, Row | undefined>(rows.map((r) => [r.id, r]));
   for (const e of events) {
     const id = idOf(e);

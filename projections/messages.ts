@@ -222,16 +222,20 @@ export const messagesProjection: Projection = {
             accepted.push(next);
             return pick(next, MESSAGE_STATE_COLUMNS);
           },
-          FIXED_STATE_COLUMNS,
-          // the contents go in the states' statement
-          () => [
-            accepted.length
-              ? {
-                  text: `INSERT INTO ${t('message_contents')} (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::${t('message_contents')}, $1::jsonb) ON CONFLICT (id) DO NOTHING`,
-                  values: [JSON.stringify(accepted.map((r) => pick(r, MESSAGE_CONTENT_COLUMNS)))],
-                }
-              : undefined,
-          ],
+          {
+            fixed: FIXED_STATE_COLUMNS,
+            // the contents go in the states' statement
+            alsoWrite: () => [
+              accepted.length
+                ? {
+                    text: `INSERT INTO ${t('message_contents')} (${cols}) SELECT ${cols} FROM jsonb_populate_recordset(NULL::${t('message_contents')}, $1::jsonb) ON CONFLICT (id) DO NOTHING`,
+                    values: [JSON.stringify(accepted.map((r) => pick(r, MESSAGE_CONTENT_COLUMNS)))],
+                  }
+                : undefined,
+            ],
+            // a message's MessageAccepted makes its row from its own data (evolveRow): a send's or a bulk's batch reads no row
+            makesAnew: (e) => e.type === 'MessageAccepted',
+          },
         );
       },
       // the recipient and content sealed under the destroyed keys are blanked where the read model keeps them

@@ -98,7 +98,7 @@ describe(`a batch of ${BATCH} keys in a table of ${ROWS.toLocaleString('en-US')}
     }],
     ['a batch of status changes to documents (applyDocuments, the messages read model’s write)', 'lookup_documents', async (c: pg.PoolClient) => {
       const events = picked.map((i) => ({ type: 'Counted', data: { id: `doc_${key(i)}` } }) as unknown as RecordedEvent);
-      await applyDocuments(c, 'lookup_documents', ['id', 'body', 'n'], events, (e) => (e.data as { id: string }).id, (row) => ({ ...row!, n: Number(row!.n) + 1 }), ['body']);
+      await applyDocuments(c, 'lookup_documents', ['id', 'body', 'n'], events, (e) => (e.data as { id: string }).id, (row) => ({ ...row!, n: Number(row!.n) + 1 }), { fixed: ['body'] });
       const { rows } = await c.query('SELECT count(*)::int AS n FROM lookup_documents WHERE id = ANY($1::text[]) AND n = 1', [picked.map((i) => `doc_${key(i)}`)]);
       expect(rows[0].n).toBe(BATCH);
     }],
