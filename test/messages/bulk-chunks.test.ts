@@ -1,15 +1,17 @@
-// A large bulk is appended in chunks of 2,500, two at a time (README "The write path"): each chunk is
-// its own transaction, so a chunk that fails writes none of its messages, and the chunks written
-// beside or before it stay accepted, whole; no chunk is started once one has failed. Here the
-// database refuses one message of the second chunk.
+// A large bulk is appended in chunks (APPEND_CHUNK), two at a time (README "The write path"): each
+// chunk is its own transaction, so a chunk that fails writes none of its messages, and the chunks
+// written beside or before it stay accepted, whole; no chunk is started once one has failed. Here the
+// database refuses one message of the second chunk (of three where a bulk holds three).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_BULK } from '../../src/http/routes/messages.ts';
+import { APPEND_CHUNK } from '../../src/messages/service.ts';
 import { readyAccount } from '../support/accounts.ts';
 import { testServerForSuite } from '../support/harness.ts';
 
 const server = testServerForSuite({ WORKERS_ENABLED: 'false' });
 let key: string;
 let accountId: string;
-const CHUNK = 2500;
+const CHUNK = APPEND_CHUNK;
 
 beforeAll(async () => {
   ({ key, accountId } = await readyAccount(server));
@@ -30,7 +32,7 @@ afterAll(async () => {
 describe('a bulk whose second chunk the database refuses', () => {
   it('fails, with the first chunk written whole, nothing of the refused one, and any other chunk whole or not at all', async () => {
     const marked = CHUNK + 10;
-    const messages = Array.from({ length: 3 * CHUNK }, (_, i) => ({
+    const messages = Array.from({ length: Math.min(3 * CHUNK, MAX_BULK) }, (_, i) => ({
       to: `+1415555${String(i % 10_000).padStart(4, '0')}`,
       channel: 'sms',
       message: `chunk test ${i}`,
