@@ -53,7 +53,10 @@ export async function applyDocuments(
   const changing = fixedSet.size ? columns.filter((c) => !fixedSet.has(c)) : columns;
   // the documents to read: those whose first event in the batch does not make them anew
   const first = new Map<string, RecordedEvent>();
-  for (const e of events) if (!first.has(idOf(e))) first.set(idOf(e), e);
+  for (const e of events) {
+    const id = idOf(e);
+    if (!first.has(id)) first.set(id, e);
+  }
   const ids = makesAnew ? [...first].filter(([, e]) => !makesAnew(e)).map(([id]) => id) : [...first.keys()];
   const { rows } = ids.length
     ? await tx.query<Row>({ ...prepared(`SELECT ${changing.join(', ')} FROM ${table} WHERE id = ANY($1::text[])`, [ids]), types: TIMESTAMPS_AS_TEXT })

@@ -30,6 +30,7 @@ import {
   upcast,
 } from './port.ts';
 import { isConnectionError, isRetryableConflict } from '../db/errors.ts';
+import { withTransaction } from '../db/pool.ts';
 import { GroupCommit } from '../db/group-commit.ts';
 import { NotificationListener } from '../db/notifications.ts';
 import { sleep } from '../sleep.ts';
@@ -397,6 +398,11 @@ function isUniqueViolation(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
 }
 
+/** The one-statement append of a request (APPEND_FUNCTION), named: prepared once per connection. */
+function esWrite(json: string): pg.QueryConfig {
+  return { name: 'es_write', text: 'SELECT * FROM es_write($1::jsonb)', values: [json] };
+}
+
 /**
  * Whether a batch is written by COPY (copyNewStreams): at least COPY_MIN_EVENTS events to new
  * streams, any other stream at an exact revision (those of 'any' and 'stream_exists' are locked
@@ -558,7 +564,7 @@ export class PostgresEventStore implements EventStore {
         // no stream to lock and no ids to look for: try the write alone (one statement); it writes
         // nothing unless every stream fits, and es_append then judges (a conflict, say)
         if (!items.some((i) => i.l || i.k === 'any' || i.k === 'stream_exists')) {
-          const { rows } = await this.pool.query<AppendRow>({ name: 'es_write', text: 'SELECT * FROM es_write($1::jsonb)', values: [json] });
+          const { rows } = await this.pool.query<AppendRow>(esWrite(json));
           if (rows.length > 0) return rows;
         }
         return (await this.pool.query<AppendRow>({ name: 'es_append', text: 'SELECT * FROM es_append($1::jsonb)', values: [json] })).rows;
@@ -592,34 +598,20 @@ export class PostgresEventStore implements EventStore {
    * the log's order holds as it does for es_write: a new stream has no writer before it, and an
    * exact revision is checked as its row is written.
    */
-  private async copyNewStreams(items: readonly AppendItem[]): Promise<AppendRow[] | undefined> {
+  private copyNewStreams(items: readonly AppendItem[]): Promise<AppendRow[] | undefined> {
     const fresh = items.filter((i) => i.k === 'no_stream');
     const rest = items.filter((i) => i.k !== 'no_stream');
-    const client = await this.pool.connect();
-    let failure: unknown;
-    try {
-      await client.query('BEGIN');
-      if (rest.length > 0 && (await client.query({ name: 'es_write', text: 'SELECT * FROM es_write($1::jsonb)', values: [JSON.stringify(rest)] })).rows.length === 0) {
-        await client.query('ROLLBACK');
-        return undefined;
-      }
+    return withTransaction(this.pool, async (client) => {
+      // es_write writes nothing unless every stream fits: then there is nothing to commit but an empty transaction
+      if (rest.length > 0 && (await client.query<AppendRow>(esWrite(JSON.stringify(rest)))).rows.length === 0) return undefined;
       await pipeline(Readable.from(copyRows(fresh, (i) => [[i.s, String(i.e.length - 1)]])), client.query(copyFrom('COPY es_streams (stream_id, revision) FROM STDIN')));
       await pipeline(
         Readable.from(copyRows(fresh, (i) => i.e.map((e, o) => [i.s, String(o), e.i, e.t, JSON.stringify(e.d), JSON.stringify(e.m)]))),
         client.query(copyFrom('COPY es_events (stream_id, stream_revision, event_id, type, data, metadata) FROM STDIN')),
       );
       // every stream this transaction wrote, es_write's too
-      const { rows } = await client.query<AppendRow>({ name: 'es_copied', text: 'SELECT * FROM es_copied()' });
-      await client.query('COMMIT');
-      return rows;
-    } catch (err) {
-      failure = err;
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      // a connection that failed is not handed to the next caller
-      client.release(isConnectionError(failure) ? (failure as Error) : undefined);
-    }
+      return (await client.query<AppendRow>({ name: 'es_copied', text: 'SELECT * FROM es_copied()' })).rows;
+    });
   }
 
   /** A caller's answer from the rows of its streams: its positions, or its first conflict. */
