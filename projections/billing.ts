@@ -17,6 +17,7 @@ import { multiplyMicros } from '../src/billing/money.ts';
 import { sellPriceAt } from '../src/billing/prices.ts';
 import { conversionRate, type Currency } from '../src/billing/rates.ts';
 import { recipientCountry } from '../src/billing/recipient-country.ts';
+import { prepared } from '../src/db/prepared.ts';
 import { type Statement, writeTogether } from '../src/db/together.ts';
 import type { RecordedEvent } from '../src/eventstore/port.ts';
 import { openEvents } from '../src/personal-data/store.ts';
@@ -259,11 +260,11 @@ const defaultAccount = (account_id: string): AccountState => ({
  * of `messageIds`, in one round trip: both tables' rows as jsonb, one statement.
  */
 async function loadBatchState(tx: pg.PoolClient, t: TableNamer, accountIds: string[], messageIds: string[]) {
-  const { rows } = await tx.query<{ k: 'a' | 'm'; r: Record<string, unknown> }>(
+  const { rows } = await tx.query<{ k: 'a' | 'm'; r: Record<string, unknown> }>(prepared(
     `SELECT 'a' AS k, to_jsonb(a) AS r FROM ${t('billing_accounts')} a WHERE account_id = ANY($1::text[])
      UNION ALL SELECT 'm', to_jsonb(m) FROM ${t('billing_messages')} m WHERE message_id = ANY($2::text[])`,
     [accountIds, messageIds],
-  );
+  ));
   const found = new Map<string, AccountState>();
   const messages = new Map<string, MessageState>();
   for (const { k, r } of rows) {

@@ -27,6 +27,7 @@ import { endpointsOfAccountsSql, endpointsSchema, storeEndpointEvent } from './w
 export { accountOfWebhookEndpoint, findWebhookEndpoint, listWebhookEndpoints, type SendingEndpoint, sendingEndpoints, type WebhookEndpointRow } from './webhook-endpoints.ts';
 import type { SendingEndpoint } from './webhook-endpoints.ts';
 import type { Migration } from '../src/db/migrations.ts';
+import { prepared } from '../src/db/prepared.ts';
 import { type Statement, writeTogether } from '../src/db/together.ts';
 import type { Db } from './queries.ts';
 
@@ -274,12 +275,12 @@ async function loadReceivers(tx: Db, events: readonly RecordedEvent[], t: TableN
   const accounts = [...new Set(events.map((e) => (e.data as { account_id?: string }).account_id).filter((a): a is string => !!a))];
   const messageIds = events.filter((e) => e.type.startsWith('Message')).map((e) => (e.data as { id: string }).id);
   const rowsOf = (select: string) => `(SELECT coalesce(json_agg(r), '[]'::json) FROM (${select}) AS r)`;
-  const { rows } = await tx.query<{ endpoints: EndpointSubscription[]; hooks: StoredHook[]; inbound: { account_id: string; url: string }[] }>(
+  const { rows } = await tx.query<{ endpoints: EndpointSubscription[]; hooks: StoredHook[]; inbound: { account_id: string; url: string }[] }>(prepared(
     `SELECT ${rowsOf(endpointsOfAccountsSql(t, '$1::text[]'))} AS endpoints,
             ${rowsOf(hooksOfMessagesSql(t, '$2::text[]'))} AS hooks,
             ${rowsOf(`SELECT account_id, url FROM ${t('webhook_inbound_hooks')} WHERE account_id = ANY($1::text[])`)} AS inbound`,
     [accounts, messageIds],
-  );
+  ));
   const [{ endpoints, hooks, inbound }] = rows;
   return {
     endpoints: new Map<string, EndpointSubscription>(endpoints.map((r) => [r.id, r])),

@@ -23,7 +23,7 @@ import type pg from 'pg';
 import { isConnectionError } from '../db/errors.ts';
 import type { Position, RecordedEvent } from '../eventstore/port.ts';
 import { type Applied, type Projection, tableNamer } from './projection.ts';
-import { CHECKPOINT_CHANNEL, GENERATION_LOCK_NAMESPACE, STATE_COLUMNS, type StateRow, batchCommitMode, checkpointPayload, stillAt } from './state.ts';
+import { CHECKPOINT_CHANNEL, GENERATION_LOCK_NAMESPACE, STATE_COLUMNS, type StateRow, batchCommitMode, batchPlanMode, checkpointPayload, stillAt } from './state.ts';
 
 export interface GroupedBatch {
   projection: Projection;
@@ -178,8 +178,9 @@ export class BatchGroup {
 
   /**
    * BEGIN, the commit mode (batchCommitMode: the group holds no read model with effects beyond its
-   * tables, and a batch with an erasure makes the whole group wait for its flush), each generation's
-   * lock tried, and the state rows of those locked, in one round trip.
+   * tables, and a batch with an erasure makes the whole group wait for its flush), the plan mode
+   * (batchPlanMode: its batches are small), each generation's lock tried, and the state rows of
+   * those locked, in one round trip.
    * Literals, not parameters: a multi-statement query takes none (names are the read models' own,
    * escaped all the same). Per entry: its state row, undefined (no row), or 'busy'.
    */
@@ -190,10 +191,11 @@ export class BatchGroup {
     const results = (await client.query(
       `BEGIN;
        ${batchCommitMode(...entries.map((e) => ({ projection: e.batch.projection, events: e.batch.events })))}
+       ${batchPlanMode(...entries.map((e) => e.batch))}
        SELECT ${tries};
        SELECT ${STATE_COLUMNS} FROM projection_state WHERE (name, generation) IN (${pairs})`,
     )) as unknown as pg.QueryResult[];
-    // the last two results: the locks tried and the state rows (after BEGIN and the commit mode)
+    // the last two results: the locks tried and the state rows (after BEGIN and the modes)
     const got = results[results.length - 2].rows[0] as Record<string, boolean>;
     const rows = results[results.length - 1].rows as StateRow[];
     return entries.map((e, i) => {

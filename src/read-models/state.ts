@@ -89,20 +89,39 @@ export function batchCommitMode(...batches: { projection: Pick<Projection, 'rebu
 }
 
 /**
+ * A batch of at most this many events is small: a caught-up read model's, a write or two.
+ * Its transaction runs the statements it sends by name on generic plans (batchPlanMode).
+ */
+export const SMALL_BATCH_EVENTS = 128;
+const GENERIC_PLANS = 'SET LOCAL plan_cache_mode = force_generic_plan;';
+
+/**
+ * How a batch's transaction plans its statements (the statement that says so, or none). A statement
+ * sent by name (src/db/prepared.ts) is planned once per connection where Postgres takes a plan made
+ * without the values; left to choose, it keeps planning a batch look-up (`id = ANY($1)`) for each
+ * call's values, because for one or two ids such a plan looks cheaper, and for a small batch that
+ * planning costs more than the run (README "The write path"). A large batch (a catch-up, a rebuild, a
+ * bulk) keeps plans made for its values: its arrays' sizes decide between probing and hashing.
+ */
+export function batchPlanMode(...batches: { events: readonly unknown[] }[]): string {
+  return batches.every((b) => b.events.length <= SMALL_BATCH_EVENTS) ? GENERIC_PLANS : '';
+}
+
+/**
  * Opens a batch's transaction in one round trip: BEGIN, its commit mode (batchCommitMode, or
- * DURABLE_COMMIT), the generation's lock, its state row (to check that nobody moved it meanwhile)
+ * DURABLE_COMMIT) and plan mode (batchPlanMode) in `modes`, the generation's lock, its state row (to check that nobody moved it meanwhile)
  * and a savepoint before the apply. Literals, not parameters: a multi-statement query takes none
  * (the name is the projection's own, escaped all the same).
  */
-export async function beginBatch(client: pg.PoolClient, name: string, generation: number, commitMode: string): Promise<StateRow | undefined> {
+export async function beginBatch(client: pg.PoolClient, name: string, generation: number, modes: string): Promise<StateRow | undefined> {
   const results = (await client.query(
     `BEGIN;
-     ${commitMode}
+     ${modes}
      SELECT pg_advisory_xact_lock(${GENERATION_LOCK_NAMESPACE}, hashtext(${client.escapeLiteral(`${name}:${generation}`)}));
      SELECT ${STATE_COLUMNS} FROM projection_state WHERE name = ${client.escapeLiteral(name)} AND generation = ${Number(generation)};
      SAVEPOINT apply`,
   )) as unknown as pg.QueryResult<StateRow>[];
-  // the state row's result: the last but one (BEGIN, the commit mode when set, the lock, the row, the savepoint)
+  // the state row's result: the last but one (BEGIN, the modes when set, the lock, the row, the savepoint)
   return results[results.length - 2].rows[0];
 }
 
