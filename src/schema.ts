@@ -1,6 +1,9 @@
-// Every table engage keeps besides the read models, by owner: each module that owns a table exports
+// Every table and function engage keeps besides the read models, by owner: each module that owns one exports
 // its migrations, listed here in one place and run on every start (src/db/migrations.ts).
 import type pg from 'pg';
+import { CONTACT_LOOKUP_MIGRATIONS } from '../projections/contacts.ts';
+import { MESSAGE_LOOKUP_MIGRATIONS } from '../projections/messages.ts';
+import { SUPPRESSION_LOOKUP_MIGRATIONS } from '../projections/suppressions.ts';
 import { WEBHOOK_ATTEMPTS_MIGRATIONS } from '../projections/webhook-outbox.ts';
 import { UNIQUE_CLAIMS_MIGRATIONS } from './claims.ts';
 import { CREDENTIALS_MIGRATIONS } from './credentials.ts';
@@ -26,6 +29,9 @@ export const SCHEMA: readonly Migration[] = [
   ...DATA_KEYS_MIGRATIONS,
   ...ERASURES_MIGRATIONS,
   ...IMPORT_UPLOADS_MIGRATIONS,
+  ...CONTACT_LOOKUP_MIGRATIONS,
+  ...MESSAGE_LOOKUP_MIGRATIONS,
+  ...SUPPRESSION_LOOKUP_MIGRATIONS,
 ];
 
 /** Brings a database's own tables up to date (idempotent; safe from many processes at once). */

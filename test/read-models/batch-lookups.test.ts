@@ -141,7 +141,9 @@ describe('during a rebuild from the one-table messages read model (version 5)', 
         VALUES ('m1', $1, 'a@example.com', true, now(), 'email', 'sent', 'p1', 3, 'Hi', false, 1), ('m2', $1, 'a@example.com', true, now(), 'email', 'sent', 'p2', 3, 'Hi', false, 1),
         ('m3', $1, 'a@example.com', false, now(), 'email', 'sent', 'p3', 3, 'Hi', false, 1), ('m4', $1, 'b@example.com', true, now() - interval '2 days', 'email', 'sent', 'p4', 3, 'Hi', false, 1),
         ('m5', $1, 'c@example.com', false, NULL, 'sms', 'queued', NULL, 1, 'Due', true, 0)`, [ACCOUNT]);
-      await client.query('SET search_path = legacy_messages');
+      // the functions the look-ups call stay on the path (public); its current message_states goes away
+      await client.query('SET search_path = legacy_messages, public');
+      await client.query('ALTER TABLE public.message_states RENAME TO message_states_away');
       const since = new Date(Date.now() - 86_400_000);
       const counts = await marketingSentSince(client, [{ account_id: ACCOUNT, address: 'a@example.com' }, { account_id: ACCOUNT, address: 'b@example.com' }], since);
       expect(counts.map(({ to_address, n }) => ({ to_address, n }))).toEqual([{ to_address: 'a@example.com', n: 2 }]);
@@ -153,7 +155,29 @@ describe('during a rebuild from the one-table messages read model (version 5)', 
       expect(due.map(({ id, to_address, message }) => ({ id, to_address, message }))).toEqual([{ id: 'm5', to_address: 'c@example.com', message: 'Due' }]);
     } finally {
       await client.query('RESET search_path').catch(() => undefined);
+      await client.query('ALTER TABLE IF EXISTS public.message_states_away RENAME TO message_states').catch(() => undefined);
       await client.query('DROP SCHEMA IF EXISTS legacy_messages CASCADE').catch(() => undefined);
+      client.release();
+    }
+  });
+});
+
+describe('the dispatcher’s look-ups, planned once per session (README "The write path")', () => {
+  it('read the generation swapped in after their plan was made, on the same connection', async () => {
+    const client = await db.pool.connect();
+    const address = { account_id: ACCOUNT, address_hash: 'h-swapped' };
+    try {
+      // planned on this connection over the live generation, where the address is not suppressed
+      expect(await suppressedAmong(client, [address, { account_id: ACCOUNT, address_hash: `h${key(7)}` }])).toHaveLength(1);
+      // a rebuild's swap: the view is made again over the next generation's table
+      await client.query(`CREATE TABLE suppressions_g2 (LIKE ${t('suppressions')} INCLUDING ALL)`);
+      await client.query(`INSERT INTO suppressions_g2 (account_id, address_hash, reason, source, created_at) VALUES ($1, 'h-swapped', 'complaint', 'api', now())`, [ACCOUNT]);
+      await client.query('DROP VIEW suppressions');
+      await client.query('CREATE VIEW suppressions AS SELECT * FROM suppressions_g2');
+      expect(await suppressedAmong(client, [address, { account_id: ACCOUNT, address_hash: `h${key(7)}` }])).toEqual([{ account_id: ACCOUNT, address_hash: 'h-swapped', reason: 'complaint' }]);
+    } finally {
+      await client.query(`CREATE OR REPLACE VIEW suppressions AS SELECT * FROM ${t('suppressions')}`).catch(() => undefined);
+      await client.query('DROP TABLE IF EXISTS suppressions_g2').catch(() => undefined);
       client.release();
     }
   });
