@@ -23,7 +23,7 @@ import type { Wakeup } from '../eventstore/wakeup.ts';
 import { LogTail, type TailStats } from './log-tail.ts';
 import { type Applied, type Projection, type TableNamer, tableNamer } from './projection.ts';
 import { ensureProjection, removeGeneration, replaceViews } from './generations.ts';
-import { CHECKPOINT_CHANNEL, STATE_COLUMNS, type StateRow, SMALL_BATCH_EVENTS, batchCommitMode, batchPlanMode, beginBatch, commitBatch, lockGenerations, lockProjection, parseCheckpointPayload, readState, rowPosition, stillAt } from './state.ts';
+import { CHECKPOINT_CHANNEL, STATE_COLUMNS, type StateRow, batchCommitMode, batchPlanMode, beginBatch, commitBatch, lockGenerations, lockProjection, parseCheckpointPayload, readState, rowPosition, stillAt } from './state.ts';
 import { NotificationListener } from '../db/notifications.ts';
 import { errorText, isEventError, parkEvent } from './parked.ts';
 import { BatchGroup } from './batch-group.ts';
@@ -56,7 +56,7 @@ const MIN_EVIDENCE = 32;
  * below it, a transaction and commit of its own cost more than the apply; above it, the batch runs on
  * its own, beside the others (a catch-up does not hold up the caught-up read models' small batches).
  */
-const GROUPED_MAX_EVENTS = SMALL_BATCH_EVENTS;
+const GROUPED_MAX_EVENTS = 128;
 /** A read model whose apply outlived the group's bound (twice the transaction target) runs on its own this long. */
 const SOLO_AFTER_SLOW_MS = 10_000;
 
