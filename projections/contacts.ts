@@ -14,7 +14,7 @@ import type { TableNamer } from '../src/read-models/projection.ts';
 import type { Projection } from '../src/read-models/projection.ts';
 import { applyDocuments, type Row } from './document.ts';
 import { type Db, Filters, type IdRange, type Recipient, escapeLike, findInAccount, listById } from './queries.ts';
-import { prepared } from '../src/db/prepared.ts';
+import { plannedOnceFunction, prepared } from '../src/db/prepared.ts';
 import { ERASURE_EVENTS } from './erasures.ts';
 
 /** A row of the contacts read model as node-postgres returns it. */
@@ -321,24 +321,17 @@ export async function recipientTimezones(db: Db, recipients: readonly Recipient[
 }
 
 /**
- * recipientTimezones' statement, planned once per session (a generic plan: probes of the email and
- * phone indexes per recipient). Sent by name, Postgres planned it again for every dispatcher round's
- * values, which cost more than running it (README "The write path"). Over the `contacts` view, so a
- * swap of the read model's generation changes nothing here. JIT off, as the event store's functions.
+ * recipientTimezones' statement, planned once per session (plannedOnceFunction): probes of the email
+ * and phone indexes per recipient.
  */
-const RECIPIENT_TIMEZONES_FUNCTION = `
-CREATE OR REPLACE FUNCTION recipient_timezones(p_accounts text[], p_addresses text[], p_each_account text[])
-RETURNS TABLE (o_account_id text, o_address text, o_timezone text)
-LANGUAGE plpgsql STABLE SET jit = off SET plan_cache_mode = force_generic_plan AS $fn$
-BEGIN
-  RETURN QUERY
-  SELECT DISTINCT ON (c.account_id, u.addr) c.account_id, u.addr, c.timezone FROM contacts c
-    JOIN unnest(p_accounts, p_addresses) AS u(a, addr) ON c.account_id = u.a AND (c.email = u.addr OR c.phone = u.addr)
-   WHERE c.account_id = ANY(p_each_account) AND (c.email = ANY(p_addresses) OR c.phone = ANY(p_addresses)) AND c.timezone IS NOT NULL
-   ORDER BY c.account_id, u.addr, c.id;
-END
-$fn$;
-`;
+const RECIPIENT_TIMEZONES_FUNCTION = plannedOnceFunction(
+  'recipient_timezones(p_accounts text[], p_addresses text[], p_each_account text[])',
+  'o_account_id text, o_address text, o_timezone text',
+  `SELECT DISTINCT ON (c.account_id, u.addr) c.account_id, u.addr, c.timezone FROM contacts c
+     JOIN unnest(p_accounts, p_addresses) AS u(a, addr) ON c.account_id = u.a AND (c.email = u.addr OR c.phone = u.addr)
+    WHERE c.account_id = ANY(p_each_account) AND (c.email = ANY(p_addresses) OR c.phone = ANY(p_addresses)) AND c.timezone IS NOT NULL
+    ORDER BY c.account_id, u.addr, c.id`,
+);
 
 export const CONTACT_LOOKUP_MIGRATIONS: Migration[] = [
   { id: 62, name: "contacts: recipients' time zones read by a function planned once per session", sql: RECIPIENT_TIMEZONES_FUNCTION },

@@ -13,7 +13,7 @@ import { openEvents } from '../src/personal-data/store.ts';
 import { applyDocuments, applyInOrder, type Row } from './document.ts';
 import { ERASURE_EVENTS, erasedKeys, isErasure } from './erasures.ts';
 import { type Db, Filters, type IdRange, type Recipient, findInAccount, listById } from './queries.ts';
-import { prepared } from '../src/db/prepared.ts';
+import { plannedOnceFunction, prepared } from '../src/db/prepared.ts';
 
 /** A row of the messages read model as node-postgres returns it. */
 export interface MessageRow {
@@ -491,24 +491,17 @@ export async function marketingSentSince(db: Db, recipients: readonly Recipient[
 }
 
 /**
- * marketingSentSince's count, planned once per session (a generic plan: a probe of the marketing
- * recipients' index per recipient). Sent by name, Postgres planned it again for every dispatcher
- * round's values, which cost more than running it (README "The write path"). Over the
- * `message_states` view, so a swap of the read model's generation changes nothing here.
+ * marketingSentSince's count, planned once per session (plannedOnceFunction): a probe of the
+ * marketing recipients' index per recipient.
  */
-const MARKETING_SENT_FUNCTION = `
-CREATE OR REPLACE FUNCTION marketing_sent_since(p_accounts text[], p_addresses text[], p_since timestamptz, p_each_account text[])
-RETURNS TABLE (o_account_id text, o_to_address text, o_n int, o_oldest timestamptz)
-LANGUAGE plpgsql STABLE SET jit = off SET plan_cache_mode = force_generic_plan AS $fn$
-BEGIN
-  RETURN QUERY
-  SELECT m.account_id, m.marketing_to, count(*)::int, min(m.sent_at) FROM message_states m
-    JOIN (SELECT DISTINCT a, addr FROM unnest(p_accounts, p_addresses) AS u(a, addr)) u ON m.account_id = u.a AND m.marketing_to = u.addr
-   WHERE m.account_id = ANY(p_each_account) AND m.marketing_to = ANY(p_addresses) AND m.marketing AND m.sent_at > p_since
-   GROUP BY m.account_id, m.marketing_to;
-END
-$fn$;
-`;
+const MARKETING_SENT_FUNCTION = plannedOnceFunction(
+  'marketing_sent_since(p_accounts text[], p_addresses text[], p_since timestamptz, p_each_account text[])',
+  'o_account_id text, o_to_address text, o_n int, o_oldest timestamptz',
+  `SELECT m.account_id, m.marketing_to, count(*)::int, min(m.sent_at) FROM message_states m
+     JOIN (SELECT DISTINCT a, addr FROM unnest(p_accounts, p_addresses) AS u(a, addr)) u ON m.account_id = u.a AND m.marketing_to = u.addr
+    WHERE m.account_id = ANY(p_each_account) AND m.marketing_to = ANY(p_addresses) AND m.marketing AND m.sent_at > p_since
+    GROUP BY m.account_id, m.marketing_to`,
+);
 
 export const MESSAGE_LOOKUP_MIGRATIONS: Migration[] = [
   { id: 63, name: 'messages: marketing sent to recipients counted by a function planned once per session', sql: MARKETING_SENT_FUNCTION },

@@ -4,7 +4,7 @@
 import type { SuppressionEvent } from '../commands/suppression.ts';
 import { eachOnce } from '../src/db/key-lists.ts';
 import type { Migration } from '../src/db/migrations.ts';
-import { prepared } from '../src/db/prepared.ts';
+import { plannedOnceFunction, prepared } from '../src/db/prepared.ts';
 import { addressHasher } from '../src/personal-data/address-hash.ts';
 import { ERASED, type OpenedPersonalData } from '../src/personal-data/codec.ts';
 import type { Projection } from '../src/read-models/projection.ts';
@@ -96,23 +96,16 @@ export async function suppressedAmong(db: Db, recipients: readonly { account_id:
 }
 
 /**
- * suppressedAmong's statement, planned once per session (a generic plan: a probe of the suppressions'
- * key per recipient). Sent with its text, it was planned on every dispatcher round, which cost more
- * than running it (README "The write path"). Over the `suppressions` view, so a swap of the read
- * model's generation changes nothing here. JIT off, as the event store's functions.
+ * suppressedAmong's statement, planned once per session (plannedOnceFunction): a probe of the
+ * suppressions' key per recipient.
  */
-const SUPPRESSED_AMONG_FUNCTION = `
-CREATE OR REPLACE FUNCTION suppressed_among(p_accounts text[], p_hashes text[], p_each_account text[])
-RETURNS TABLE (o_account_id text, o_address_hash text, o_reason text)
-LANGUAGE plpgsql STABLE SET jit = off SET plan_cache_mode = force_generic_plan AS $fn$
-BEGIN
-  RETURN QUERY
-  SELECT s.account_id, s.address_hash, s.reason FROM suppressions s
-    JOIN unnest(p_accounts, p_hashes) AS u(a, h) ON s.account_id = u.a AND s.address_hash = u.h
-   WHERE s.account_id = ANY(p_each_account) AND s.address_hash = ANY(p_hashes);
-END
-$fn$;
-`;
+const SUPPRESSED_AMONG_FUNCTION = plannedOnceFunction(
+  'suppressed_among(p_accounts text[], p_hashes text[], p_each_account text[])',
+  'o_account_id text, o_address_hash text, o_reason text',
+  `SELECT s.account_id, s.address_hash, s.reason FROM suppressions s
+     JOIN unnest(p_accounts, p_hashes) AS u(a, h) ON s.account_id = u.a AND s.address_hash = u.h
+    WHERE s.account_id = ANY(p_each_account) AND s.address_hash = ANY(p_hashes)`,
+);
 
 export const SUPPRESSION_LOOKUP_MIGRATIONS: Migration[] = [
   { id: 64, name: 'suppressions: the recipients suppressed read by a function planned once per session', sql: SUPPRESSED_AMONG_FUNCTION },
