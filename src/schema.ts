@@ -1,5 +1,5 @@
-// Every table and function engage keeps besides the read models, by owner: each module that owns one exports
-// its migrations, listed here in one place and run on every start (src/db/migrations.ts).
+// Every table and function engage keeps besides the read models, by owner: each module that owns
+// one exports its migrations, listed here in one place and run on every start (src/db/migrations.ts).
 import type pg from 'pg';
 import { CONTACT_LOOKUP_MIGRATIONS } from '../projections/contacts.ts';
 import { MESSAGE_LOOKUP_MIGRATIONS } from '../projections/messages.ts';

@@ -111,9 +111,9 @@ export function batchPlanMode(...batches: { events: readonly unknown[] }[]): str
 
 /**
  * Opens a batch's transaction in one round trip: BEGIN, its commit mode (batchCommitMode, or
- * DURABLE_COMMIT) and plan mode (batchPlanMode) in `modes`, the generation's lock, its state row (to check that nobody moved it meanwhile)
- * and a savepoint before the apply. Literals, not parameters: a multi-statement query takes none
- * (the name is the projection's own, escaped all the same).
+ * DURABLE_COMMIT) and plan mode (batchPlanMode) in `modes`, the generation's lock, its state row (to
+ * check that nobody moved it meanwhile) and a savepoint before the apply. Literals, not parameters:
+ * a multi-statement query takes none (the name is the projection's own, escaped all the same).
  */
 export async function beginBatch(client: pg.PoolClient, name: string, generation: number, modes: string): Promise<StateRow | undefined> {
   const results = (await client.query(
