@@ -205,6 +205,8 @@ interface WalStats {
  * written at random places pays it on most of its writes), and the checkpoints (Postgres 17+).
  */
 async function walAndCheckpoints(db: BenchDatabase): Promise<WalStats | undefined> {
+  // without the reset (resetWalStats) the counters are the cluster's since it was made, across runs
+  if (process.env.BENCH_PG_STATS !== '1') return undefined;
   try {
     const { rows } = await db.pool.query<{ wal_bytes: string; wal_records: string; wal_fpi: string }>('SELECT wal_bytes::text, wal_records::text, wal_fpi::text FROM pg_stat_wal');
     const wal = rows[0];
