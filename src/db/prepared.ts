@@ -25,8 +25,8 @@ export function prepared(text: string, values: unknown[]): { name: string; text:
  * The migration text of a function that runs one query, planned once per session (a generic plan)
  * and with JIT off: for a look-up outside any read model's batch whose plan does not hinge on its
  * values (keys given as index conditions), which Postgres, sent it by name, kept planning for each
- * call's values (README "The write path"). A read model is read through its view, so a generation
- * swapped in later is read: dropping the view the plan was made over makes the session plan it again.
+ * call's values (README "The write path"). Over the read models' views, so a generation swapped in
+ * later is read: dropping the view the plan was made over makes the session plan it again.
  */
 export function plannedOnceFunction(signature: string, returns: string, query: string): string {
   return `

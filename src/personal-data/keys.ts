@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { GroupCommit, perPool } from '../db/group-commit.ts';
 import type { Migration } from '../db/migrations.ts';
 import { newId } from '../ids.ts';
-import { plannedOnceFunction, prepared } from '../db/prepared.ts';
+import { prepared } from '../db/prepared.ts';
 
 /** The subject of a contact's own data. */
 export const contactSubject = (contactId: string) => `contact:${contactId}`;
@@ -127,16 +127,13 @@ export function keysForFewSubjects(db: Queryable, accountId: string, subjects: r
   return keyBatch(db).add({ accountId, subjects });
 }
 
-/**
- * Keys by id, as they are now: a Buffer, or null when erased (or unknown). Every sealed event opened
- * reads its key here, so the read is a function planned once per session (KEYS_BY_ID_FUNCTION).
- */
+/** Keys by id, as they are now: a Buffer, or null when erased (or unknown). */
 export async function keysById(db: Queryable, ids: readonly string[]): Promise<Map<string, Buffer | null>> {
   const result = new Map<string, Buffer | null>();
   const wanted = [...new Set(ids)];
   if (wanted.length === 0) return result;
   const idList = textList(1, wanted);
-  const { rows } = await db.query<{ id: string; key: Buffer | null }>(prepared(`SELECT o_id AS id, o_key AS key FROM data_keys_by_id(${idList.sql})`, [idList.param]));
+  const { rows } = await db.query<{ id: string; key: Buffer | null }>(prepared(`SELECT id, key FROM data_keys WHERE id = ANY(${idList.sql})`, [idList.param]));
   for (const id of wanted) result.set(id, null);
   for (const r of rows) result.set(r.id, r.key);
   return result;
@@ -188,12 +185,6 @@ BEGIN
 END
 $fn$;`;
 
-/**
- * keysById's read, planned once per session (plannedOnceFunction): probes of the primary key, for one
- * id or a bulk's thousands. Sent by name, Postgres planned it again for each call's ids.
- */
-const KEYS_BY_ID_FUNCTION = plannedOnceFunction('data_keys_by_id(p_ids text[])', 'o_id text, o_key bytea', 'SELECT k.id, k.key FROM data_keys k WHERE k.id = ANY(p_ids)');
-
 /** The data_keys table (src/schema.ts runs them). */
 export const DATA_KEYS_MIGRATIONS: Migration[] = [
   {
@@ -213,5 +204,4 @@ export const DATA_KEYS_MIGRATIONS: Migration[] = [
       CREATE UNIQUE INDEX IF NOT EXISTS data_keys_subject ON data_keys (account_id, subject);`,
   },
   { id: 60, name: 'data keys: a few subjects read and made by a function planned once per session', sql: READ_OR_MAKE_FUNCTION },
-  { id: 65, name: 'data keys: keys read by id by a function planned once per session', sql: KEYS_BY_ID_FUNCTION },
 ];
