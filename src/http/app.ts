@@ -4,7 +4,9 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { newUlid } from '../ids.ts';
-import { type AnyRoute, openApiDocument, registerRoutes, routeRules } from './route.ts';
+import { type AnyRoute, registerRoutes, routeRules } from './route.ts';
+import { swaggerOptions } from './openapi.ts';
+import { VERSION } from '../version.ts';
 import type { AppDeps } from './deps.ts';
 import { authPlugin, authorizePlugin } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -65,6 +67,12 @@ function serializeRequest(req: { method: string; url: string; version?: string; 
   return { method: req.method, url: redactUrl(req.url), version: req.version, host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
 }
 
+/** Where the document says the API is: PUBLIC_BASE_URL when set, else this host on PORT. */
+function documentServers(config: AppDeps['engage']['config']): { url: string; description: string }[] {
+  if (config.PUBLIC_BASE_URL) return [{ url: config.PUBLIC_BASE_URL.replace(/\/$/, ''), description: 'this service (PUBLIC_BASE_URL)' }];
+  return [{ url: `http://localhost:${config.PORT}`, description: 'this service on its own machine (set PUBLIC_BASE_URL to name its public address)' }];
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { engage } = deps;
   // one store for every limit, login's per-account one included
@@ -96,6 +104,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   authorizePlugin(app);
   idempotencyPlugin(app, engage.pool);
 
+  // the document is made from the routes' schemas as they are added (README "API reference"); the
+  // handlers validate with the same zod schemas themselves, for this API's error bodies, and answers
+  // are written as JSON as they are
+  app.setValidatorCompiler(() => (value) => ({ value }));
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  await app.register(swagger, swaggerOptions(VERSION, documentServers(engage.config)));
+
   const registry: AnyRoute[] = [];
   const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, listRoutes, segmentRoutes, eventRoutes, messageRoutes, campaignRoutes, webhookEndpointRoutes, unsubscribeRoutes, conversationRoutes, senderRoutes, emailDomainRoutes, integrationRoutes, linkDomainRoutes, billingRoutes, analyticsRoutes, aiRoutes, historyRoutes];
   for (const group of groups) registerRoutes(app, group(deps), registry);
@@ -112,9 +127,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // the agent tools (MCP): after every route group, since its tools are routes read from the registry
   await app.register(mcpRoutes(deps, registry));
 
-  const document = openApiDocument(registry);
-  app.get('/v1/openapi.json', { config: { auth: 'none', rateGroup: 'public' } }, async () => document);
-  await app.register(swagger, { mode: 'static', specification: { document: document as never } });
+  // (not rate limited: a document made once and served as it is)
+  app.get('/v1/openapi.json', { config: { auth: 'none', rateGroup: 'none' } }, async () => app.swagger());
   await app.register(swaggerUi, { routePrefix: '/docs' });
   return app;
 }

@@ -6,6 +6,7 @@ import type { Scope } from '../../commands/account.ts';
 import { describeIssues, validationError } from '../errors.ts';
 import { toIssues } from '../validation.ts';
 import { findUnstorable } from './common.ts';
+import { ErrorBody, NoBody, successDescription } from './openapi.ts';
 import type { AuthContext } from './plugins/auth.ts';
 
 /**
@@ -26,15 +27,27 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
    */
   scope?: Scope | readonly Scope[] | null;
   rateGroup?: RateGroup;
+  /** the operation's name in the OpenAPI document and in generated clients (camelCase, unique) */
+  operationId?: string;
   summary: string;
+  /** more than the summary says, for the document (markdown) */
+  description?: string;
   tags: string[];
   body?: ZodType<B>;
   /** the documented body when the handler validates it itself (for richer per-field errors) */
   docBody?: ZodType;
   query?: ZodType<Q>;
   params?: ZodType<P>;
-  /** documented responses: status → schema (or a description only) */
+  /**
+   * The success answers: status → the body's schema (its `.describe()` the answer's description),
+   * or a description alone for an answer with no body or a body that is not JSON (`produces`).
+   */
   responses?: Record<number, ZodType | string>;
+  /**
+   * Error statuses this route answers beyond those every route of its kind can (errorStatuses:
+   * 400, 401, 403, 404, 409, 413, 415, 429 as they apply), each with the error body.
+   */
+  errors?: readonly number[];
   /**
    * The media type of a successful answer that is not JSON (e.g. `text/csv; charset=utf-8`): the
    * Content-Type of what the handler returns (a string, a Buffer or a stream, which fastify sends as
@@ -87,6 +100,7 @@ export function registerRoutes(app: FastifyInstance, routes: AnyRoute[], registe
     app.route({
       method: spec.method,
       url: spec.url,
+      schema: routeSchema(spec),
       config: {
         auth: spec.auth,
         scopes: routeScopes(spec),
@@ -200,70 +214,58 @@ export function routeRules(app: FastifyInstance): void {
   });
 }
 
-function jsonSchema(schema: ZodType): unknown {
-  try {
-    return z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' });
-  } catch {
-    return {};
-  }
+/**
+ * The error statuses a route can answer, besides those it names (`errors`): 400 for a request with
+ * anything to check, 401 and 403 behind credentials, 404 for a path naming something, 409 for an
+ * Idempotency-Key sent again with another body, 413 and 415 for a body, 429 under a rate limit.
+ */
+export function errorStatuses(spec: AnyRoute): number[] {
+  const statuses = new Set<number>(spec.errors ?? []);
+  const hasPathParams = spec.url.includes('/:');
+  const takesBody = spec.method !== 'GET' && spec.method !== 'DELETE';
+  if (takesBody || spec.query || spec.params || hasPathParams) statuses.add(400);
+  if (spec.auth !== 'none') statuses.add(401).add(403);
+  if (hasPathParams) statuses.add(404);
+  if (spec.method === 'POST' && spec.auth !== 'none' && !spec.streamsBody) statuses.add(409);
+  if (takesBody) statuses.add(413).add(415);
+  if ((spec.rateGroup ?? (spec.auth === 'none' ? 'public' : 'default')) !== 'none') statuses.add(429);
+  return [...statuses].sort((a, b) => a - b);
 }
 
-/** The OpenAPI 3.1 document, generated from the registered routes. */
-export function openApiDocument(registered: readonly AnyRoute[]): Record<string, unknown> {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const r of registered) {
-    const path = r.url.replace(/:([A-Za-z]+)/g, '{$1}');
-    const op: Record<string, unknown> = { summary: r.summary, tags: r.tags };
-    const parameters: unknown[] = [];
-    for (const m of r.url.matchAll(/:([A-Za-z]+)/g)) parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string' } });
-    if (r.query) {
-      const js = jsonSchema(r.query) as { properties?: Record<string, unknown>; required?: string[] };
-      for (const [name, schema] of Object.entries(js.properties ?? {})) {
-        parameters.push({ name, in: 'query', required: js.required?.includes(name) ?? false, schema });
-      }
-    }
-    if (parameters.length) op.parameters = parameters;
-    const documented = r.docBody ?? r.body;
-    if (r.streamsBody) {
-      // an upload: the file as a multipart field (the other fields documented by docBody), or the body itself
-      const fields = documented ? ((jsonSchema(documented) as { properties?: Record<string, unknown> }).properties ?? {}) : {};
-      const multipart = { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' }, ...fields } };
-      op.requestBody = { required: true, content: { 'multipart/form-data': { schema: multipart }, 'text/csv': { schema: { type: 'string' } } } };
-    } else if (documented) op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(documented) } } };
-    if (r.auth !== 'none') {
-      op.security = r.auth === 'key' ? [{ apiKey: [] }] : r.auth === 'login' ? [{ bearer: [] }] : [{ apiKey: [] }, { bearer: [] }];
-    }
-    const responses: Record<string, unknown> = {};
-    for (const [status, res] of Object.entries(r.responses ?? { 200: 'OK' })) {
-      responses[status] =
-        r.produces && Number(status) < 300
-          ? { description: typeof res === 'string' ? res : 'OK', content: { [r.produces.split(';')[0]!.trim()]: { schema: { type: 'string' } } } }
-          : typeof res === 'string'
-            ? { description: res }
-            : { description: 'OK', content: { 'application/json': { schema: jsonSchema(res) } } };
-    }
-    responses.default = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-    op.responses = responses;
-    paths[path] = { ...(paths[path] ?? {}), [r.method.toLowerCase()]: op };
+const SECURITY: Record<AuthMode, Record<string, string[]>[]> = {
+  none: [],
+  key: [{ apiKey: [] }],
+  login: [{ bearer: [] }],
+  key_or_login: [{ apiKey: [] }, { bearer: [] }],
+  key_then_login: [{ apiKey: [] }, { bearer: [] }],
+};
+
+/** The route's schema as @fastify/swagger reads it (README "API reference"); validation stays the handler's. */
+function routeSchema(spec: AnyRoute): Record<string, unknown> {
+  const response: Record<string, unknown> = {};
+  const mediaType = spec.produces?.split(';')[0]!.trim();
+  for (const [status, answer] of Object.entries(spec.responses ?? {})) {
+    const description = typeof answer === 'string' ? answer : (answer.description ?? successDescription(Number(status)));
+    if (mediaType && Number(status) < 300) response[status] = { description, content: { [mediaType]: { schema: z.string() } } };
+    else response[status] = typeof answer === 'string' ? NoBody(answer) : answer;
   }
+  for (const status of errorStatuses(spec)) response[status] = ErrorBody;
+  response['5xx'] = ErrorBody;
+  const documentedBody = spec.docBody ?? spec.body;
   return {
-    openapi: '3.1.0',
-    info: { title: 'engage API', version: '1.0.0', description: 'Event-sourced customer engagement platform' },
-    servers: [{ url: '/' }],
-    paths,
-    components: {
-      securitySchemes: {
-        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-      },
-      schemas: {
-        Error: {
-          type: 'object',
-          required: ['error', 'message'],
-          properties: { error: { type: 'string' }, message: { type: 'string' } },
-          additionalProperties: true,
-        },
-      },
-    },
+    operationId: spec.operationId,
+    summary: spec.summary,
+    ...(spec.description ? { description: spec.description } : {}),
+    tags: spec.tags,
+    security: SECURITY[spec.auth],
+    ...(spec.params ? { params: spec.params } : {}),
+    ...(spec.query ? { querystring: spec.query } : {}),
+    ...(spec.streamsBody
+      ? // an upload: the file as a multipart field beside the other fields, or the CSV as the body itself
+        { consumes: ['multipart/form-data'], body: z.object({ file: z.string().meta({ format: 'binary' }), ...((documentedBody as z.ZodObject | undefined)?.shape ?? {}) }), 'x-upload': true }
+      : documentedBody
+        ? { body: documentedBody }
+        : {}),
+    response,
   };
 }

@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { startServer, type Server } from '../../src/server.ts';
 import { newAccount, type TestAccount } from './accounts.ts';
 import { type ApiResponse, type CallOptions, checkedRequest, requestJson } from './http.ts';
+import { documentInProcess } from './openapi.ts';
 
 /** Creates an empty database on the test cluster and returns its URL. */
 export async function freshDatabase(): Promise<string> {
@@ -63,6 +64,7 @@ export interface TestServer extends Server {
 export async function startTestServer(overrides: Record<string, string> = {}, databaseUrl?: string, clock?: Clock): Promise<TestServer> {
   const url = databaseUrl ?? (await freshDatabase());
   const server = await startServer({ config: testConfig(url, overrides), log: pino({ level: 'silent' }), ...(clock ? { clock } : {}) });
+  documentInProcess(server.url, () => server.app.swagger());
   return {
     ...server,
     databaseUrl: url,

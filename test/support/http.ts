@@ -1,6 +1,7 @@
 // HTTP against a running engage: the raw JSON request, and the checks every API answer must pass
 // (never a 5xx; every 4xx the flat {error, message} body).
 import { expect } from 'vitest';
+import { checkAnswerAgainstDocument } from './openapi.ts';
 
 export interface CallOptions {
   /** sent as X-API-Key */
@@ -21,7 +22,10 @@ export interface ApiResponse {
   headers: Headers;
 }
 
-/** One request, asserting nothing: for outages and for anything a test must see as it came. */
+/**
+ * One request, asserting only that the answer is what the service's OpenAPI document says it
+ * answers (status and body): for outages and for anything a test must see as it came.
+ */
 export async function requestJson(baseUrl: string, method: string, path: string, opts: CallOptions = {}): Promise<ApiResponse> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.key) headers['x-api-key'] = opts.key;
@@ -38,6 +42,7 @@ export async function requestJson(baseUrl: string, method: string, path: string,
   } catch {
     /* not JSON */
   }
+  await checkAnswerAgainstDocument(baseUrl, method, path, { status: res.status, contentType: res.headers.get('content-type'), body: parsed, text });
   return { status: res.status, body: parsed, headers: res.headers };
 }
 

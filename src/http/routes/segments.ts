@@ -32,7 +32,10 @@ const RuleDoc = z.object({
   count: z.int().optional().describe('event rules only'),
   within_days: z.int().optional().describe('event rules only'),
 });
-const RuleSetDoc: z.ZodType = z.lazy(() => z.object({ match: z.enum(['all', 'any']), rules: z.array(z.union([RuleDoc, RuleSetDoc])) }));
+// (recursive: a named schema, a component of the document that refers to itself)
+const RuleSetDoc: z.ZodType = z
+  .lazy(() => z.object({ match: z.enum(['all', 'any']), rules: z.array(z.union([RuleDoc, RuleSetDoc])) }))
+  .meta({ id: 'SegmentRuleSet', description: 'rules joined by match: all (and) or any (or); a rule set may hold rule sets' });
 const SegmentDoc = z.object({ name: Name, description: Description.optional(), rules: RuleSetDoc });
 
 const ListQuery = z.strictObject({ ...pageQuery });
