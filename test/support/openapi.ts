@@ -4,6 +4,7 @@
 // service does (README "API reference").
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { appendFileSync } from 'node:fs';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -72,6 +73,17 @@ function documentOf(baseUrl: string): Promise<CheckedDocument> {
   return doc;
 }
 
+/**
+ * ENGAGE_OPENAPI_REPORT=<file>: each mismatch is appended to the file as a line of JSON instead of
+ * failing the test (to collect every mismatch of a whole run while documenting the operations).
+ */
+const REPORT = process.env.ENGAGE_OPENAPI_REPORT;
+
+function mismatch(op: Operation | undefined, method: string, path: string, status: number, problem: string): void {
+  if (!REPORT) throw new Error(problem);
+  appendFileSync(REPORT, `${JSON.stringify({ operationId: op?.operationId, method, template: op?.template, path, status, problem: problem.slice(0, 2000) })}\n`);
+}
+
 const shown = (body: unknown) => String(JSON.stringify(body)).slice(0, 600);
 
 /**
@@ -88,14 +100,14 @@ export async function checkAnswerAgainstDocument(baseUrl: string, method: string
   const { status } = answer;
   const key = [String(status), `${String(status)[0]}XX`, 'default'].find((k) => op.responses[k] !== undefined);
   const where = `${method} ${path} (${op.operationId})`;
-  if (key === undefined) throw new Error(`${where} answered ${status}, a status its operation does not document: ${shown(answer.body)}`);
+  if (key === undefined) return mismatch(op, method, path, status, `${where} answered ${status}, a status its operation does not document: ${shown(answer.body)}`);
   const content = op.responses[key]!.content;
   if (!content) {
-    if (answer.text.length > 0 && status !== 204) throw new Error(`${where} answered ${status} with a body, which the document says has none: ${shown(answer.body)}`);
+    if (answer.text.length > 0 && status !== 204) mismatch(op, method, path, status, `${where} answered ${status} with a body, which the document says has none: ${shown(answer.body)}`);
     return;
   }
   const mediaType = (answer.contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  if (!(mediaType in content)) throw new Error(`${where} answered ${status} as ${mediaType || 'no content type'}, not one the document gives (${Object.keys(content).join(', ')})`);
+  if (!(mediaType in content)) return mismatch(op, method, path, status, `${where} answered ${status} as ${mediaType || 'no content type'}, not one the document gives (${Object.keys(content).join(', ')})`);
   if (!mediaType.includes('json')) return;
   const ref = `api#/${pointer('paths', op.template, op.method.toLowerCase(), 'responses', key, 'content', mediaType, 'schema')}`;
   let validate = doc.validators.get(ref);
@@ -106,6 +118,6 @@ export async function checkAnswerAgainstDocument(baseUrl: string, method: string
   }
   if (!validate(answer.body)) {
     const errors = (validate.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '(body)'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
-    throw new Error(`${where} answered ${status} with a body its documented schema refuses: ${errors.join('; ')}\nbody: ${shown(answer.body)}`);
+    mismatch(op, method, path, status, `${where} answered ${status} with a body its documented schema refuses: ${errors.join('; ')}\nbody: ${shown(answer.body)}`);
   }
 }
