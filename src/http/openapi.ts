@@ -76,12 +76,18 @@ function refsIn(value: unknown, into: Set<string>): Set<string> {
   return into;
 }
 
+const RETRY_AFTER = { type: 'integer', minimum: 0, description: 'seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable)' };
+
 /** Each answer's description: the error meaning of its status, or the success schema's own (or OK, Created, …). */
 function describeAnswers(transformed: { schema: Json; url: string }): { schema: Json; url: string } {
   const response = transformed.schema?.response as Record<string, Json> | undefined;
   for (const [status, answer] of Object.entries(response ?? {})) {
     const error = status === '5xx' ? ERROR_DESCRIPTIONS['5XX'] : Number(status) >= 400 ? ERROR_DESCRIPTIONS[Number(status)] : undefined;
-    response![status] = { ...answer, description: error ?? (answer.description as string | undefined) ?? successDescription(Number(status)) };
+    response![status] = {
+      ...answer,
+      description: error ?? (answer.description as string | undefined) ?? successDescription(Number(status)),
+      ...(status === '429' || status === '5xx' ? { headers: { 'Retry-After': RETRY_AFTER } } : {}),
+    };
   }
   return transformed;
 }
@@ -101,7 +107,9 @@ function withCsvBodies(paths: Record<string, Record<string, Json>>): void {
 /** The document as served: components nobody refers to dropped (each schema has an input and an output form). */
 function finishDocument(document: Json): Json {
   const doc = withoutSafeIntegerBounds(document) as Json & { components: { schemas?: Record<string, unknown> } };
+  doc.paths = namedWildcards(doc.paths as Record<string, Record<string, Json>>);
   withCsvBodies(doc.paths as Record<string, Record<string, Json>>);
+  doc.tags = tagsOf(doc.paths as Record<string, Record<string, Json>>);
   const schemas = doc.components.schemas ?? {};
   const used = refsIn(doc.paths, new Set());
   for (let grew = true; grew; ) {
@@ -119,31 +127,48 @@ function finishDocument(document: Json): Json {
   return doc;
 }
 
-export const API_TAGS: { name: string; description: string }[] = [
-  { name: 'health', description: 'Liveness and the read models’ progress' },
-  { name: 'auth', description: 'Dashboard sessions: sign in with email and password' },
-  { name: 'account', description: 'The account, its settings, API keys and users' },
-  { name: 'contacts', description: 'Contacts and custom fields' },
-  { name: 'lists', description: 'Static lists of contacts' },
-  { name: 'segments', description: 'Rule-based segments, counted live' },
-  { name: 'events', description: 'Tracked events' },
-  { name: 'messages', description: 'Single, bulk and scheduled messages on every channel' },
-  { name: 'campaigns', description: 'A message to a list or segment' },
-  { name: 'webhooks', description: 'Signed webhook endpoints, deliveries and replays' },
-  { name: 'unsubscribes', description: 'Opt-outs and the suppression list' },
-  { name: 'conversations', description: 'Inbound replies, threaded' },
-  { name: 'senders', description: 'Sender ids, numbers and country rules' },
-  { name: 'email-domains', description: 'Sending domains: DNS, DKIM, DMARC, warm-up, BIMI' },
-  { name: 'link-domains', description: 'Branded link and tracking domains' },
-  { name: 'integrations', description: 'Provider credentials (sealed, never shown)' },
-  { name: 'billing', description: 'Plan, balance, usage and ledger' },
-  { name: 'analytics', description: 'Usage and deliverability reports' },
-  { name: 'ai', description: 'AI writing helpers' },
-  { name: 'mcp', description: 'The tool endpoint for AI agents' },
-  { name: 'history', description: 'The audit history of every change' },
-  { name: 'tracking', description: 'Browser tracking and identity' },
-  { name: 'imports', description: 'CSV imports of contacts' },
-];
+/** What each tag of the document groups (the tags themselves are the routes'). */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  health: 'Liveness and the read models’ progress',
+  auth: 'Dashboard sessions: sign in with email and password',
+  account: 'The account: settings, API keys, users, billing, history',
+  contacts: 'Contacts, custom fields, export and import',
+  lists: 'Static lists of contacts',
+  segments: 'Rule-based segments, counted live',
+  events: 'Tracked events',
+  messages: 'Single, bulk and scheduled messages on every channel',
+  campaigns: 'A message to a list or a segment',
+  webhooks: 'Signed webhook endpoints, their deliveries and replays',
+  'account unsubscribes': 'Opt-outs and the suppression list',
+  conversations: 'Inbound replies, threaded',
+  senders: 'Sender ids and numbers, and the rules of each country',
+  'email domains': 'Sending domains: DNS, DKIM, DMARC, warm-up, BIMI',
+  'link domains': 'Branded click-tracking domains and the click redirect',
+  integrations: 'Provider credentials (sealed, never shown)',
+  'account analytics': 'Usage and deliverability reports',
+  tracking: 'Browser tracking: the snippet, its key and identity',
+  'agent tools': 'The tool endpoint for AI agents (MCP)',
+};
+
+/** The document's tag list: every tag an operation carries, in order of first use, described. */
+function tagsOf(paths: Record<string, Record<string, Json>>): { name: string; description?: string }[] {
+  const names = new Set<string>();
+  for (const operations of Object.values(paths)) for (const operation of Object.values(operations)) for (const tag of (operation.tags as string[] | undefined) ?? []) names.add(tag);
+  return [...names].map((name) => (TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name }));
+}
+
+/** fastify's wildcard (`/c/*`) is a path parameter named `*` to @fastify/swagger: the document names it `path`. */
+function namedWildcards(paths: Record<string, Record<string, Json>>): Record<string, Record<string, Json>> {
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, operations]) => {
+      if (!path.includes('{*}')) return [path, operations];
+      for (const operation of Object.values(operations)) {
+        for (const parameter of (operation.parameters as Json[] | undefined) ?? []) if (parameter.in === 'path' && parameter.name === '*') parameter.name = 'path';
+      }
+      return [path.replace('{*}', '{path}'), operations];
+    }),
+  );
+}
 
 /** @fastify/swagger's options: routes without tags (provider callbacks, the document itself) are left out. */
 export function swaggerOptions(version: string, servers: { url: string; description?: string }[]): FastifyDynamicSwaggerOptions {
@@ -159,7 +184,6 @@ export function swaggerOptions(version: string, servers: { url: string; descript
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers,
-      tags: API_TAGS,
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key (ek_live_…), made with `engage keys create` or POST /v1/account/api-keys' },
