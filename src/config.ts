@@ -252,6 +252,9 @@ const ConfigSchema = z.object({
   CPU_WORK_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
 });
 
+/** The name of every setting the service reads (README "Configuration" lists each one). */
+export const SETTING_NAMES: readonly string[] = Object.keys(ConfigSchema.shape);
+
 export type Config = Omit<z.infer<typeof ConfigSchema>, 'OUTBOUND_ALLOW_PRIVATE' | 'WEBHOOK_ALLOW_PRIVATE'> & {
   OUTBOUND_ALLOW_PRIVATE: boolean;
   /** the same value as OUTBOUND_ALLOW_PRIVATE (its older name) */

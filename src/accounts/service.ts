@@ -17,8 +17,11 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
+/** How every API key begins: how a key sent in the wrong header is recognised (README "API keys and credentials"). */
+export const API_KEY_PREFIX = 'ek_live_';
+
 export function generateApiKey(): { key: string; hash: string; prefix: string } {
-  const key = `ek_live_${randomBytes(24).toString('base64url')}`;
+  const key = `${API_KEY_PREFIX}${randomBytes(24).toString('base64url')}`;
   return { key, hash: hashApiKey(key), prefix: key.slice(0, 12) };
 }
 

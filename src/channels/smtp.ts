@@ -75,6 +75,10 @@ export interface SmtpProviderOptions {
 export const REFUSED_SMTP_SERVER =
   "smtp_server_refused: the integration's SMTP server is not a public address on an SMTP port (25, 465, 587, 2525); change the integration";
 
+/** The reason, naming the setting that lets a local test server through when it is off (README "Integrations"). */
+export const refusedSmtpServer = (allowPrivate: boolean) =>
+  allowPrivate ? REFUSED_SMTP_SERVER : `${REFUSED_SMTP_SERVER}, or for a local test server set OUTBOUND_ALLOW_PRIVATE=true (local development only)`;
+
 export function smtpOptionsFromConfig(config: Pick<Config, 'SMTP_URL' | 'EMAIL_FROM' | 'DKIM_KEYS' | 'SMTP_MAX_CONNECTIONS' | 'SMTP_TIMEOUT_MS'>): SmtpProviderOptions {
   if (!config.SMTP_URL) throw new Error('SMTP_URL is not set');
   return {
@@ -183,6 +187,8 @@ export class SmtpProvider implements ChannelProvider {
   private readonly accountKeyFor: AccountDkimKeyLookup;
   /** host:port without credentials, for logs */
   readonly target: string;
+  /** why a message fails when the guarded connection to an account's server is refused */
+  private readonly refusal: string;
 
   constructor(options: SmtpProviderOptions) {
     let url: URL;
@@ -193,6 +199,7 @@ export class SmtpProvider implements ChannelProvider {
     }
     if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error(`SMTP_URL: the scheme must be smtp or smtps, not ${url.protocol.replace(/:$/, '')}`);
     this.target = redactSmtpUrl(options.url);
+    this.refusal = refusedSmtpServer(options.accountAimed?.allowPrivate ?? false);
     this.defaultFrom = parseMailbox(options.defaultFrom);
     if (!isEmail(this.defaultFrom.address)) throw new Error('EMAIL_FROM must be an email address ("a@b.c" or "Name <a@b.c>")');
     this.operatorKeyFor = options.operatorKeyFor ?? (() => undefined);
@@ -259,7 +266,7 @@ export class SmtpProvider implements ChannelProvider {
     try {
       info = await this.transport.sendMail(mail);
     } catch (err) {
-      if ((err as { code?: string }).code === REFUSED_TARGET) return { kind: 'rejected', reason: REFUSED_SMTP_SERVER };
+      if ((err as { code?: string }).code === REFUSED_TARGET) return { kind: 'rejected', reason: this.refusal };
       return outcomeOfError(err);
     }
     if (info.accepted.length === 0 && info.rejected.length > 0) {

@@ -205,6 +205,15 @@ export function checkBimiSvg(svg: string): BimiIssue[] {
 
 const issue = (code: string, message: string): BimiIssue => ({ code, message });
 
+/** TLS errors of a certificate chain no trusted CA vouches for (not an expired or misnamed one). */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+]);
+
 /** Drops a response body unread; undici reports the abort as an 'error' event that nobody else listens to. */
 function discard(body: Dispatcher.ResponseData['body']): void {
   body.on('error', () => undefined);
@@ -291,7 +300,9 @@ export async function fetchBimiLogo(url: string, options: FetchBimiLogoOptions =
     if (e.code === 'EPRIVATEADDRESS' || e.cause?.code === 'EPRIVATEADDRESS') {
       return { svg: null, issues: [issue('refused_address', (e.cause ?? e).message)] };
     }
-    return { svg: null, issues: [issue('fetch_failed', `fetching the logo failed: ${e.cause?.message ?? e.message}`)] };
+    // a certificate no trusted CA signed: an internal CA is trusted with OUTBOUND_CA_FILE (README "Email domains")
+    const hint = UNTRUSTED_CERTIFICATE.has(e.code ?? e.cause?.code ?? '') ? '; a certificate of an internal CA is trusted with OUTBOUND_CA_FILE (a PEM file)' : '';
+    return { svg: null, issues: [issue('fetch_failed', `fetching the logo failed: ${e.cause?.message ?? e.message}${hint}`)] };
   } finally {
     await agent.destroy().catch(() => undefined);
   }

@@ -127,8 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // the agent tools (MCP): after every route group, since its tools are routes read from the registry
   await app.register(mcpRoutes(deps, registry));
 
-  // (not rate limited: a document made once and served as it is)
-  app.get('/v1/openapi.json', { config: { auth: 'none', rateGroup: 'none' } }, async () => app.swagger());
+  app.get('/v1/openapi.json', { config: { auth: 'none', rateGroup: 'public' } }, async () => app.swagger());
   await app.register(swaggerUi, { routePrefix: '/docs' });
   return app;
 }

@@ -30,6 +30,13 @@ const PLATFORM_ADDRESSES: readonly [string, string][] = [
 const PLATFORM = new Set(PLATFORM_ADDRESSES.map(([a]) => ipaddr.parse(a).toNormalizedString()));
 const PLATFORM_HOSTS = new Set(['metadata.google.internal', 'metadata', 'instance-data']);
 
+/**
+ * What a refusal the private-address setting would lift ends with: the setting that fixes it, so a
+ * developer with a local receiver is not left guessing (README "Webhooks"). Platform addresses and
+ * privileged ports are refused whatever it says, and their refusals do not name it.
+ */
+const ALLOW_PRIVATE_HINT = 'set OUTBOUND_ALLOW_PRIVATE=true to allow it (local development only)';
+
 const isPlatformAddress = (ip: ipaddr.IPv4 | ipaddr.IPv6) => PLATFORM.has(ip.toNormalizedString());
 
 const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
@@ -138,9 +145,9 @@ function checkHostName(hostname: string, allowPrivate: boolean): string | null {
   if (PLATFORM_HOSTS.has(host) || isPlatformIp(host)) return 'must not point at a cloud platform or metadata address';
   if (allowPrivate) return null;
   if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal')) {
-    return 'must not point at a local or internal host';
+    return `must not point at a local or internal host; ${ALLOW_PRIVATE_HINT}`;
   }
-  if (ipaddr.isValid(host) && !isPublicAddress(host)) return 'must not point at a private, loopback, link-local or reserved address';
+  if (ipaddr.isValid(host) && !isPublicAddress(host)) return `must not point at a private, loopback, link-local or reserved address; ${ALLOW_PRIVATE_HINT}`;
   return null;
 }
 
@@ -156,7 +163,11 @@ const smtpPortOf = (url: URL) => (url.port === '' ? (url.protocol === 'smtps:' ?
  */
 export function checkSmtpUrl(url: URL, allowPrivate: boolean): string | null {
   const port = smtpPortOf(url);
-  if (!SMTP_PORTS.includes(port) && !(allowPrivate && port >= 1024)) return `must use an SMTP port (${SMTP_PORTS.join(', ')})`;
+  if (!SMTP_PORTS.includes(port) && !(allowPrivate && port >= 1024)) {
+    // the setting opens the ports from 1024 up (where local test servers listen), not the others
+    const hint = port >= 1024 ? '; set OUTBOUND_ALLOW_PRIVATE=true to allow any port from 1024 up (local development only)' : '';
+    return `must use an SMTP port (${SMTP_PORTS.join(', ')})${hint}`;
+  }
   return checkHostName(url.hostname, allowPrivate);
 }
 
@@ -200,7 +211,8 @@ export function guardedLookup(allowPrivate: boolean) {
       const list = addresses as LookupAddress[];
       const bad = list.find((a) => isPlatformIp(a.address) || (!allowPrivate && !isPublicAddress(a.address)));
       if (bad) {
-        const e = new Error(`refusing to connect to ${hostname}: resolves to non-public address ${bad.address}`) as NodeJS.ErrnoException;
+        const hint = isPlatformIp(bad.address) ? '' : `; ${ALLOW_PRIVATE_HINT}`;
+        const e = new Error(`refusing to connect to ${hostname}: resolves to non-public address ${bad.address}${hint}`) as NodeJS.ErrnoException;
         e.code = REFUSED_TARGET;
         return callback(e, []);
       }

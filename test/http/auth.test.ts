@@ -231,6 +231,57 @@ describe('Bearer JWT on key-or-login routes', () => {
 
   // README "API conventions": dashboard-only routes (an API key gets 401) are left out of this API, so there is no
   // route with auth "login" to test that direction on.
+
+  it('names X-API-Key when a route marked "key" gets a dashboard session', async () => {
+    const acct = await server.newAccount();
+    const { token } = (await login(acct.email, acct.password)).body;
+    const res = await server.call('POST', '/v1/messages/send-by-tag', { token, body: { tag: 't', channel: 'sms', message: 'hello' } });
+    expect(res.status).toBe(401);
+    expect(res.body.message).toMatch(/X-API-Key/);
+    expect(res.body.message).toMatch(/session/i);
+  });
+});
+
+// README "API keys and credentials": an API key goes in X-API-Key only; Authorization: Bearer takes a
+// dashboard session token. A key sent as Bearer is refused with a message that says where it goes.
+describe('an API key sent as Authorization: Bearer', () => {
+  const HINT = /this is an API key: send it in the X-API-Key header.*POST \/v1\/auth\/login/;
+
+  it('is refused on a key-or-login route, with a message pointing to X-API-Key', async () => {
+    const acct = await server.newAccount();
+    const res = await server.call('GET', '/v1/account/me', { headers: { authorization: `Bearer ${acct.key}` } });
+    expect(res.status).toBe(401);
+    expect(res.body.error).toBe('unauthorized');
+    expect(res.body.message).toMatch(HINT);
+    // the same key in X-API-Key works
+    expect((await server.call('GET', '/v1/account/me', { key: acct.key })).status).toBe(200);
+  });
+
+  it('gets the same answer for a key that does not exist (the answer says nothing of whether a key is valid)', async () => {
+    const made = `ek_live_${randomBytes(24).toString('base64url')}`;
+    const res = await server.call('GET', '/v1/account/me', { headers: { authorization: `Bearer ${made}` } });
+    expect(res.status).toBe(401);
+    expect(res.body.message).toMatch(HINT);
+  });
+
+  it('is refused with the same hint on a route marked "key" and on a key-then-login route', async () => {
+    const acct = await server.newAccount();
+    const authorization = `Bearer ${acct.key}`;
+    const keyOnly = await server.call('POST', '/v1/messages/send-by-tag', { headers: { authorization }, body: { tag: 't', channel: 'sms', message: 'hello' } });
+    expect(keyOnly.status).toBe(401);
+    expect(keyOnly.body.message).toMatch(HINT);
+    const keyThenLogin = await server.call('GET', '/v1/integrations', { headers: { authorization } });
+    expect(keyThenLogin.status).toBe(401);
+    expect(keyThenLogin.body.message).toMatch(HINT);
+  });
+
+  it('does not hide a failing X-API-Key behind the hint when both are sent', async () => {
+    const acct = await server.newAccount();
+    const wrong = `ek_live_${randomBytes(24).toString('base64url')}`;
+    const res = await server.call('GET', '/v1/integrations', { headers: { 'x-api-key': wrong, authorization: `Bearer ${acct.key}` } });
+    expect(res.status).toBe(401);
+    expect(res.body.message).toBe('invalid API key');
+  });
 });
 
 describe('dashboard roles', () => {

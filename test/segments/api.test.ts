@@ -655,7 +655,12 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(doc.paths['/v1/segments/{id}']).sort()).toEqual(['delete', 'get', 'put']);
     for (const path of ['/v1/segments/{id}/contacts', '/v1/segments/schema']) expect(Object.keys(doc.paths[path])).toEqual(['get']);
     expect(Object.keys(doc.paths['/v1/segments/preview'])).toEqual(['post']);
-    const body = JSON.stringify(doc.paths['/v1/segments'].post.requestBody.content['application/json'].schema);
+    // a rule set holds rule sets: the groups inside refer to a named schema, which refers to itself
+    const schema = doc.paths['/v1/segments'].post.requestBody.content['application/json'].schema;
+    const ref = /"#\/components\/schemas\/(SegmentRuleSet\w*)"/.exec(JSON.stringify(schema))?.[1];
+    expect(ref, 'the body refers to the named rule set').toBeDefined();
+    expect(JSON.stringify(doc.components.schemas[ref!])).toContain(`"$ref":"#/components/schemas/${ref}"`);
+    const body = JSON.stringify([schema, doc.components.schemas[ref!]]);
     for (const word of ['"name"', '"rules"', '"match"', '"all"', '"any"', '"field"', '"operator"', '"within_days"']) expect(body).toContain(word);
   });
 });

@@ -5,6 +5,7 @@ import { SignJWT, jwtVerify } from 'jose';
 import type pg from 'pg';
 import type { Role, Scope } from '../../../commands/account.ts';
 import { apiKeyByHash } from '../../../projections/auth.ts';
+import { API_KEY_PREFIX } from '../../accounts/service.ts';
 import { AppError, forbidden, insufficientScope, unauthorized } from '../../errors.ts';
 
 export interface AuthContext {
@@ -147,10 +148,22 @@ export function authorizePlugin(app: FastifyInstance): void {
   });
 }
 
+/**
+ * An API key goes in X-API-Key only; Authorization: Bearer takes a dashboard session token (README
+ * "API keys and credentials"). A Bearer value shaped like a key (its prefix alone, so the answer says
+ * nothing of whether the key is valid) is refused with a message that says where it goes.
+ */
+const KEY_AS_BEARER = 'this is an API key: send it in the X-API-Key header (Authorization: Bearer takes a dashboard session token from POST /v1/auth/login)';
+const KEY_AS_BEARER_ON_LOGIN_ROUTE = 'this is an API key, and this endpoint needs a dashboard session: Authorization: Bearer takes the token from POST /v1/auth/login';
+const SESSION_ON_KEY_ROUTE = 'this endpoint accepts only an API key, sent in the X-API-Key header; a dashboard session (Authorization: Bearer) is not accepted here';
+
 async function authenticate(authenticator: Authenticator, mode: string, req: FastifyRequest): Promise<AuthContext> {
   const key = req.headers['x-api-key'];
   const authz = req.headers.authorization;
   const bearer = typeof authz === 'string' && /^Bearer\s+/i.test(authz);
+  const token = bearer ? (authz as string).replace(/^Bearer\s+/i, '').trim() : '';
+  const keyAsBearer = token.startsWith(API_KEY_PREFIX);
+  let keyFailure: AppError | undefined;
   if (typeof key === 'string' && key.length > 0) {
     if (mode === 'login') throw unauthorized('this endpoint needs a dashboard session; API keys are not accepted');
     if (mode !== 'key_then_login' || !bearer) return authenticator.fromKey(key);
@@ -159,11 +172,15 @@ async function authenticate(authenticator: Authenticator, mode: string, req: Fas
     } catch (err) {
       if (!(err instanceof AppError) || err.statusCode !== 401) throw err;
       // the key failed: the session token is the second credential to try
+      keyFailure = err;
     }
   }
-  if (typeof authz === 'string' && bearer) {
-    if (mode === 'key') throw unauthorized('this endpoint accepts only an API key (X-API-Key)');
-    return authenticator.fromToken(authz.replace(/^Bearer\s+/i, '').trim());
+  if (bearer) {
+    // a key in both headers: the one in X-API-Key failed, and that is what to say
+    if (keyAsBearer && keyFailure) throw keyFailure;
+    if (keyAsBearer) throw unauthorized(mode === 'login' ? KEY_AS_BEARER_ON_LOGIN_ROUTE : KEY_AS_BEARER);
+    if (mode === 'key') throw unauthorized(SESSION_ON_KEY_ROUTE);
+    return authenticator.fromToken(token);
   }
   throw unauthorized(mode === 'key' ? 'send your API key in the X-API-Key header' : 'send an API key (X-API-Key) or a Bearer token');
 }

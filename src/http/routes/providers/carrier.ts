@@ -64,6 +64,13 @@ const CARRIER_FIELDS = ['MessageSid', 'MessageStatus', 'CallSid', 'CallStatus', 
 const CARRIER_DELIVERED = new Set(['delivered', 'read', 'completed']);
 const CARRIER_FAILED = new Set(['undelivered', 'failed', 'canceled', 'busy', 'no-answer']);
 
+/**
+ * The two settings a genuine carrier's signature depends on (README "Provider callbacks"): the key,
+ * and the URL it signed, which behind a proxy only PUBLIC_BASE_URL can tell.
+ */
+const CARRIER_MISMATCH =
+  'X-Carrier-Signature does not match this request: it is checked with WEBHOOK_SECRET_CARRIER over the URL called (PUBLIC_BASE_URL, else this request\'s Host, then path and query) and the parameters; behind a proxy, set PUBLIC_BASE_URL to the URL the carrier calls';
+
 export const carrierRoutes: ProviderRoutes = (child, { engage, secrets }) => {
   child.post('/v1/webhooks/carrier', { config: ROUTE_CONFIG }, async (req) => {
     requireMediaType(req, 'application/x-www-form-urlencoded');
@@ -77,7 +84,7 @@ export const carrierRoutes: ProviderRoutes = (child, { engage, secrets }) => {
     const candidates = base ? urlVariants(`${base.replace(/\/+$/, '')}${req.url}`) : [];
     // every candidate is compared (no early exit), so the time taken does not say which one came close
     const matches = candidates.map((url) => safeEqual(given, carrierSignature(secrets.carrier, url, params)));
-    if (!matches.includes(true)) throw unauthorized('X-Carrier-Signature does not match this request');
+    if (!matches.includes(true)) throw unauthorized(CARRIER_MISMATCH);
 
     // signed as sent; from here on what Postgres can store (README "Security notes")
     for (const [name, values] of params) params.set(name, values.map(storableText));

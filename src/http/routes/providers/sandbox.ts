@@ -13,7 +13,7 @@ const SandboxReport = z
 
 export const sandboxRoutes: ProviderRoutes = (child, { engage, secrets }) => {
   child.post('/v1/webhooks/sandbox', { config: ROUTE_CONFIG }, async (req) => {
-    requireSharedSecret(req, 'X-Sandbox-Secret', secrets.sandbox, 'the sandbox secret');
+    requireSharedSecret(req, 'X-Sandbox-Secret', secrets.sandbox, 'the sandbox secret (WEBHOOK_SECRET_SANDBOX)');
     const items = jsonReports(req, SandboxReport);
     const reports = items.map(
       (b): DeliveryReport => ({

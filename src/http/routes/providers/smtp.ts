@@ -15,7 +15,7 @@ const SmtpFeedback = z
 
 export const smtpRoutes: ProviderRoutes = (child, { engage, secrets }) => {
   child.post('/v1/webhooks/smtp', { config: ROUTE_CONFIG }, async (req) => {
-    requireSharedSecret(req, 'X-Smtp-Feedback-Secret', secrets.smtp, 'the SMTP feedback secret');
+    requireSharedSecret(req, 'X-Smtp-Feedback-Secret', secrets.smtp, 'the SMTP feedback secret (WEBHOOK_SECRET_SMTP)');
     const items = jsonReports(req, SmtpFeedback);
     const reports = items.map((b): DeliveryReport => {
       const base = {

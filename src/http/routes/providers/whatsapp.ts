@@ -90,7 +90,7 @@ const WhatsAppVerify = z.object({
 export const whatsappRoutes: ProviderRoutes = (child, { engage, secrets }) => {
   child.get('/v1/webhooks/whatsapp', { config: { ...ROUTE_CONFIG, rateGroup: 'public' } }, async (req, reply) => {
     const q = parse(WhatsAppVerify, req.query ?? {}, 'query');
-    if (!safeEqual(q['hub.verify_token'], secrets.whatsappVerifyToken)) throw forbidden('hub.verify_token does not match');
+    if (!safeEqual(q['hub.verify_token'], secrets.whatsappVerifyToken)) throw forbidden('hub.verify_token does not match WHATSAPP_VERIFY_TOKEN');
     reply.header('X-Content-Type-Options', 'nosniff');
     return reply.type('text/plain; charset=utf-8').send(q['hub.challenge']);
   });
@@ -99,7 +99,7 @@ export const whatsappRoutes: ProviderRoutes = (child, { engage, secrets }) => {
     const raw = rawBody(req);
     const given = header(req, 'x-hub-signature-256');
     if (!given) throw unauthorized('send the payload signature in X-Hub-Signature-256');
-    if (!safeEqual(given.toLowerCase(), whatsappSignature(secrets.whatsapp, raw))) throw unauthorized('X-Hub-Signature-256 does not match the payload');
+    if (!safeEqual(given.toLowerCase(), whatsappSignature(secrets.whatsapp, raw))) throw unauthorized('X-Hub-Signature-256 does not match the payload (signed with the app secret, WEBHOOK_SECRET_WHATSAPP)');
     requireMediaType(req, 'application/json');
     const body = parse(WhatsAppBody, parseJson(raw));
     const reports: DeliveryReport[] = [];
