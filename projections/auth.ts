@@ -101,6 +101,12 @@ export const authProjection: Projection = {
   },
 };
 
+/** Every account, oldest first (`engage accounts list`). */
+export async function listAccounts(db: Db): Promise<Pick<AccountRow, 'id' | 'name' | 'created_at'>[]> {
+  const { rows } = await db.query<Pick<AccountRow, 'id' | 'name' | 'created_at'>>('SELECT id, name, created_at FROM accounts ORDER BY created_at, id');
+  return rows;
+}
+
 export async function findAccount(db: Db, id: string): Promise<AccountRow | undefined> {
   const { rows } = await db.query<AccountRow>('SELECT * FROM accounts WHERE id = $1', [id]);
   return rows[0];

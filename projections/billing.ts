@@ -346,6 +346,14 @@ export async function billingAccount(db: Db, accountId: string): Promise<Billing
   return { ...r, balance_micros: Number(r.balance_micros) } as BillingAccountRow;
 }
 
+/** The plan of each of these accounts, by account id: one query for them all (an account with no billing events: free, monthly). */
+export async function billingPlans(db: Db, accountIds: readonly string[]): Promise<Map<string, Pick<BillingAccountRow, 'tier' | 'period'>>> {
+  const { rows } = await db.query<{ account_id: string; tier: string; period: string }>('SELECT account_id, tier, period FROM billing_accounts WHERE account_id = ANY($1::text[])', [[...accountIds]]);
+  const found = new Map(rows.map((r) => [r.account_id, { tier: r.tier, period: r.period }]));
+  const { tier, period } = defaultAccount('');
+  return new Map(accountIds.map((id) => [id, found.get(id) ?? { tier, period }]));
+}
+
 export interface LedgerRow {
   id: string;
   at: Date;

@@ -1,40 +1,30 @@
 // The engage CLI: serve, worker, accounts, keys, projections, streams, replay, senders.
 import { Command, InvalidArgumentError } from 'commander';
-import { SingleBar } from 'cli-progress';
-import { readFileSync } from 'node:fs';
-import pino from 'pino';
-import { ALL_PROJECTIONS, findProjection } from '../projections/index.ts';
-import type { Projection } from './read-models/projection.ts';
-import { describeHold, readerHold } from './eventstore/reader-hold.ts';
-import { accountOfKey, createAccount, issueApiKey, rotateApiKey } from './accounts/service.ts';
-import { loadConfig, withoutEmpty } from './config.ts';
-import { redactCredentials } from './credentials.ts';
-import { type Engage, openEngage } from './context.ts';
+import type { Engage } from './context.ts';
 import { parsePosition, positionToString, type Position } from './eventstore/port.ts';
-import { bootstrapFirstAccount, startServer } from './server.ts';
-import { serveProcesses } from './cluster.ts';
-import { startWorkers } from './workers/index.ts';
-import { warnWhenLinksUnusable } from './suppressions/unsubscribe-links.ts';
-import { ensureProjection, requestRebuild, resetCheckpoint } from './read-models/generations.ts';
-import { ProjectionRunner } from './read-models/runner.ts';
-import { readStatuses } from './read-models/status.ts';
-import { dropParked, listParked, retryParked } from './read-models/parked.ts';
-import { sleep } from './sleep.ts';
-import { reviewSender, type SenderWrite } from './senders/service.ts';
-import { applyErasures, ExportedErasure } from './personal-data/erasure.ts';
-import { listErasures } from './personal-data/erasures-table.ts';
+import type { Projection } from './read-models/projection.ts';
+import type { SenderWrite } from './senders/service.ts';
+import { VERSION } from './version.ts';
+import { accountCommands } from './accounts/cli.ts';
 import { billingCommands } from './billing/cli.ts';
 import { aiCommands } from './ai/cli.ts';
 import { webhookCommands } from './webhooks/cli.ts';
 
+// What --help and --version need is imported above, and only that: every command imports what it
+// runs when it runs (README "The CLI": the CLI answers --help at once).
+
 const program = new Command();
-program.name('engage').description('engage: event-sourced customer engagement platform').showHelpAfterError();
+program.name('engage').description('engage: event-sourced customer engagement platform').version(VERSION, '-V, --version', 'print the version').showHelpAfterError();
 
 // one-shot commands log warnings and worse unless LOG_LEVEL says otherwise (read through the configuration)
-const quietLog = () => pino({ level: withoutEmpty(process.env).LOG_LEVEL === undefined ? 'warn' : loadConfig().LOG_LEVEL });
+async function quietLog() {
+  const [{ default: pino }, { loadConfig, withoutEmpty }] = await Promise.all([import('pino'), import('./config.ts')]);
+  return pino({ level: withoutEmpty(process.env).LOG_LEVEL === undefined ? 'warn' : loadConfig().LOG_LEVEL });
+}
 
 async function withEngage<T>(fn: (engage: Engage) => Promise<T>, runProjections = false): Promise<T> {
-  const engage = await openEngage({ log: quietLog(), runProjections });
+  const { openEngage } = await import('./context.ts');
+  const engage = await openEngage({ log: await quietLog(), runProjections });
   try {
     return await fn(engage);
   } finally {
@@ -45,12 +35,6 @@ async function withEngage<T>(fn: (engage: Engage) => Promise<T>, runProjections 
 function out(json: boolean, value: unknown, text: () => string) {
   process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text()}\n`);
 }
-
-const scopesOption = (v: string) => {
-  const list = v.split(',').map((s) => s.trim()).filter(Boolean);
-  for (const s of list) if (!['read', 'write', 'settings'].includes(s)) throw new InvalidArgumentError(`unknown scope ${s} (read, write, settings)`);
-  return list;
-};
 
 const wholeNumberOption = (v: string) => {
   const n = Number(v);
@@ -64,7 +48,11 @@ program
   .option('-p, --port <port>', 'port to listen on (default $PORT or 3000)', (v) => Number(v))
   .option('--processes <n>', 'API processes; above 1 they share the port, and one more process keeps the read models and runs the workers', wholeNumberOption, 1)
   .action(async (opts: { port?: number; processes: number }) => {
-    if (opts.processes > 1) return serveProcesses({ processes: opts.processes, port: opts.port });
+    if (opts.processes > 1) {
+      const { serveProcesses } = await import('./cluster.ts');
+      return serveProcesses({ processes: opts.processes, port: opts.port });
+    }
+    const [{ loadConfig }, { bootstrapFirstAccount, startServer }] = await Promise.all([import('./config.ts'), import('./server.ts')]);
     const config = loadConfig();
     const server = await startServer({ config, port: opts.port });
     await bootstrapFirstAccount(server.engage, (l) => process.stdout.write(`${l}\n`));
@@ -82,6 +70,11 @@ program
   .command('worker')
   .description('run the projection runner and background workers without the HTTP API')
   .action(async () => {
+    const [{ openEngage }, { startWorkers }, { warnWhenLinksUnusable }] = await Promise.all([
+      import('./context.ts'),
+      import('./workers/index.ts'),
+      import('./suppressions/unsubscribe-links.ts'),
+    ]);
     // API processes beside it (`engage serve` with the runner elsewhere) follow its checkpoints
     const engage = await openEngage({ runProjections: true, announceCheckpoints: true });
     const workers = await startWorkers(engage);
@@ -96,78 +89,7 @@ program
     process.once('SIGTERM', shutdown);
   });
 
-const accounts = program.command('accounts').description('manage accounts');
-accounts
-  .command('create')
-  .description('create an account with an owner user and a first API key')
-  .requiredOption('--name <name>', 'account name')
-  .requiredOption('--email <email>', 'owner email (dashboard login)')
-  .requiredOption('--password <password>', 'owner password (at least 8 characters)')
-  .option('--json', 'machine-readable output')
-  .action(async (opts: { name: string; email: string; password: string; json?: boolean }) => {
-    if (opts.password.length < 8) throw new InvalidArgumentError('password must be at least 8 characters');
-    await withEngage(async (engage) => {
-      const created = await createAccount(engage, opts, { actor: 'cli' });
-      const { position: _p, ...shown } = created;
-      out(!!opts.json, shown, () =>
-        [`account ${created.account_id}`, `user    ${created.user_id}`, `api key ${created.api_key}   (shown once)`].join('\n'),
-      );
-    });
-  });
-
-const keys = program.command('keys').description('manage API keys');
-keys
-  .command('create')
-  .description('issue a new API key for an account')
-  .requiredOption('--account <id>', 'account id (acct_…)')
-  .option('--scopes <list>', 'comma-separated scopes: read,write,settings (default: full access)', scopesOption)
-  .option('--name <name>', 'a label for the key')
-  .option('--json', 'machine-readable output')
-  .action(async (opts: { account: string; scopes?: string[]; name?: string; json?: boolean }) => {
-    await withEngage(async (engage) => {
-      const issued = await issueApiKey(engage, opts.account, { name: opts.name ?? null, scopes: (opts.scopes as never) ?? null }, { actor: 'cli' });
-      out(!!opts.json, { key_id: issued.key_id, api_key: issued.key, scopes: opts.scopes ?? null }, () => `key ${issued.key_id}\napi key ${issued.key}   (shown once)`);
-    });
-  });
-keys
-  .command('rotate')
-  .description('issue a replacement for a key; the old key keeps working for 24 hours')
-  .requiredOption('--key <id>', 'the key id to rotate (key_…)')
-  .option('--account <id>', 'account id (looked up from the key when omitted)')
-  .option('--json', 'machine-readable output')
-  .action(async (opts: { key: string; account?: string; json?: boolean }) => {
-    await withEngage(async (engage) => {
-      let account = opts.account;
-      if (!account) {
-        // the key → account lookup reads the auth read model, which no running service may have brought up to date
-        await catchUp(engage, ['auth']);
-        account = await accountOfKey(engage, opts.key);
-      }
-      if (!account) throw new InvalidArgumentError(`no key ${opts.key}`);
-      const r = await rotateApiKey(engage, account, opts.key, { actor: 'cli' });
-      out(!!opts.json, { key_id: r.key_id, api_key: r.key, replaces: opts.key, old_key_expires_at: r.old_key_expires_at }, () =>
-        `key ${r.key_id}\napi key ${r.key}   (shown once)\nold key ${opts.key} works until ${r.old_key_expires_at}`,
-      );
-    });
-  });
-
-/** Brings read models up to the head of the log in this process (a CLI command may run with no service running). */
-async function catchUp(engage: Engage, names: string[], timeoutMs = 60_000) {
-  const ps = names.map((n) => findProjection(n)!);
-  const runner = new ProjectionRunner(engage.pool, engage.store, ps, engage.log, engage.store.wakeup);
-  await runner.start();
-  try {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const statuses = (await readStatuses(engage.pool, engage.store, ps)).filter((s) => names.includes(s.name) && s.active);
-      if (statuses.length === names.length && statuses.every((s) => s.lag === 0 || s.status === 'failed')) return;
-      if (Date.now() > deadline) throw new Error(`the ${names.join(', ')} read model did not catch up within ${timeoutMs / 1000} s`);
-      await sleep(50);
-    }
-  } finally {
-    await runner.stop();
-  }
-}
+accountCommands(program.command('accounts').description('manage accounts'), program.command('keys').description('manage API keys'), withEngage, out);
 
 const projections = program.command('projections').description('read models');
 projections
@@ -175,6 +97,11 @@ projections
   .description('position, lag and health of every read model')
   .option('--json', 'machine-readable output')
   .action(async (opts: { json?: boolean }) => {
+    const [{ ALL_PROJECTIONS }, { readStatuses }, { describeHold, readerHold }] = await Promise.all([
+      import('../projections/index.ts'),
+      import('./read-models/status.ts'),
+      import('./eventstore/reader-hold.ts'),
+    ]);
     await withEngage(async (engage) => {
       const statuses = await readStatuses(engage.pool, engage.store, ALL_PROJECTIONS);
       const hold = await readerHold(engage.store, engage.config.READER_HOLD_WARN_MS);
@@ -191,11 +118,13 @@ projections
     });
   });
 
-const projectionArgument = (name: string) => {
+/** The read model of this name; an unknown name is refused with every name there is. */
+async function projectionArgument(name: string): Promise<Projection> {
+  const { ALL_PROJECTIONS, findProjection } = await import('../projections/index.ts');
   const p = findProjection(name);
   if (!p) throw new InvalidArgumentError(`unknown projection ${name} (${ALL_PROJECTIONS.map((x) => x.name).join(', ')})`);
   return p;
-};
+}
 const eventIdOption = (v: string) => {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) throw new InvalidArgumentError('an event id (a uuid, as `engage projections parked` lists it)');
   return v.toLowerCase();
@@ -208,7 +137,8 @@ projections
   .description('events read models could not apply and went on past (parked), oldest first')
   .option('--json', 'machine-readable output')
   .action(async (name: string | undefined, opts: { json?: boolean }) => {
-    if (name !== undefined) projectionArgument(name);
+    if (name !== undefined) await projectionArgument(name);
+    const { listParked } = await import('./read-models/parked.ts');
     await withEngage(async (engage) => {
       const parked = await listParked(engage.pool, name);
       out(!!opts.json, parked, () => parked.map(describeParked).join('\n') || 'no parked events');
@@ -219,7 +149,8 @@ projections
   .description("apply a read model's parked events again (once their cause is fixed); those applied are no longer parked")
   .option('--event <id>', 'only this event', eventIdOption)
   .action(async (name: string, opts: { event?: string }) => {
-    const p = projectionArgument(name);
+    const p = await projectionArgument(name);
+    const { retryParked } = await import('./read-models/parked.ts');
     await withEngage(async (engage) => {
       const { applied, failed } = await retryParked(engage.pool, engage.store, p, opts.event);
       for (const e of applied) process.stdout.write(`applied ${e.event_id} (${e.type} ${e.stream_id})\n`);
@@ -233,7 +164,8 @@ projections
   .description("forget a read model's parked events: they stay in the log, never applied")
   .option('--event <id>', 'only this event', eventIdOption)
   .action(async (name: string, opts: { event?: string }) => {
-    projectionArgument(name);
+    await projectionArgument(name);
+    const { dropParked } = await import('./read-models/parked.ts');
     await withEngage(async (engage) => {
       const dropped = await dropParked(engage.pool, name, opts.event);
       process.stdout.write(`dropped ${dropped} parked event${dropped === 1 ? '' : 's'} of ${name}\n`);
@@ -244,14 +176,12 @@ projections
   .description('rebuild read models from the start, one after the other; the old tables keep answering until the new ones catch up')
   .option('--all', 'every read model that can be rebuilt')
   .action(async (names: string[], opts: { all?: boolean }) => {
+    const { ALL_PROJECTIONS } = await import('../projections/index.ts');
     if (opts.all && names.length) throw new InvalidArgumentError('name read models or give --all, not both');
     if (!opts.all && !names.length) throw new InvalidArgumentError(`name a read model (${ALL_PROJECTIONS.map((x) => x.name).join(', ')}) or give --all`);
-    const chosen = opts.all ? ALL_PROJECTIONS.filter((x) => x.rebuildable !== false) : [...new Set(names)].map((name) => {
-      const p = findProjection(name);
-      if (!p) throw new InvalidArgumentError(`unknown projection ${name} (${ALL_PROJECTIONS.map((x) => x.name).join(', ')})`);
-      return p;
-    });
-    await runToCompletion(chosen, async (engage, p) => {
+    const chosen = opts.all ? ALL_PROJECTIONS.filter((x) => x.rebuildable !== false) : await Promise.all([...new Set(names)].map(projectionArgument));
+    const [{ runToCompletion }, { ensureProjection, requestRebuild }] = await Promise.all([import('./read-models/run-to-completion.ts'), import('./read-models/generations.ts')]);
+    await runToCompletion(chosen, await quietLog(), async (engage, p) => {
       // a projection never started has no live generation yet: create it first, or the rebuild would be the only one
       await ensureProjection(engage.pool, p);
       return requestRebuild(engage.pool, p);
@@ -270,87 +200,12 @@ program
     }
   })
   .action(async (opts: { projection: string; from: Position }) => {
+    const { findProjection } = await import('../projections/index.ts');
     const p = findProjection(opts.projection);
     if (!p) throw new InvalidArgumentError(`unknown projection ${opts.projection}`);
-    await runToCompletion([p], async (engage) => resetCheckpoint(engage.pool, opts.projection, opts.from), 'caught-up');
+    const [{ runToCompletion }, { resetCheckpoint }] = await Promise.all([import('./read-models/run-to-completion.ts'), import('./read-models/generations.ts')]);
+    await runToCompletion([p], await quietLog(), async (engage) => resetCheckpoint(engage.pool, opts.projection, opts.from), 'caught-up');
   });
-
-/**
- * Runs each of these projections in this process, one after the other, until its rebuild swaps in
- * (or it catches up), with a progress bar on a TTY and a line each. One process for all: a read
- * model rebuilt in a process of its own paid the process's start for each. The exit code is the
- * worst of them: 2 for a failed one, 3 for one with events parked.
- */
-async function runToCompletion(chosen: Projection[], before: (engage: Engage, p: Projection) => Promise<number | void>, until: 'swapped' | 'caught-up') {
-  const engage = await openEngage({ log: quietLog(), projections: chosen });
-  try {
-    for (const p of chosen) {
-      const outcome = await runOne(engage, p, await before(engage, p), until);
-      if (outcome === 'failed') process.exitCode = 2;
-      else if (outcome === 'parked' && process.exitCode !== 2) process.exitCode = 3;
-    }
-  } finally {
-    await engage.close();
-  }
-}
-
-/** One projection of runToCompletion: run until done, then its line (stdout) or its failure (stderr). */
-async function runOne(engage: Engage, p: Projection, generation: number | void, until: 'swapped' | 'caught-up'): Promise<'ok' | 'failed' | 'parked'> {
-  const name = p.name;
-  const head = await engage.store.headPosition();
-  const total = Number(head.prepare);
-  const tty = process.stdout.isTTY;
-  const bar = tty ? new SingleBar({ format: `${name} [{bar}] {value}/{total} events | {rate} ev/s | ETA {eta_formatted}`, hideCursor: true }) : undefined;
-  const started = Date.now();
-  bar?.start(total, 0, { rate: 0 });
-  const runner = new ProjectionRunner(engage.pool, engage.store, [p], engage.log, engage.store.wakeup);
-  const onProgress = (_n: string, _g: number, at: Position) => {
-    const done = Number(at.prepare);
-    const rate = Math.round(done / Math.max(0.001, (Date.now() - started) / 1000));
-    bar?.update(Math.min(done, total), { rate });
-  };
-  runner.on('rebuild-progress', onProgress);
-  runner.on('advanced', (_n: string, at: Position) => onProgress(_n, 0, at));
-  // Done is read from projection_state, not from this runner's events: a running service works on
-  // the same generation and may be the one that swaps it in (or that hits a failing event).
-  let rebuildFailure: string | undefined;
-  const finished = new Promise<void>((resolve, reject) => {
-    const check = setInterval(async () => {
-      try {
-        if (until === 'swapped') {
-          const { rows } = await engage.pool.query<{ active: boolean; status: string; error: string | null; error_position: string | null }>(
-            'SELECT active, status, error, error_position FROM projection_state WHERE name = $1 AND generation = $2',
-            [name, generation],
-          );
-          if (rows.length === 0) throw new Error(`the rebuild of ${name} (generation ${generation}) was replaced by another rebuild`);
-          if (rows[0].status === 'failed') rebuildFailure = `rebuild of ${name} failed at ${rows[0].error_position}: ${rows[0].error}`;
-          else if (!rows[0].active) return;
-        } else {
-          const [s] = (await readStatuses(engage.pool, engage.store, ALL_PROJECTIONS)).filter((x) => x.name === name && x.active);
-          if (!s || (s.lag !== 0 && s.status !== 'failed')) return;
-        }
-        clearInterval(check);
-        resolve();
-      } catch (err) {
-        clearInterval(check);
-        reject(err);
-      }
-    }, 200);
-  });
-  await runner.start();
-  await finished.finally(() => runner.stop());
-  bar?.update(total);
-  bar?.stop();
-  if (rebuildFailure) {
-    process.stderr.write(`${rebuildFailure}\n(the previous generation keeps serving)\n`);
-    return 'failed';
-  }
-  const [s] = (await readStatuses(engage.pool, engage.store, ALL_PROJECTIONS)).filter((x) => x.name === name && x.active);
-  const secs = (Date.now() - started) / 1000;
-  const parked = s?.parked ? `, ${s.parked} event${s.parked === 1 ? '' : 's'} parked (engage projections parked ${name})` : '';
-  process.stdout.write(`${name}: ${s?.status ?? 'unknown'} at ${s?.position ?? '?'}${parked} (${secs.toFixed(1)} s)\n`);
-  return s?.status === 'failed' ? 'failed' : s?.parked ? 'parked' : 'ok';
-}
 
 const streams = program.command('streams').description('the audit trail');
 streams
@@ -358,6 +213,7 @@ streams
   .description('every event of a stream with position, time, type, actor and data')
   .option('--json', 'machine-readable output')
   .action(async (stream: string, opts: { json?: boolean }) => {
+    const { redactCredentials } = await import('./credentials.ts');
     await withEngage(async (engage) => {
       const events = await engage.store.readStream(stream);
       const rows = events.map((e) => ({
@@ -384,6 +240,7 @@ erasures
   .command('export')
   .description('every erasure as JSON lines (ids and address hashes only): keep them apart from database backups')
   .action(async () => {
+    const { listErasures } = await import('./personal-data/erasures-table.ts');
     await withEngage(async (engage) => {
       for (const r of await listErasures(engage.pool)) {
         const { erasure_id, account_id, kind, contact_id, address_hashes, reason, erased_by } = r;
@@ -395,6 +252,7 @@ erasures
   .command('apply <file>')
   .description('apply exported erasures again, e.g. after restoring a backup older than some of them')
   .action(async (file: string) => {
+    const [{ readFileSync }, { applyErasures, ExportedErasure }] = await Promise.all([import('node:fs'), import('./personal-data/erasure.ts')]);
     const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
     const records = lines.map((line, i) => {
       try {
@@ -419,6 +277,7 @@ senders
   .description('approve a pending sender (for a whatsapp number, after the platform review: this is also its proof of ownership)')
   .option('--json', 'machine-readable output')
   .action(async (id: string, opts: { json?: boolean }) => {
+    const { reviewSender } = await import('./senders/service.ts');
     await withEngage(async (engage) => reviewed(opts, await reviewSender(engage, id, { approve: true }, { actor: 'cli' })));
   });
 senders
@@ -427,6 +286,7 @@ senders
   .requiredOption('--reason <text>', 'why (shown to the account as rejection_reason)')
   .option('--json', 'machine-readable output')
   .action(async (id: string, opts: { reason: string; json?: boolean }) => {
+    const { reviewSender } = await import('./senders/service.ts');
     await withEngage(async (engage) => reviewed(opts, await reviewSender(engage, id, { approve: false, reason: opts.reason }, { actor: 'cli' })));
   });
 

@@ -85,7 +85,7 @@ export async function bootstrapFirstAccount(engage: Engage, print: (line: string
   print(`    API key:   ${created.api_key}`);
   if (terminal) print(`    dashboard: owner@engage.local / ${password}`);
   else print(`    dashboard: owner@engage.local, ${savedPassword(firstStartPasswordFile(engage), password)}`);
-  print('  More accounts: npx engage accounts create --name NAME --email EMAIL --password PASSWORD');
+  print("  More accounts: npx engage accounts create --name NAME --email EMAIL (asks for the owner's password)");
   print('');
 }
 

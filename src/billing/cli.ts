@@ -1,11 +1,10 @@
 // The operator's billing commands (`engage billing top-up|plan`, README "Billing"): a payment
 // received is credited to an account's balance, and an account's plan is set. Both append to the
-// account's billing stream; the running service's read model picks them up.
+// account's billing stream; the running service's read model picks them up. What they need of the
+// service is imported when one runs, so that `engage --help` loads none of it.
 import { type Command, InvalidArgumentError } from 'commander';
 import { BILLING_PERIODS, BILLING_TIERS, type BillingPeriod, type BillingTier } from '../../commands/billing.ts';
 import type { Engage } from '../context.ts';
-import { parseAmount } from './money.ts';
-import { changePlan, topUp } from './service.ts';
 
 type WithEngage = <T>(fn: (engage: Engage) => Promise<T>) => Promise<T>;
 type Out = (json: boolean, value: unknown, text: () => string) => void;
@@ -25,6 +24,7 @@ export function billingCommands(billing: Command, withEngage: WithEngage, out: O
     .option('--reference <text>', 'the payment reference, shown in the ledger')
     .option('--json', 'machine-readable output')
     .action(async (account: string, amount: string, opts: { currency?: string; reference?: string; json?: boolean }) => {
+      const [{ parseAmount }, { topUp }] = await Promise.all([import('./money.ts'), import('./service.ts')]);
       const amountMicros = parseAmount(amount);
       if (amountMicros === undefined) throw new InvalidArgumentError(`amount ${amount} is not a positive number with at most 6 decimals (e.g. 25 or 12.50)`);
       const input = { amountMicros, currency: opts.currency?.trim().toUpperCase(), reference: opts.reference?.trim() || undefined };
@@ -40,6 +40,7 @@ export function billingCommands(billing: Command, withEngage: WithEngage, out: O
     .option('--period <period>', 'monthly or annual (default: the period it has)', oneOf(BILLING_PERIODS, 'period'))
     .option('--json', 'machine-readable output')
     .action(async (account: string, opts: { tier: BillingTier; period?: BillingPeriod; json?: boolean }) => {
+      const { changePlan } = await import('./service.ts');
       await withEngage(async (engage) => {
         const { position: _p, ...plan } = await changePlan(engage, account, { tier: opts.tier, period: opts.period }, { actor: 'cli' });
         out(!!opts.json, plan, () => `${account} is on ${plan.tier} (${plan.period})${plan.changed ? '' : ', as it was'}`);

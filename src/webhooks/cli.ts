@@ -1,14 +1,12 @@
 // The operator's webhook commands (`engage webhooks replay | replay-status | replay-cancel`, README
 // "Webhook replay"): start a replay to an endpoint as the endpoint's account, follow it, cancel it.
-// The running service's replay worker does the work; these commands append and read.
-import { SingleBar } from 'cli-progress';
+// The running service's replay worker does the work; these commands append and read. What they
+// need of the service is imported when one runs, so that `engage --help` loads none of it.
 import { type Command, InvalidArgumentError } from 'commander';
-import { accountOfWebhookEndpoint } from '../../projections/webhook-endpoints.ts';
-import { findReplayById } from '../../projections/webhook-replays.ts';
 import type { Engage } from '../context.ts';
 import { AppError } from '../errors.ts';
 import { sleep } from '../sleep.ts';
-import { cancelReplay, getReplay, type ReplayView, requestReplay } from './replays.ts';
+import type { ReplayView } from './replays.ts';
 
 type WithEngage = <T>(fn: (engage: Engage) => Promise<T>) => Promise<T>;
 type Out = (json: boolean, value: unknown, text: () => string) => void;
@@ -23,6 +21,8 @@ const summary = (r: ReplayView) =>
 
 /** Waits until the replay has completed or been cancelled, drawing a progress bar on a TTY. */
 async function follow(engage: Engage, start: ReplayView, accountId: string, tty: boolean): Promise<ReplayView> {
+  const { getReplay } = await import('./replays.ts');
+  const { SingleBar } = await import('cli-progress');
   let r = start;
   const bar = tty ? new SingleBar({ format: `replay ${r.id} [{bar}] {value}/{total} settled | {status} | {counts}`, hideCursor: true }) : undefined;
   const settledCount = (v: ReplayView) => v.delivered + v.failed + v.cancelled;
@@ -43,6 +43,7 @@ async function follow(engage: Engage, start: ReplayView, accountId: string, tty:
 }
 
 async function replayOf(engage: Engage, replayId: string) {
+  const { findReplayById } = await import('../../projections/webhook-replays.ts');
   const row = await findReplayById(engage.pool, replayId);
   if (!row) throw new InvalidArgumentError(`webhook replay ${replayId} not found`);
   return row;
@@ -59,6 +60,7 @@ export function webhookCommands(webhooks: Command, withEngage: WithEngage, out: 
     .option('--wait', 'wait until the replay has completed, then print its counts (always so on a terminal)')
     .option('--json', 'machine-readable output (no progress bar)')
     .action(async (opts: { endpoint: string; from: string; until?: string; types?: string[]; wait?: boolean; json?: boolean }) => {
+      const [{ accountOfWebhookEndpoint }, { requestReplay }] = await Promise.all([import('../../projections/webhook-endpoints.ts'), import('./replays.ts')]);
       await withEngage(async (engage) => {
         const accountId = await accountOfWebhookEndpoint(engage.pool, opts.endpoint);
         if (!accountId) throw new InvalidArgumentError(`webhook endpoint ${opts.endpoint} not found`);
@@ -76,6 +78,7 @@ export function webhookCommands(webhooks: Command, withEngage: WithEngage, out: 
     .description("a replay's status and counts")
     .option('--json', 'machine-readable output')
     .action(async (replayId: string, opts: { json?: boolean }) => {
+      const { getReplay } = await import('./replays.ts');
       await withEngage(async (engage) => {
         const row = await replayOf(engage, replayId);
         const r = await getReplay(engage, row.account_id, row.endpoint_id, replayId);
@@ -87,6 +90,7 @@ export function webhookCommands(webhooks: Command, withEngage: WithEngage, out: 
     .description('cancel a replay: its deliveries still to be made are cancelled')
     .option('--json', 'machine-readable output')
     .action(async (replayId: string, opts: { json?: boolean }) => {
+      const { cancelReplay } = await import('./replays.ts');
       await withEngage(async (engage) => {
         const row = await replayOf(engage, replayId);
         const r = await cancelReplay(engage, row.account_id, row.endpoint_id, replayId, { accountId: row.account_id, ...CLI });

@@ -27,30 +27,54 @@ function childEnv(databaseUrl: string, env: Record<string, string>): NodeJS.Proc
   return { ...base, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', PORT: '0', HOST: '127.0.0.1', ...env };
 }
 
-/** Runs `engage <args>` to completion. One process, no shell, so a signal reaches engage itself. */
-export function runEngage(args: string[], databaseUrl: string, env: Record<string, string> = {}): Promise<CliResult> {
-  return runToEnd(process.execPath, [BIN, ...args], childEnv(databaseUrl, env));
+/**
+ * Runs `engage <args>` to completion. One process, no shell, so a signal reaches engage itself.
+ * `input`: written to its stdin (a pipe), then closed; without it stdin is /dev/null.
+ */
+export function runEngage(args: string[], databaseUrl: string, env: Record<string, string> = {}, input?: string): Promise<CliResult> {
+  return runToEnd(process.execPath, [BIN, ...args], childEnv(databaseUrl, env), input === undefined ? undefined : { input });
+}
+
+/** What the operator types on the terminal once the output so far matches `after` (a prompt). */
+export interface TerminalAnswer {
+  after: RegExp;
+  type: string;
 }
 
 /**
  * Runs `engage <args>` on a terminal of its own (a pseudo-terminal through util-linux `script`), as an
- * operator types it: what it draws only on a TTY (progress bars) is in stdout, escapes and all.
+ * operator types it: what it draws only on a TTY (progress bars) is in stdout, escapes and all, and
+ * what the terminal echoes of what is typed. `answers` are typed in order, each once the output so
+ * far matches its `after`: typed before a prompt, the terminal would echo it whatever engage does.
  */
-export function runEngageOnTerminal(args: string[], databaseUrl: string, env: Record<string, string> = {}): Promise<CliResult> {
+export function runEngageOnTerminal(args: string[], databaseUrl: string, env: Record<string, string> = {}, answers: TerminalAnswer[] = []): Promise<CliResult> {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const command = [process.execPath, BIN, ...args].map(quote).join(' ');
-  return runToEnd('script', ['-qec', command, '/dev/null'], { ...childEnv(databaseUrl, env), COLUMNS: '160' });
+  return runToEnd('script', ['-qec', command, '/dev/null'], { ...childEnv(databaseUrl, env), COLUMNS: '160' }, answers.length ? { answers } : undefined);
 }
 
-function runToEnd(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+function runToEnd(file: string, args: string[], env: NodeJS.ProcessEnv, stdin?: { input?: string; answers?: TerminalAnswer[] }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { cwd: ROOT, env, stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
     started.add(child);
     child.once('exit', () => started.delete(child));
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    const answers = [...(stdin?.answers ?? [])];
+    // what was answered so far is not matched again: a prompt asked twice is answered twice
+    let answeredUpTo = 0;
+    child.stdout!.on('data', (d) => {
+      stdout += d;
+      const next = answers[0];
+      if (next && next.after.test(stdout.slice(answeredUpTo))) {
+        answers.shift();
+        answeredUpTo = stdout.length;
+        child.stdin!.write(next.type);
+      }
+    });
+    child.stderr!.on('data', (d) => (stderr += d));
+    child.stdin?.on('error', () => {}); // a process that exits without reading its input
+    if (stdin?.input !== undefined) child.stdin!.end(stdin.input);
     child.once('error', reject);
     child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
@@ -122,8 +146,8 @@ export function startEngage(
       child.kill('SIGKILL');
       reject(new Error(`engage ${command} did not start within ${timeoutMs} ms\nstdout:\n${stdout}\nstderr:\n${stderr}`));
     }, timeoutMs);
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdout.on('data', (d) => {
+    child.stderr!.on('data', (d) => (stderr += d));
+    child.stdout!.on('data', (d) => {
       stdout += d;
       for (const line of stdout.split('\n')) {
         if (!line.startsWith('{')) continue;
