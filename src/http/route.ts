@@ -55,6 +55,11 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
    */
   produces?: string;
   /**
+   * A page for people (`produces` text/html): its errors are pages too, unless the client prefers
+   * JSON. Documented as both.
+   */
+  pageErrors?: boolean;
+  /**
    * The handler reads the request body itself, as a stream (a CSV upload): its route lives in a
    * context whose content-type parsers hand the body over unread, and Idempotency-Key does not apply
    * (the body is not known when the key would be claimed).
@@ -246,11 +251,15 @@ function routeSchema(spec: AnyRoute): Record<string, unknown> {
   const mediaType = spec.produces?.split(';')[0]!.trim();
   for (const [status, answer] of Object.entries(spec.responses ?? {})) {
     const description = typeof answer === 'string' ? answer : (answer.description ?? successDescription(Number(status)));
-    if (mediaType && Number(status) < 300) response[status] = { description, content: { [mediaType]: { schema: z.string() } } };
-    else response[status] = typeof answer === 'string' ? NoBody(answer) : answer;
+    if (mediaType && Number(status) < 300) {
+      // a page, or (a schema given) JSON as well for a client that prefers it
+      const json = typeof answer === 'string' ? {} : { 'application/json': { schema: answer } };
+      response[status] = { description, content: { [mediaType]: { schema: z.string() }, ...json } };
+    } else response[status] = typeof answer === 'string' ? NoBody(answer) : answer;
   }
-  for (const status of errorStatuses(spec)) response[status] = ErrorBody;
-  response['5xx'] = ErrorBody;
+  const error = spec.pageErrors ? { content: { 'application/json': { schema: ErrorBody }, 'text/html': { schema: z.string() } } } : ErrorBody;
+  for (const status of errorStatuses(spec)) response[status] = error;
+  response['5xx'] = error;
   const documentedBody = spec.docBody ?? spec.body;
   return {
     operationId: spec.operationId,

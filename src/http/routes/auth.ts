@@ -19,12 +19,20 @@ export function authRoutes({ engage, authenticator, counters = new MemoryCounter
       auth: 'none',
       scope: null,
       rateGroup: 'login',
+      operationId: 'login',
       summary: 'Log in to the dashboard; returns a 12-hour JWT',
       tags: ['auth'],
       body: LoginBody,
       responses: {
-        200: z.object({ token: z.string(), expires_at: z.string(), account_id: z.string(), user_id: z.string() }),
+        200: z.object({
+          token: z.string().describe('send it as Authorization: Bearer'),
+          expires_at: z.string().meta({ format: 'date-time' }),
+          account_id: z.string(),
+          user_id: z.string(),
+        }),
       },
+      // a wrong email or password
+      errors: [401],
       async handler({ body, req, reply }) {
         const email = body.email.trim().toLowerCase();
         // besides 20 attempts per 15 minutes per IP (rate-limit plugin): 10 failed logins per 15

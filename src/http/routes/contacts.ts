@@ -14,6 +14,7 @@ import { ERASURE_READ_MODELS, ErasureBody, eraseContact } from '../../personal-d
 import { newId } from '../../ids.ts';
 import type { AppDeps } from '../deps.ts';
 import { Deleted, found, iso, metadataOf, pageById, pageQuery } from '../common.ts';
+import { Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const IdParams = z.object({ id: z.string().max(64) });
@@ -40,6 +41,48 @@ const FieldBody = z.strictObject({
   options: z.array(z.string().trim().min(1).max(200)).min(1).max(500).optional(),
 });
 
+/** An ISO 8601 date-time in UTC, as every timestamp of an answer is written. */
+const DateTime = z.string().meta({ format: 'date-time' });
+
+/** A contact as every answer shows it (contactOut, contactView); lists and segments answer it too. */
+export const ContactOut = z
+  .object({
+    id: z.string(),
+    email: z.string().nullable().describe('lower case'),
+    phone: z.string().nullable().describe('E.164'),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    country: z.string().nullable().describe('ISO 3166-1 alpha-2'),
+    language: z.string().nullable().describe('BCP 47 language tag'),
+    timezone: z.string().nullable().describe('IANA time zone'),
+    external_id: z.string().nullable().describe('your own id of the contact'),
+    tags: z.array(z.string()),
+    custom_fields: z.record(z.string(), z.unknown()).describe('custom field key → value (GET /v1/contacts/fields)'),
+    created_at: DateTime,
+    updated_at: DateTime,
+  })
+  .meta({ id: 'Contact', description: 'A contact: its standard fields (null when not set), tags and custom field values' });
+
+/** A custom field definition as the API shows it (the read model's row, or the definition just made). */
+const CustomFieldOut = z
+  .object({
+    id: z.string(),
+    key: z.string().describe('the key of its values in custom_fields'),
+    label: z.string(),
+    type: z.enum(FIELD_TYPES),
+    options: z.array(z.string()).optional().describe('select fields only: the values it takes'),
+    created_at: DateTime,
+  })
+  .meta({ id: 'CustomField', description: 'A custom field definition' });
+
+const ContactErasureOut = z.object({
+  id: z.string(),
+  erased: z.literal(true),
+  erasure_id: z.string(),
+  erased_at: DateTime,
+  keys_destroyed: z.int().describe('data keys destroyed: what they sealed is unreadable for good'),
+});
+
 /** The read models a write's response waits for. */
 const CONTACTS = ['contacts'];
 /** a deleted contact leaves every list and its event counts go: the counts a client reads next must show it */
@@ -52,9 +95,11 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/contacts',
       auth: 'key_or_login',
+      operationId: 'listContacts',
       summary: 'List contacts (filters: email, phone, tag, q), newest first',
       tags: ['contacts'],
       query: ContactListQuery,
+      responses: { 200: Page(ContactOut) },
       async handler({ query: { limit, cursor, ...filter }, auth }) {
         return pageById({ limit, cursor }, (range) => listContacts(engage.pool, auth.accountId, filter, range), contactOut);
       },
@@ -63,10 +108,11 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'POST',
       url: '/v1/contacts',
       auth: 'key_or_login',
+      operationId: 'createContact',
       summary: 'Create a contact',
       tags: ['contacts'],
       body: ContactCreateBody,
-      responses: { 201: 'the created contact' },
+      responses: { 201: ContactOut.describe('the created contact') },
       async handler({ body, auth, req, reply }) {
         const { contact } = await runCommand(engage, metadataOf(req), CONTACTS, (metadata) => createContact(engage, auth.accountId, body, metadata));
         reply.code(201);
@@ -77,11 +123,14 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/contacts/export',
       auth: 'key_or_login',
+      operationId: 'exportContacts',
       summary: "The account's contacts (or one list's or segment's members) as a streamed CSV file, one column per custom field (README \"Contacts export\")",
       tags: ['contacts'],
       query: ExportQuery,
       produces: 'text/csv; charset=utf-8',
       responses: { 200: 'CSV, UTF-8 with a BOM' },
+      // the list or segment named by list_id or segment_id
+      errors: [404],
       async handler({ query, auth, reply }) {
         // everything a 4xx depends on is checked here, before the first byte goes out
         if (query.list_id !== undefined) found(await findList(engage.pool, auth.accountId, query.list_id), 'list');
@@ -99,8 +148,10 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/contacts/fields',
       auth: 'key_or_login',
+      operationId: 'listCustomFields',
       summary: "List the account's custom field definitions",
       tags: ['contacts'],
+      responses: { 200: Page(CustomFieldOut).describe('every definition, in one page') },
       async handler({ auth }) {
         const rows = await listCustomFields(engage.pool, auth.accountId);
         return {
@@ -113,9 +164,11 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'POST',
       url: '/v1/contacts/fields',
       auth: 'key_or_login',
+      operationId: 'createCustomField',
       summary: 'Define a custom field',
       tags: ['contacts'],
       body: FieldBody,
+      responses: { 201: CustomFieldOut.describe('the new definition') },
       async handler({ body, auth, req, reply }) {
         const id = newId('field');
         const result = await runCommand(engage, metadataOf(req), CUSTOM_FIELDS, {
@@ -132,10 +185,13 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'DELETE',
       url: '/v1/contacts/fields/:id',
       auth: 'key_or_login',
+      operationId: 'deleteCustomField',
       summary: 'Remove a custom field definition (values stored on contacts are kept)',
       tags: ['contacts'],
       params: IdParams,
       responses: { 200: Deleted },
+      // a write that met another on the same stream on every retry (write conflict)
+      errors: [409],
       async handler({ params, auth, req }) {
         await runCommand(engage, metadataOf(req), CUSTOM_FIELDS, {
           decider: customFieldsDecider,
@@ -149,9 +205,11 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/contacts/:id',
       auth: 'key_or_login',
+      operationId: 'getContact',
       summary: 'Look up one contact',
       tags: ['contacts'],
       params: IdParams,
+      responses: { 200: ContactOut },
       async handler({ params, auth }) {
         return contactOut(found(await findContact(engage.pool, auth.accountId, params.id), 'contact'));
       },
@@ -160,10 +218,14 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'PATCH',
       url: '/v1/contacts/:id',
       auth: 'key_or_login',
+      operationId: 'updateContact',
       summary: 'Update standard and custom fields (custom_fields merge; null removes a value)',
       tags: ['contacts'],
       params: IdParams,
       body: ContactPatchBody,
+      responses: { 200: ContactOut.describe('the contact as updated') },
+      // another contact has the email or phone (or a write raced this one)
+      errors: [409],
       async handler({ params, body, auth, req }) {
         const { contact } = await runCommand(engage, metadataOf(req), CONTACTS, (metadata) => updateContact(engage, auth.accountId, params.id, body, metadata));
         return contact;
@@ -173,10 +235,13 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'DELETE',
       url: '/v1/contacts/:id',
       auth: 'key_or_login',
+      operationId: 'deleteContact',
       summary: 'Delete a contact',
       tags: ['contacts'],
       params: IdParams,
       responses: { 200: Deleted },
+      // a write that met another on the same stream on every retry (write conflict)
+      errors: [409],
       async handler({ params, auth, req }) {
         await runCommand(engage, metadataOf(req), CONTACTS_AND_LISTS, (metadata) => deleteContact(engage, auth.accountId, params.id, metadata));
         return { id: params.id, deleted: true };
@@ -187,10 +252,12 @@ export function contactRoutes({ engage }: AppDeps): AnyRoute[] {
       url: '/v1/contacts/:id/erase',
       auth: 'key_or_login',
       scope: 'settings',
+      operationId: 'eraseContact',
       summary: "Erase a contact's personal data (right to erasure): its data keys are destroyed; it is never messaged again",
       tags: ['contacts'],
       params: IdParams,
       body: ErasureBody.optional(),
+      responses: { 200: ContactErasureOut.describe('the erasure (the same one when the contact was erased before)') },
       async handler({ params, body, auth, req }) {
         const erased = await runCommand(engage, metadataOf(req), ERASURE_READ_MODELS, (metadata) =>
           eraseContact(engage, auth.accountId, params.id, { reason: body?.reason, actor: auth.actor }, metadata),

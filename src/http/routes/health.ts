@@ -1,5 +1,6 @@
 // GET /health: database, event store and every projection's position, lag and parked events, and the
 // process that answered; 503 when a store is down.
+import { z } from 'zod';
 import { readerHold } from '../../eventstore/reader-hold.ts';
 import { readStatuses } from '../../read-models/status.ts';
 import type { AppDeps } from '../deps.ts';
@@ -12,6 +13,46 @@ import { within } from '../../sleep.ts';
  */
 const CHECK_TIMEOUT_MS = 2_000;
 
+const Reachable = z.enum(['ok', 'unreachable']);
+/** One generation of a read model (readStatuses). */
+const generation = {
+  generation: z.int(),
+  version: z.int().describe('the projection code version it was built by'),
+  position: z.string().describe('the last log position it applied'),
+  lag: z.int().describe('committed events of its types not applied yet'),
+  status: z.enum(['running', 'degraded', 'rebuilding', 'failed']).describe('degraded: running, with events parked (not applied)'),
+  parked: z.int(),
+  error: z.string().optional(),
+  error_position: z.string().optional(),
+  error_event: z.string().optional().describe('the event that failed: type, stream and revision, id'),
+};
+const HealthOut = z
+  .object({
+    status: z.enum(['ok', 'degraded', 'unavailable']).describe('unavailable (503): the database or event store is down; degraded: a read model failed or parks events, or readers are held back'),
+    database: Reachable,
+    eventstore: Reachable,
+    projections: z
+      .array(z.object({ name: z.string(), ...generation, rebuild: z.object(generation).optional().describe('the generation being rebuilt beside it') }))
+      .describe('one entry per read model, its live generation; empty when the database is down'),
+    readers: z
+      .object({
+        held_back_by: z.object({
+          pid: z.int().nullable(),
+          age_ms: z.number().nullable(),
+          application: z.string().nullable(),
+          database: z.string().nullable(),
+          state: z.string().nullable(),
+          xid: z.string(),
+          prepared_gid: z.string().optional(),
+        }),
+        warning: z.string().optional(),
+      })
+      .optional()
+      .describe('the oldest open transaction, when it holds the catch-up readers back'),
+    process: z.object({ pid: z.int() }).describe('the process that answered (one of several under engage serve --processes N)'),
+  })
+  .meta({ id: 'Health', description: 'The stores, every read model’s progress, and the process that answered' });
+
 /** `p`, or a rejection once CHECK_TIMEOUT_MS have passed. */
 const checked = <T>(p: Promise<T>): Promise<T> => within(p, CHECK_TIMEOUT_MS);
 
@@ -23,8 +64,10 @@ export function healthRoutes({ engage }: AppDeps): AnyRoute[] {
       auth: 'none',
       scope: null,
       rateGroup: 'public',
+      operationId: 'getHealth',
       summary: 'Service health',
       tags: ['health'],
+      responses: { 200: HealthOut.describe('the stores are up (status ok or degraded)'), 503: HealthOut.describe('the database or the event store is down (status unavailable)') },
       async handler({ reply }) {
         const [database, eventstore] = await Promise.all([
           checked(engage.pool.query('SELECT 1')).then(() => 'ok', () => 'unreachable'),

@@ -12,18 +12,44 @@ import { runCommand } from '../../command-handler.ts';
 import type { Engage } from '../../context.ts';
 import { notFound, unsupportedMediaType, validationError } from '../../errors.ts';
 import type { EventMetadata } from '../../eventstore/port.ts';
+import type { ImportStatus } from '../../../commands/import.ts';
 import { isId } from '../../ids.ts';
 import { acceptImport, acceptedView, ImportOptions, ImportOptionsShape, importOut, type StoreFile } from '../../imports/service.ts';
 import { MAX_IMPORT_BYTES, payloadTooLarge, uploadProblem } from '../../imports/upload.ts';
 import { toIssues } from '../../validation.ts';
 import type { AppDeps } from '../deps.ts';
 import { findUnstorable, found, metadataOf, pageById, pageQuery } from '../common.ts';
+import { Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute, registerRoutes } from '../route.ts';
 
 const IdParams = z.object({ id: z.string().max(64) });
 /** text/csv: the options as query parameters, and the name to show for the file */
 const UploadQuery = z.strictObject({ ...ImportOptionsShape, file_name: z.string().trim().min(1).max(255).optional() });
 const ImportListQuery = z.strictObject({ ...pageQuery });
+
+const DateTime = z.string().meta({ format: 'date-time' });
+
+/** An import as every answer shows it (importOut, acceptedView). */
+const ImportOut = z
+  .object({
+    id: z.string(),
+    status: z.enum(['queued', 'processing', 'completed', 'failed'] satisfies ImportStatus[]),
+    list_id: z.string().nullable().describe('the list every imported contact joins (POST /v1/lists/{id}/import)'),
+    file_name: z.string().nullable(),
+    rows_total: z.int().describe('data rows in the file'),
+    rows_imported: z.int().describe('contacts created'),
+    rows_updated: z.int().describe('existing contacts updated'),
+    rows_failed: z.int(),
+    columns: z.array(z.object({ header: z.string(), field: z.string().describe('a standard field, custom_fields.<key>, or ignore') })).describe('how each column of the header was mapped'),
+    errors: z
+      .array(z.object({ row: z.int().describe('as a spreadsheet numbers it: the header is row 1'), column: z.string().nullable().describe('the header of the column at fault; null: the row as a whole'), message: z.string() }))
+      .describe('the first 1,000 rows refused'),
+    failure_reason: z.string().nullable().describe('why a failed import stopped'),
+    created_at: DateTime,
+    updated_at: DateTime,
+    completed_at: DateTime.nullable(),
+  })
+  .meta({ id: 'Import', description: 'A CSV import of contacts: its status, counts, column mapping and row errors' });
 
 /** Media types a CSV file is sent as (browsers on Windows send .csv files as application/vnd.ms-excel). */
 const CSV_TYPES = new Set(['text/csv', 'application/csv', 'text/plain', 'application/vnd.ms-excel', 'application/octet-stream']);
@@ -126,12 +152,13 @@ function uploadRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'POST',
       url: '/v1/contacts/import',
       auth: 'key_or_login',
+      operationId: 'importContacts',
       summary: 'Import contacts from a CSV file (multipart field "file", or a text/csv body with the options as query parameters); 202 once stored',
       tags: ['contacts'],
       query: UploadQuery,
       docBody: UPLOAD_DOC,
       streamsBody: true,
-      responses: { 202: 'the import, queued' },
+      responses: { 202: ImportOut.describe('the import, queued') },
       async handler({ query, auth, req, reply }) {
         return upload(engage, req, reply, auth.accountId, null, query, metadataOf(req));
       },
@@ -140,13 +167,14 @@ function uploadRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'POST',
       url: '/v1/lists/:id/import',
       auth: 'key_or_login',
+      operationId: 'importListContacts',
       summary: 'Import contacts from a CSV file into this list (every imported or updated contact becomes a member); 202 once stored',
       tags: ['lists'],
       params: IdParams,
       query: UploadQuery,
       docBody: UPLOAD_DOC,
       streamsBody: true,
-      responses: { 202: 'the import, queued' },
+      responses: { 202: ImportOut.describe('the import, queued') },
       async handler({ params, query, auth, req, reply }) {
         return upload(engage, req, reply, auth.accountId, params.id, query, metadataOf(req));
       },
@@ -173,9 +201,11 @@ export function importRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/contacts/imports',
       auth: 'key_or_login',
+      operationId: 'listImports',
       summary: "The account's contacts imports, newest first",
       tags: ['contacts'],
       query: ImportListQuery,
+      responses: { 200: Page(ImportOut) },
       async handler({ query, auth }) {
         return pageById(query, (range) => listImports(engage.pool, auth.accountId, range), importOut);
       },
@@ -184,9 +214,11 @@ export function importRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/contacts/imports/:id',
       auth: 'key_or_login',
+      operationId: 'getImport',
       summary: 'One import: status, live counts, how each column was mapped, and the first 1,000 row errors',
       tags: ['contacts'],
       params: IdParams,
+      responses: { 200: ImportOut },
       async handler({ params, auth }) {
         return importOut(found(await findImport(engage.pool, auth.accountId, params.id), 'import'));
       },

@@ -10,7 +10,9 @@ import type { Engage } from '../../context.ts';
 import { addListMember, createList, deleteList, type ListWrite, listOut, listView, removeListMember, setListFavorite, updateList } from '../../lists/service.ts';
 import type { AppDeps } from '../deps.ts';
 import { Deleted, found, metadataOf, pageAfter, pageById, pageQuery } from '../common.ts';
+import { Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
+import { ContactOut } from './contacts.ts';
 
 const IdParams = z.object({ id: z.string().max(64) });
 const MemberParams = z.object({ id: z.string().max(64), contactId: z.string().max(64) });
@@ -27,6 +29,19 @@ const ListQuery = z.strictObject({ ...pageQuery });
 /** The cursor of GET /v1/lists: the last list of the page, in the order pinned first, then newest id first. */
 const ListCursor = z.object({ favorite: z.boolean(), id: z.string() });
 
+/** A list as every answer shows it (listOut, listView). */
+const ListOut = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    favorite: z.boolean().describe('pinned: listed first'),
+    member_count: z.int().describe('its contacts now'),
+    created_at: z.string().meta({ format: 'date-time' }),
+    updated_at: z.string().meta({ format: 'date-time' }),
+  })
+  .meta({ id: 'List', description: 'A static list of contacts, with its live member count' });
+
 /** The read models a write's response waits for. */
 const LISTS = ['lists'];
 
@@ -42,9 +57,11 @@ export function listRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/lists',
       auth: 'key_or_login',
+      operationId: 'listLists',
       summary: 'List lists: pinned (favorite) first, then newest first; each with its member count',
       tags: ['lists'],
       query: ListQuery,
+      responses: { 200: Page(ListOut) },
       async handler({ query, auth }) {
         return pageAfter(query, ListCursor, (after, limit) => listLists(engage.pool, auth.accountId, { limit, ...(after ? { after } : {}) }), listOut, (r) => ({ favorite: r.favorite, id: r.id }));
       },
@@ -53,10 +70,11 @@ export function listRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'POST',
       url: '/v1/lists',
       auth: 'key_or_login',
+      operationId: 'createList',
       summary: 'Create a list',
       tags: ['lists'],
       body: ListCreateBody,
-      responses: { 201: 'the created list' },
+      responses: { 201: ListOut.describe('the created list') },
       async handler({ body, auth, req, reply }) {
         const write = await runCommand(engage, metadataOf(req), LISTS, (metadata) => createList(engage, auth.accountId, body, metadata));
         reply.code(201);
@@ -67,9 +85,11 @@ export function listRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/lists/:id',
       auth: 'key_or_login',
+      operationId: 'getList',
       summary: 'Look up one list',
       tags: ['lists'],
       params: IdParams,
+      responses: { 200: ListOut },
       async handler({ params, auth }) {
         return listOut(found(await findList(engage.pool, auth.accountId, params.id), 'list'));
       },
@@ -78,10 +98,14 @@ export function listRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'PATCH',
       url: '/v1/lists/:id',
       auth: 'key_or_login',
+      operationId: 'updateList',
       summary: "Update a list's name or description (null removes the description)",
       tags: ['lists'],
       params: IdParams,
       body: ListPatchBody,
+      responses: { 200: ListOut.describe('the list as updated') },
+      // a write that met another on the same stream on every retry (write conflict)
+      errors: [409],
       async handler({ params, body, auth, req }) {
         const write = await runCommand(engage, metadataOf(req), LISTS, (metadata) => updateList(engage, auth.accountId, params.id, body, metadata));
         return listAfter(engage, auth.accountId, write);
@@ -91,10 +115,12 @@ export function listRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'DELETE',
       url: '/v1/lists/:id',
       auth: 'key_or_login',
+      operationId: 'deleteList',
       summary: 'Delete a list (its contacts are kept)',
       tags: ['lists'],
       params: IdParams,
       responses: { 200: Deleted },
+      errors: [409],
       async handler({ params, auth, req }) {
         await runCommand(engage, metadataOf(req), LISTS, (metadata) => deleteList(engage, auth.accountId, params.id, metadata));
         return { id: params.id, deleted: true };
@@ -104,10 +130,13 @@ export function listRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'PATCH',
       url: '/v1/lists/:id/favorite',
       auth: 'key_or_login',
+      operationId: 'setListFavorite',
       summary: 'Pin (favorite: true) or unpin a list; pinned lists come first',
       tags: ['lists'],
       params: IdParams,
       body: FavoriteBody,
+      responses: { 200: ListOut.describe('the list, pinned or not') },
+      errors: [409],
       async handler({ params, body, auth, req }) {
         const write = await runCommand(engage, metadataOf(req), LISTS, (metadata) => setListFavorite(engage, auth.accountId, params.id, body.favorite, metadata));
         return listAfter(engage, auth.accountId, write);
@@ -117,10 +146,12 @@ export function listRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/lists/:id/contacts',
       auth: 'key_or_login',
+      operationId: 'listListContacts',
       summary: "The list's member contacts, newest contact first",
       tags: ['lists'],
       params: IdParams,
       query: ListQuery,
+      responses: { 200: Page(ContactOut) },
       async handler({ params, query, auth }) {
         found(await findList(engage.pool, auth.accountId, params.id), 'list');
         const members = await pageById(query, (range) => listMemberIds(engage.pool, auth.accountId, params.id, range), (m) => m.id);
@@ -137,11 +168,12 @@ export function listRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'POST',
       url: '/v1/lists/:id/contacts',
       auth: 'key_or_login',
+      operationId: 'addListContact',
       summary: 'Add one contact to the list (201; 200 when it is on the list already); answers the list',
       tags: ['lists'],
       params: IdParams,
       body: MemberBody,
-      responses: { 201: 'the list, with the contact added', 200: 'the list: the contact was on it already' },
+      responses: { 201: ListOut.describe('the list, with the contact added'), 200: ListOut.describe('the list: the contact was on it already') },
       async handler({ params, body, auth, req, reply }) {
         const write = await runCommand(engage, metadataOf(req), LISTS, (metadata) => addListMember(engage, auth.accountId, params.id, body.contact_id, metadata));
         reply.code(write.changed ? 201 : 200);
@@ -152,9 +184,12 @@ export function listRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'DELETE',
       url: '/v1/lists/:id/contacts/:contactId',
       auth: 'key_or_login',
+      operationId: 'removeListContact',
       summary: 'Remove one contact from the list (the contact is kept); answers the list',
       tags: ['lists'],
       params: MemberParams,
+      responses: { 200: ListOut.describe('the list, without the contact') },
+      errors: [409],
       async handler({ params, auth, req }) {
         const write = await runCommand(engage, metadataOf(req), LISTS, (metadata) => removeListMember(engage, auth.accountId, params.id, params.contactId, metadata));
         return listAfter(engage, auth.accountId, write);

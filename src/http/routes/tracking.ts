@@ -19,6 +19,7 @@ import { unseal } from '../../seal.ts';
 import type { AppDeps } from '../deps.ts';
 import { metadataOf } from '../common.ts';
 import { type AnyRoute, defineRoute, parseWith, registerRoutes } from '../route.ts';
+import { EventFailure } from './events.ts';
 
 /** When POST /v1/track answers, the contacts it created or changed and the events it stored are readable (as POST /v1/events). */
 const INGEST_WAITS_FOR = ['contacts', 'contact_events'];
@@ -30,8 +31,15 @@ const OFF_WARNING =
   'require_identity is off: anyone holding the public tracking key (it is in your web pages) can now name any contact by email, phone or external_id, ' +
   'create contacts and add events and traits to them. Turn it back on once your site sends user_hash.';
 
-const KeyOut = z.object({ key: z.string(), origins: z.array(z.string()), require_identity: z.boolean(), snippet: z.string(), script_url: z.string(), ingest_url: z.string() });
-const IdentityOut = z.object({ secret: z.string(), require_identity: z.boolean() });
+const KeyOut = z.object({
+  key: z.string().describe('the public tracking key (etk_…): it can only add events, so it may be in web pages'),
+  origins: z.array(z.string()).describe('the origins that may use the key; empty: any'),
+  require_identity: z.boolean(),
+  snippet: z.string().describe('the HTML to paste into every page'),
+  script_url: z.string(),
+  ingest_url: z.string(),
+});
+const IdentityOut = z.object({ secret: z.string().describe('user_hash is the hex HMAC-SHA256 of the identifier under this secret'), require_identity: z.boolean() });
 const KeyQuery = z.strictObject({ key: z.string().min(1).max(100).optional() });
 /** The custom fields and tags a browser may set besides the profile traits (keys as custom field keys are: at most 64 characters). */
 const BrowserTraitsBody = z.strictObject({
@@ -41,7 +49,21 @@ const BrowserTraitsBody = z.strictObject({
     .transform((keys) => [...new Set(keys)]),
   tags: z.boolean().default(false),
 });
-const BrowserTraitsOut = z.object({ profile: z.array(z.string()), custom_fields: z.array(z.string()), tags: z.boolean() });
+const BrowserTraitsOut = z.object({
+  profile: z.array(z.enum(PROFILE_TRAITS)).describe('the profile traits, which a browser may always set'),
+  custom_fields: z.array(z.string()).describe('custom field keys a browser may set too'),
+  tags: z.boolean().describe('whether a browser may add tags'),
+});
+/** POST /v1/track's answer: POST /v1/events's, without contact ids (they are the account's, not the page's). */
+const IngestOut = z.object({
+  accepted: z.int(),
+  duplicates: z.int(),
+  failed: z.int(),
+  results: z
+    .array(z.union([z.object({ index: z.int(), status: z.enum(['accepted', 'duplicate']), id: z.string() }), EventFailure]))
+    .describe('one per event, in the order sent'),
+  ignored_traits: z.array(z.string()).optional().describe('traits the account does not let a browser set: tags, custom_fields.<key>, …'),
+});
 
 /** The service's public base URL: PUBLIC_BASE_URL, else the scheme and host the request came to. */
 function baseUrl(configured: string | undefined, req: FastifyRequest): string {
@@ -62,6 +84,7 @@ export function trackingRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/account/tracking-key',
       auth: 'key_or_login',
+      operationId: 'getTrackingKey',
       summary: 'The public, write-only browser tracking key with its ready-to-paste snippet (created on first request)',
       tags: ['tracking'],
       responses: { 200: KeyOut },
@@ -74,10 +97,13 @@ export function trackingRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'PUT',
       url: '/v1/account/tracking-origins',
       auth: 'key_or_login',
+      operationId: 'setTrackingOrigins',
       summary: 'Restrict the website origins that may use the tracking key (an empty list accepts any origin)',
       tags: ['tracking'],
       body: OriginsBody,
-      responses: { 200: z.object({ origins: z.array(z.string()) }) },
+      responses: { 200: z.object({ origins: z.array(z.string()).describe('the origins that may use the key; empty: any') }) },
+      // a write that met another on the same stream on every retry (write conflict)
+      errors: [409],
       async handler({ body, auth, req }) {
         const { settings } = await runCommand(engage, metadataOf(req), TRACKING_READ_MODELS, (m) =>
           changeTracking(engage, auth.accountId, { type: 'SetTrackingOrigins', origins: body.origins }, m),
@@ -90,6 +116,7 @@ export function trackingRoutes({ engage }: AppDeps): AnyRoute[] {
       url: '/v1/account/tracking-identity',
       auth: 'key_or_login',
       scope: 'settings',
+      operationId: 'getTrackingIdentity',
       summary: 'The identity secret your backend computes user_hash with, and whether a signed identity is required',
       tags: ['tracking'],
       responses: { 200: IdentityOut },
@@ -103,10 +130,12 @@ export function trackingRoutes({ engage }: AppDeps): AnyRoute[] {
       url: '/v1/account/tracking-identity',
       auth: 'key_or_login',
       scope: 'settings',
+      operationId: 'setTrackingIdentity',
       summary: 'Require (or stop requiring) a signed identity (user_hash) from the browser; turning it off answers a warning',
       tags: ['tracking'],
       body: z.strictObject({ require_identity: z.boolean() }),
-      responses: { 200: z.object({ require_identity: z.boolean(), warning: z.string().optional() }) },
+      responses: { 200: z.object({ require_identity: z.boolean(), warning: z.string().optional().describe('when require_identity is off: what that allows') }) },
+      errors: [409],
       async handler({ body, auth, req }) {
         const { settings } = await runCommand(engage, metadataOf(req), TRACKING_READ_MODELS, (m) =>
           changeTracking(engage, auth.accountId, { type: 'SetIdentityRequirement', requireIdentity: body.require_identity }, m),
@@ -118,6 +147,7 @@ export function trackingRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/account/tracking-traits',
       auth: 'key_or_login',
+      operationId: 'getTrackingTraits',
       summary: 'The traits a browser may set on its visitor: the profile traits, and the custom fields and tags the account allows',
       tags: ['tracking'],
       responses: { 200: BrowserTraitsOut },
@@ -131,10 +161,12 @@ export function trackingRoutes({ engage }: AppDeps): AnyRoute[] {
       url: '/v1/account/tracking-traits',
       auth: 'key_or_login',
       scope: 'settings',
+      operationId: 'setTrackingTraits',
       summary: 'Allow a browser to set these custom fields (and tags, when true) besides the profile traits; the rest of its traits is ignored',
       tags: ['tracking'],
       body: BrowserTraitsBody,
       responses: { 200: BrowserTraitsOut },
+      errors: [409],
       async handler({ body, auth, req }) {
         const { settings } = await runCommand(engage, metadataOf(req), TRACKING_READ_MODELS, (m) =>
           changeTracking(engage, auth.accountId, { type: 'SetBrowserTraits', rules: { customFields: body.custom_fields, tags: body.tags } }, m),
@@ -147,6 +179,7 @@ export function trackingRoutes({ engage }: AppDeps): AnyRoute[] {
       url: '/v1/account/tracking-identity/rotate',
       auth: 'key_or_login',
       scope: 'settings',
+      operationId: 'rotateTrackingIdentitySecret',
       summary: 'Issue a new identity secret: every user_hash made with the old one stops working at once',
       tags: ['tracking'],
       body: z.strictObject({}).optional(),
@@ -197,15 +230,17 @@ function publicRoutes({ engage }: AppDeps): AnyRoute[] {
       url: INGEST_PATH,
       auth: 'none',
       rateGroup: 'public',
+      operationId: 'ingestBrowserEvents',
       summary:
         'Browser tracking ingestion (the SDK calls it): identify a visitor (signed with user_hash when required) and record track and page events; ' +
         'JSON or text/plain, at most 64 KiB; the key in the body or as ?key=',
       tags: ['tracking'],
       query: KeyQuery,
       docBody: TrackBodyDoc,
-      responses: {
-        200: '{accepted, duplicates, failed, results: [{index, status: "accepted"|"duplicate", id} | {index, status: "failed", error, message, issues?}], ignored_traits?: ["tags", "custom_fields.plan", …]}',
-      },
+      responses: { 200: IngestOut.describe('each event accepted, a duplicate, or failed with its error (a failed event does not fail the others)') },
+      // 401: an unknown key, or an identity without the user_hash the account requires (or a wrong one);
+      // 403: an origin the key does not allow; 404 and 409: the identified contact, as POST /v1/events
+      errors: [401, 403, 404, 409],
       async handler({ body, query, req, reply }) {
         const row = await admit(engage, req, reply, publicKeyOf(body, query));
         // from here on every answer, an error too, is readable by the page (the origin is allowed)
@@ -225,9 +260,11 @@ function publicRoutes({ engage }: AppDeps): AnyRoute[] {
       url: SDK_PATH,
       auth: 'none',
       rateGroup: 'public',
+      operationId: 'getTrackingSdk',
       summary: 'The browser SDK the tracking snippet loads',
       tags: ['tracking'],
       produces: 'application/javascript; charset=utf-8',
+      responses: { 200: 'the SDK script', 304: 'Not modified: If-None-Match names the current ETag' },
       async handler({ req, reply }) {
         reply.header('Cache-Control', SDK_CACHE_CONTROL).header('ETag', sdk.etag);
         if (req.headers['if-none-match'] === sdk.etag) {

@@ -6,7 +6,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { SUPPRESSION_REASONS } from '../../../commands/suppression.ts';
+import { SUPPRESSION_REASONS, type SuppressionChannel } from '../../../commands/suppression.ts';
 import { listSuppressions } from '../../../projections/suppressions.ts';
 import { EmailSchema, PhoneSchema } from '../../contacts/validation.ts';
 import { AppError, invalidField, unsupportedMediaType, validationError } from '../../errors.ts';
@@ -16,6 +16,7 @@ import { confirmPage, errorPage, PAGE_HEADERS, unsubscribedPage } from '../../su
 import { addSuppression, removeSuppression, suppressionOut, unsubscribeByToken, unsubscribeTarget } from '../../suppressions/service.ts';
 import type { AppDeps } from '../deps.ts';
 import { metadataOf, pageAfter, pageQuery } from '../common.ts';
+import { Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute, registerRoutes } from '../route.ts';
 
 /** Reasons a suppression may be added with by hand (the others come from what happened: a complaint, a bounce, an erasure). */
@@ -29,14 +30,16 @@ const AddBody = z
   .refine((b) => (b.email === undefined) !== (b.phone === undefined), { message: 'give email or phone (one of them)', path: ['email'] });
 
 const AddressParams = z.object({ address: z.string().min(1).max(254) });
-const SuppressionOutSchema = z.object({
-  address: z.string().nullable(),
-  channel: z.enum(['email', 'phone']).nullable(),
-  reason: z.string(),
-  source: z.string(),
-  created_at: z.string(),
-  message_id: z.string().optional(),
-});
+const SuppressionOutSchema = z
+  .object({
+    address: z.string().nullable().describe('the email address or E.164 phone number; null once erased'),
+    channel: z.enum(['email', 'phone'] satisfies SuppressionChannel[]).nullable().describe('null when unknown (an erasure of an address never suppressed before)'),
+    reason: z.enum(SUPPRESSION_REASONS),
+    source: z.string().describe('where it came from: api, one_click, unsubscribe_page, a provider report, …'),
+    created_at: z.string().meta({ format: 'date-time' }),
+    message_id: z.string().optional().describe('the message whose recipient opted out (unsubscribe link, complaint, bounce)'),
+  })
+  .meta({ id: 'Suppression', description: 'A suppressed (opted-out) email address or phone number: no marketing is sent to it' });
 
 /** An address as suppressions are kept: an email trimmed and lower-cased, a phone number in E.164; else a 400 naming `path`. */
 function normalisedAddress(value: string, path: string): string {
@@ -52,9 +55,11 @@ export function unsubscribeRoutes({ engage }: AppDeps): AnyRoute[] {
       url: '/v1/account/unsubscribes/api/list',
       auth: 'key_or_login',
       scope: 'read',
+      operationId: 'listSuppressions',
       summary: "The account's suppressions (opt-outs), newest first; filters reason and address",
       tags: ['account unsubscribes'],
       query: ListQuery,
+      responses: { 200: Page(SuppressionOutSchema) },
       async handler({ query, auth }) {
         const list = async (after: z.infer<typeof ListCursor> | undefined, limit: number) => {
           const addressHash = query.address ? (await addressHasher(engage.pool))(normalisedAddress(query.address, 'address')) : undefined;
@@ -67,10 +72,11 @@ export function unsubscribeRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'POST',
       url: '/v1/account/unsubscribes',
       auth: 'key_or_login',
+      operationId: 'createSuppression',
       summary: 'Suppress an email address or phone number (201; 200 with the suppression as it is when it is suppressed already)',
       tags: ['account unsubscribes'],
       body: AddBody,
-      responses: { 201: SuppressionOutSchema, 200: SuppressionOutSchema },
+      responses: { 201: SuppressionOutSchema.describe('the new suppression'), 200: SuppressionOutSchema.describe('suppressed already: the suppression as it is') },
       async handler({ body, auth, req, reply }) {
         const address = body.email ?? body.phone!;
         const { created, suppression } = await addSuppression(engage, auth.accountId, { address, reason: body.reason ?? 'manual', source: 'api' }, metadataOf(req));
@@ -82,9 +88,15 @@ export function unsubscribeRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'DELETE',
       url: '/v1/account/unsubscribes/:address',
       auth: 'key_or_login',
+      operationId: 'deleteSuppression',
       summary: 'Lift the suppression of an address (URL-encoded email or E.164 phone); an erasure’s is never lifted (409)',
       tags: ['account unsubscribes'],
       params: AddressParams,
+      responses: {
+        200: z.object({ address: z.string(), channel: z.enum(['email', 'phone'] satisfies SuppressionChannel[]), deleted: z.literal(true) }).describe('the address, no longer suppressed'),
+      },
+      // an erasure's suppression (or a write that met another on the same stream on every retry)
+      errors: [409],
       async handler({ params, auth, req }) {
         return removeSuppression(engage, auth.accountId, normalisedAddress(params.address, 'address'), 'api', metadataOf(req));
       },
@@ -172,10 +184,17 @@ function pageRoutes({ engage }: AppDeps): AnyRoute[] {
       auth: 'none',
       scope: null,
       rateGroup: 'public',
+      operationId: 'getUnsubscribePage',
       summary: 'The unsubscribe link of a marketing email: a confirmation page whose button POSTs back (a GET never unsubscribes)',
       tags: ['account unsubscribes'],
       params: TokenParams,
       produces: 'text/html; charset=utf-8',
+      pageErrors: true,
+      responses: {
+        200: z
+          .object({ unsubscribed: z.boolean() })
+          .describe('the confirmation page (or, for a recipient erased since, the page saying it is done); a client that prefers JSON gets {unsubscribed}'),
+      },
       async handler({ params, req, reply }) {
         return orErrorPage(req, reply, async () => {
           const target = await unsubscribeTarget(engage, params.token);
@@ -190,10 +209,13 @@ function pageRoutes({ engage }: AppDeps): AnyRoute[] {
       auth: 'none',
       scope: null,
       rateGroup: 'public',
+      operationId: 'unsubscribe',
       summary: 'One-click unsubscribe (RFC 8058 body List-Unsubscribe=One-Click, the page’s form, or no body): suppresses the recipient for marketing',
       tags: ['account unsubscribes'],
       params: TokenParams,
       produces: 'text/html; charset=utf-8',
+      pageErrors: true,
+      responses: { 200: z.object({ unsubscribed: z.literal(true) }).describe('the page saying it is done; a client that prefers JSON gets {unsubscribed: true}') },
       async handler({ params, req, reply }) {
         return orErrorPage(req, reply, async () => {
           const source = sourceOfForm(req);
