@@ -18,7 +18,7 @@ import { eventually } from '../support/waits.ts';
 import type { TestAccount } from '../support/accounts.ts';
 
 const run = promisify(execFile);
-const server = testServerForSuite({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_DELAYS: '1,1,1' });
+const server = testServerForSuite({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_DELAYS: '1s,1s,1s' });
 let account: TestAccount;
 let engage: EngageClient;
 
@@ -31,6 +31,8 @@ describe('the generated types', () => {
   it("are what openapi-typescript makes of the service's document (regenerate: npm run generate --workspace client)", async () => {
     const doc = (await server.call('GET', '/v1/openapi.json')).body;
     const generated: string = await generateTypes(doc);
+    // UPDATE_CLIENT_TYPES=1 writes them instead, as the generate script does from a running service
+    if (process.env.UPDATE_CLIENT_TYPES === '1') writeFileSync(SCHEMA_FILE, generated);
     const committed = readFileSync(SCHEMA_FILE, 'utf8');
     // (compared whole: a diff this long is unreadable, so the message says what to do)
     expect(generated === committed, 'client/src/schema.ts is not what the service documents: run `npm run generate --workspace client -- <service URL>`').toBe(true);
@@ -220,7 +222,7 @@ describe("README's first message with the client", () => {
     expect(block!.trim().split('\n').length).toBeLessThanOrEqual(10);
     const dir = mkdtempSync(path.join(tmpdir(), 'engage-client-example-'));
     try {
-      const file = path.join(dir, 'example.ts');
+      const file = path.join(dir, 'example.mts');
       const client = new URL('../../client/src/index.ts', import.meta.url).pathname;
       writeFileSync(file, block!.replace("'@engage/client'", JSON.stringify(client)).replace('http://localhost:3000', server.url));
       const { stdout } = await run(process.execPath, ['--import', 'tsx', file], { env: { ...process.env, ENGAGE_API_KEY: account.key }, timeout: 60_000 });
