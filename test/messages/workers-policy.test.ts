@@ -119,6 +119,28 @@ describe('suppressions and the marketing cap', () => {
     expect((await h.settled(m4, ['MessageHeld', 'MessageDelivered'])).at(-1)).toMatchObject({ type: 'MessageHeld', reason: 'marketing_cap' });
   });
 
+  it('shows a held message’s hold where it is known, once dispatched: GET and history carry held {reason, until}; a message sent carries none', async () => {
+    const send = await h.server.call('POST', '/v1/messages/send', { key: h.key, body: { to: '+14155550173', channel: 'sms', message: 'sale 0' } });
+    // the policy is decided when the dispatcher claims the message, not when the send is accepted
+    expect(send.body).not.toHaveProperty('held');
+    const bulk = await h.server.call('POST', '/v1/messages/bulk', {
+      key: h.key,
+      body: { messages: [1, 2].map((n) => ({ to: '+14155550173', channel: 'sms', message: `sale ${n}` })) },
+    });
+    expect(bulk.body.accepted).toBe(2);
+    const ids: string[] = [send.body.id, ...bulk.body.results.map((r: { id: string }) => r.id)];
+    const ends = await Promise.all(ids.map((id) => h.settled(id, ['MessageDelivered', 'MessageHeld'])));
+    const heldAt = ends.findIndex((events) => events.at(-1)!.type === 'MessageHeld');
+    expect(heldAt, 'one of the three is held by the cap of 2').toBeGreaterThanOrEqual(0);
+    const until = ends[heldAt]!.at(-1)!.details.until as string;
+
+    const held = await h.get(ids[heldAt]!);
+    expect(held).toMatchObject({ status: 'queued', reason: 'marketing_cap', held: { reason: 'marketing_cap', until } });
+    for (const id of ids.filter((_, i) => i !== heldAt)) expect(await h.get(id)).toMatchObject({ status: 'delivered', held: null });
+    const history = await h.server.call('GET', `/v1/messages/history?to=${encodeURIComponent('+14155550173')}`, { key: h.key });
+    expect(history.body.data.find((m: { id: string }) => m.id === ids[heldAt])).toMatchObject({ held: { reason: 'marketing_cap', until } });
+  });
+
   it('caps three marketing messages sent one by one in quick succession (separate dispatch rounds) too', async () => {
     const ids = await Promise.all([1, 2, 3].map((n) => h.send({ to: '+14155550171', channel: 'sms', message: `flash ${n}` })));
     const ends = await Promise.all(ids.map((id) => h.settled(id, ['MessageDelivered', 'MessageHeld'])));
@@ -160,6 +182,7 @@ async function expectHeldForQuietHours(h: ReturnType<typeof helpers>, id: string
   expect(held.map((e) => e.type)).toEqual(['MessageAccepted', 'MessageDispatching', 'MessageHeld']);
   expect(held[2]).toMatchObject({ reason: 'quiet_hours' });
   expect(held[2].details.until).toBe(until.toISOString());
+  expect((await h.get(id)).held).toEqual({ reason: 'quiet_hours', until: until.toISOString() });
 }
 
 /** "HH:MM" of a time in UTC */

@@ -10,6 +10,7 @@ import { notFound } from '../../errors.ts';
 import type { EventMetadata, Position } from '../../eventstore/port.ts';
 import { type IdKind, isId } from '../../ids.ts';
 import { Deleted, metadataOf, pageById, pageQuery } from '../common.ts';
+import { Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 export const DomainIdParams = z.object({ id: z.string().max(64) });
@@ -28,6 +29,10 @@ export interface AccountDomainKind<Row extends { id: string }, View, Add> {
   addBody: ZodType<Add>;
   /** the routes' summaries; without `one`, the kind has no GET of one domain */
   summaries: { list: string; add: string; one?: string; remove: string; verify: string };
+  /** what the routes' operationIds name: `EmailDomain` and `EmailDomains` make getEmailDomain, listEmailDomains, … */
+  names: { one: string; many: string };
+  /** the schema of a domain's view, as every route of the kind answers it */
+  viewSchema: ZodType;
   find(db: Db, accountId: string, id: string): Promise<Row | undefined>;
   list(db: Db, accountId: string, range: IdRange): Promise<Row[]>;
   views(engage: Engage, rows: readonly Row[]): Promise<View[]> | View[];
@@ -51,16 +56,18 @@ export function accountDomainRoutes<Row extends { id: string }, View, Add>(engag
     const row = await rowOf(accountId, id);
     return { row, written: await write(req, (metadata) => run(row, metadata)) };
   };
-  const { base, tags, summaries } = kind;
+  const { base, tags, summaries, names, viewSchema } = kind;
 
   const routes: AnyRoute[] = [
     defineRoute({
       method: 'GET',
       url: base,
       auth: 'key_or_login',
+      operationId: `list${names.many}`,
       summary: summaries.list,
       tags,
       query: z.strictObject(pageQuery),
+      responses: { 200: Page(viewSchema) },
       async handler({ query, auth }) {
         const page = await pageById(query, (range) => kind.list(engage.pool, auth.accountId, range), (r) => r);
         return { ...page, data: await kind.views(engage, page.data) };
@@ -70,9 +77,11 @@ export function accountDomainRoutes<Row extends { id: string }, View, Add>(engag
       method: 'POST',
       url: base,
       auth: 'key_or_login',
+      operationId: `create${names.one}`,
       summary: summaries.add,
       tags,
       body: kind.addBody,
+      responses: { 201: viewSchema },
       async handler({ body, auth, req, reply }) {
         const added = await write(req, (metadata) => kind.add(engage, auth.accountId, body, metadata));
         reply.code(201);
@@ -85,9 +94,11 @@ export function accountDomainRoutes<Row extends { id: string }, View, Add>(engag
             method: 'GET',
             url: `${base}/:id`,
             auth: 'key_or_login',
+            operationId: `get${names.one}`,
             summary: summaries.one,
             tags,
             params: DomainIdParams,
+            responses: { 200: viewSchema },
             async handler({ params, auth }) {
               return viewOf(auth.accountId, params.id);
             },
@@ -98,10 +109,13 @@ export function accountDomainRoutes<Row extends { id: string }, View, Add>(engag
       method: 'DELETE',
       url: `${base}/:id`,
       auth: 'key_or_login',
+      operationId: `delete${names.one}`,
       summary: summaries.remove,
       tags,
       params: DomainIdParams,
       responses: { 200: Deleted },
+      // a write that met another on the same stream on every retry (write conflict)
+      errors: [409],
       async handler({ params, auth, req }) {
         await write(req, (metadata) => kind.remove(engage, auth.accountId, params.id, metadata));
         return { id: params.id, deleted: true };
@@ -111,9 +125,11 @@ export function accountDomainRoutes<Row extends { id: string }, View, Add>(engag
       method: 'POST',
       url: `${base}/:id/verify`,
       auth: 'key_or_login',
+      operationId: `verify${names.one}`,
       summary: summaries.verify,
       tags,
       params: DomainIdParams,
+      responses: { 200: viewSchema },
       async handler({ params, auth, req }) {
         await writeOn(req, auth.accountId, params.id, (row, metadata) => kind.verify(engage, auth.accountId, row, metadata));
         return viewOf(auth.accountId, params.id);

@@ -3,6 +3,7 @@
 import { SenderCheck } from '../../senders/send-check.ts';
 import { z } from 'zod';
 import type { Audience, CampaignStatus } from '../../../commands/campaign.ts';
+import { CHANNELS, type MessageStatus } from '../../../commands/message.ts';
 import { findCampaign, listCampaigns } from '../../../projections/campaigns.ts';
 import { campaignOut, campaignView, campaignWithCounts, cancelCampaign, createCampaign } from '../../campaigns/service.ts';
 import { runCommand } from '../../command-handler.ts';
@@ -13,10 +14,12 @@ import { MAX_SCHEDULE_AHEAD_MS, contactAddressField, validateTemplate } from '..
 import { toIssues } from '../../validation.ts';
 import type { AppDeps } from '../deps.ts';
 import { Timestamp, found, metadataOf, pageById, pageQuery } from '../common.ts';
+import { Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const IdParams = z.object({ id: z.string().max(64) });
 const STATUSES = ['scheduled', 'sending', 'sent', 'cancelled', 'failed'] as const satisfies readonly CampaignStatus[];
+const MESSAGE_STATUSES = ['scheduled', 'queued', 'sent', 'delivered', 'failed', 'cancelled'] as const satisfies readonly MessageStatus[];
 const CampaignQuery = z.strictObject({ ...pageQuery, status: z.enum(STATUSES).optional() });
 
 const Ref = z.string().trim().min(1).max(64);
@@ -28,6 +31,45 @@ const CampaignFields = z.object({ name: z.string().trim().min(1).max(200), audie
 
 /** The read model a write's response waits for. */
 const CAMPAIGNS = ['campaigns'];
+
+/** An ISO 8601 date-time in UTC, as every timestamp of an answer is written. */
+const DateTime = z.string().meta({ format: 'date-time' });
+/** Fields a write's answer leaves out when it is made from the campaign's stream (the read model not having it yet). */
+const fromReadModel = (schema: z.ZodType) => schema.optional().describe('(left out only in the answer of a write the read model had not yet taken in)');
+
+const CampaignOut = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    audience: z.union([z.object({ list_id: z.string() }), z.object({ segment_id: z.string() })]),
+    // the message template: a send's fields without `to`
+    channel: z.enum(CHANNELS),
+    message: z.string(),
+    htmlmessage: z.string().optional(),
+    subject: z.string().optional(),
+    reply_to: z.string().optional(),
+    from_name: z.string().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    sender: z.string().optional(),
+    transactional: z.boolean(),
+    category: z.string().optional(),
+    webhook_url: z.string().optional(),
+    status: z.enum(STATUSES),
+    scheduled_at: DateTime.nullable(),
+    accepted: z.int().describe('messages accepted so far'),
+    skipped: z.int().describe('members without an address on the channel'),
+    failure_reason: fromReadModel(z.string().nullable()),
+    created_at: DateTime,
+    started_at: DateTime.nullable().describe('when its send started'),
+    sent_at: fromReadModel(DateTime.nullable()),
+    cancelled_at: fromReadModel(DateTime.nullable()),
+    failed_at: fromReadModel(DateTime.nullable()),
+  })
+  .meta({ id: 'Campaign', description: "A campaign: its audience, the message template every member gets, and its send's progress" });
+
+const CampaignWithCountsOut = CampaignOut.extend({
+  messages: z.object(Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, z.int()])) as Record<MessageStatus, z.ZodInt>).describe("the campaign's messages counted by status"),
+});
 
 /** Validates a create body: the campaign's fields and its template, every issue named by its path. */
 function parseCampaign(body: unknown, now: Date, allowPrivateWebhooks: boolean) {
@@ -68,9 +110,10 @@ export function campaignRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'POST',
       url: '/v1/campaigns',
       auth: 'key_or_login',
+      operationId: 'createCampaign',
       summary: 'Create a campaign: one message to every member of a list or segment, sent now or at scheduled_at',
       tags: ['campaigns'],
-      responses: { 201: 'the campaign (status sending, or scheduled)' },
+      responses: { 201: CampaignOut.describe('the campaign (status sending, or scheduled)') },
       async handler({ body, auth, req, reply }) {
         // its messages go to the account's contacts, whose addresses every status webhook carries:
         // a webhook_url of the caller's choosing needs read as well (README "API conventions")
@@ -87,9 +130,11 @@ export function campaignRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/campaigns',
       auth: 'key_or_login',
+      operationId: 'listCampaigns',
       summary: 'List campaigns, newest first (filter: status)',
       tags: ['campaigns'],
       query: CampaignQuery,
+      responses: { 200: Page(CampaignOut) },
       async handler({ query: { limit, cursor, status }, auth }) {
         return pageById({ limit, cursor }, (range) => listCampaigns(engage.pool, auth.accountId, { status }, range), campaignOut);
       },
@@ -98,9 +143,11 @@ export function campaignRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/campaigns/:id',
       auth: 'key_or_login',
+      operationId: 'getCampaign',
       summary: "Look up one campaign, with its messages counted by status",
       tags: ['campaigns'],
       params: IdParams,
+      responses: { 200: CampaignWithCountsOut.describe('the campaign, with its messages counted by status') },
       async handler({ params, auth }) {
         return campaignWithCounts(engage, found(await findCampaign(engage.pool, auth.accountId, params.id), 'campaign'));
       },
@@ -109,9 +156,11 @@ export function campaignRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'POST',
       url: '/v1/campaigns/:id/cancel',
       auth: 'key_or_login',
+      operationId: 'cancelCampaign',
       summary: 'Cancel a scheduled campaign (409 not_cancellable once its send has started)',
       tags: ['campaigns'],
       params: IdParams,
+      responses: { 200: CampaignOut.describe('the campaign, cancelled') },
       async handler({ params, auth, req }) {
         const write = await runCommand(engage, metadataOf(req), CAMPAIGNS, (metadata) => cancelCampaign(engage, auth.accountId, params.id, metadata));
         return campaignAfter(engage, auth.accountId, write);

@@ -2,7 +2,7 @@
 // POST /v1/conversations/:id/reply; and the account's inbound settings, GET/PUT /v1/account/inbound
 // (README "Inbound messages and conversations").
 import { z } from 'zod';
-import { INBOUND_CHANNELS } from '../../../commands/conversation.ts';
+import { INBOUND_CHANNELS, type Keyword } from '../../../commands/conversation.ts';
 import { inboundSettingsDecider, inboundSettingsStream } from '../../../commands/inbound-settings.ts';
 import { type ActivityPosition, type ConversationRow, findConversation, inboundSettingsOf, listConversations, type ThreadEntryRow, threadEntries } from '../../../projections/conversations.ts';
 import { runCommand } from '../../command-handler.ts';
@@ -13,6 +13,7 @@ import { isWellFormedText } from '../../messages/validation.ts';
 import { checkWebhookUrl } from '../../webhooks/ssrf.ts';
 import type { AppDeps } from '../deps.ts';
 import { found, iso, metadataOf, pageAfter, pageQuery, Timestamp } from '../common.ts';
+import { Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 /** A write here answers once the inbox (and, for a reply, history) shows it. */
@@ -51,6 +52,59 @@ const InboundBody = z.strictObject({
   webhook_url: z.string().min(1).max(2048).nullable().optional(),
   help_text: text(1600).min(1).nullable().optional(),
 });
+
+/** An ISO 8601 date-time in UTC, as every timestamp of an answer is written. */
+const DateTime = z.string().meta({ format: 'date-time' });
+/** A write met another on the same stream on every retry (write conflict). */
+const WRITE_CONFLICT = 409;
+
+const ConversationOut = z
+  .object({
+    id: z.string(),
+    contact_id: z.string(),
+    channel: z.enum(INBOUND_CHANNELS),
+    status: z.enum(['open', 'closed']),
+    assignee: z.string().nullable(),
+    read: z.boolean(),
+    unread_count: z.int().describe('inbound messages since it was last read'),
+    message_count: z.int(),
+    last_message_at: DateTime,
+    last_inbound_at: DateTime.nullable(),
+    created_at: DateTime,
+    updated_at: DateTime,
+  })
+  .meta({ id: 'Conversation', description: 'A conversation: one contact on one channel, with its inbox state' });
+
+const ThreadEntryOut = z
+  .object({
+    id: z.string().describe('inb_… for an inbound message, msg_… for one sent'),
+    direction: z.enum(['inbound', 'outbound']),
+    from: z.string().nullable(),
+    to: z.string().nullable(),
+    body: z.string().nullable(),
+    subject: z.string().optional(),
+    html: z.string().optional(),
+    email_message_id: z.string().optional(),
+    in_reply_to: z.string().optional(),
+    keyword: z.enum(['stop', 'start', 'help'] satisfies Keyword[]).optional().describe('an inbound sms/whatsapp keyword'),
+    automatic: z.literal('help').optional().describe('sent by the service: the answer to HELP'),
+    status: z.string().nullable().optional().describe("outbound only: the message's status"),
+    provider: z.string().nullable().optional().describe('inbound only: the provider it came through'),
+    authentication: z
+      .object({ spf: z.string(), dkim: z.string(), dmarc: z.string(), dmarc_policy: z.string().nullable() })
+      .optional()
+      .describe('inbound email only: SPF, DKIM and DMARC as checked on arrival'),
+    created_at: DateTime,
+  })
+  .meta({ id: 'ConversationMessage', description: 'A message of a conversation, inbound or sent in it' });
+
+const InboundSettingsOut = z
+  .object({
+    reply_address: z.string().describe("the account's reply address: inbound email to it reaches the inbox"),
+    webhook_url: z.string().nullable().describe('where every inbound message is pushed (message.received)'),
+    help_text: z.string().nullable().describe('the answer to an sms/whatsapp HELP'),
+  })
+  .meta({ id: 'InboundSettings', description: "The account's inbound settings" });
 
 const conversationOut = (r: ConversationRow) => ({
   id: r.id,
@@ -95,9 +149,11 @@ export function conversationRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/conversations',
       auth: 'key_or_login',
+      operationId: 'listConversations',
       summary: 'The inbox: one conversation per contact and channel, newest activity first (filters: status, channel, assignee or "none", unread)',
       tags: ['conversations'],
       query: ListQuery,
+      responses: { 200: Page(ConversationOut) },
       async handler({ query, auth }) {
         const filters = {
           status: query.status,
@@ -113,10 +169,13 @@ export function conversationRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'PATCH',
       url: '/v1/conversations/:id',
       auth: 'key_or_login',
+      operationId: 'updateConversation',
       summary: 'Open or close a conversation, assign it (null unassigns), mark it read or unread',
       tags: ['conversations'],
       params: Params,
       body: PatchBody,
+      responses: { 200: ConversationOut },
+      errors: [WRITE_CONFLICT],
       async handler({ params, body, auth, req }) {
         await own(auth.accountId, params.id);
         await runCommand(engage, metadataOf(req), INBOX, (metadata) => updateConversation(engage, auth.accountId, params.id, body, metadata));
@@ -127,10 +186,12 @@ export function conversationRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/conversations/:id/messages',
       auth: 'key_or_login',
+      operationId: 'listConversationMessages',
       summary: "A conversation's messages, inbound and outbound, oldest first",
       tags: ['conversations'],
       params: Params,
       query: z.strictObject(pageQuery),
+      responses: { 200: Page(ThreadEntryOut) },
       async handler({ params, query, auth }) {
         await own(auth.accountId, params.id);
         const list = (after: ActivityPosition | undefined, limit: number) => threadEntries(engage.pool, auth.accountId, params.id, limit, after);
@@ -141,11 +202,16 @@ export function conversationRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'POST',
       url: '/v1/conversations/:id/reply',
       auth: 'key_or_login',
+      operationId: 'replyToConversation',
       summary: "Reply in a conversation: sent on its channel through the normal pipeline, to the contact's address, in the email thread",
       tags: ['conversations'],
       params: Params,
       body: ReplyBody,
-      responses: { 202: 'the reply, a message: {id, status, channel, to, conversation_id, created_at}' },
+      responses: {
+        202: z
+          .object({ id: z.string(), status: z.literal('queued'), channel: z.enum(INBOUND_CHANNELS), to: z.string(), conversation_id: z.string(), created_at: DateTime })
+          .describe('the reply, a message accepted for dispatch'),
+      },
       async handler({ params, body, auth, req, reply }) {
         await own(auth.accountId, params.id);
         const sent = await runCommand(engage, metadataOf(req), INBOX_AND_HISTORY, (metadata) => replyInConversation(engage, auth.accountId, params.id, body, metadata));
@@ -158,8 +224,10 @@ export function conversationRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/account/inbound',
       auth: 'key_or_login',
+      operationId: 'getInboundSettings',
       summary: "The account's reply address (inbound email), the URL its inbound messages are pushed to, and its HELP text",
       tags: ['account'],
+      responses: { 200: InboundSettingsOut },
       async handler({ auth }) {
         return inboundOut(auth.accountId);
       },
@@ -168,11 +236,14 @@ export function conversationRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'PUT',
       url: '/v1/account/inbound',
       auth: 'key_or_login',
+      operationId: 'setInboundSettings',
       // the webhook URL receives every inbound message: read as well (README "API conventions")
       scope: ['settings', 'read'],
       summary: 'Set the inbound webhook URL (message.received, signed with the account signing secret) and the HELP text; null clears one, a field left out stays',
       tags: ['account'],
       body: InboundBody,
+      responses: { 200: InboundSettingsOut },
+      errors: [WRITE_CONFLICT],
       async handler({ body, auth, req }) {
         if (body.webhook_url) {
           const problem = checkWebhookUrl(body.webhook_url, engage.config.OUTBOUND_ALLOW_PRIVATE);

@@ -4,9 +4,10 @@ import { z } from 'zod';
 import { INTEGRATION_PROVIDERS } from '../../../commands/integration.ts';
 import { listIntegrations } from '../../../projections/integrations.ts';
 import { runCommand } from '../../command-handler.ts';
-import { checkedCredentials, createIntegration, integrationOut, removeIntegration } from '../../integrations/service.ts';
+import { PROVIDERS, checkedCredentials, createIntegration, integrationOut, removeIntegration } from '../../integrations/service.ts';
 import type { AppDeps } from '../deps.ts';
 import { Deleted, metadataOf, pageById, pageQuery } from '../common.ts';
+import { Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const INTEGRATIONS = ['integrations'];
@@ -16,17 +17,33 @@ const CreateBody = z.strictObject({
   credentials: z.record(z.string(), z.string()),
 });
 
+/** The channels the providers carry. */
+const CHANNELS = [...new Set(Object.values(PROVIDERS).map((p) => p.channel))] as [string, ...string[]];
+
+const IntegrationOut = z
+  .object({
+    id: z.string(),
+    provider: z.enum(INTEGRATION_PROVIDERS),
+    channel: z.enum(CHANNELS).describe("the channel whose messages go through the provider"),
+    name: z.string(),
+    credentials: z.object({ hint: z.string().describe('identifies the credentials without giving any of them away') }),
+    created_at: z.string().meta({ format: 'date-time' }),
+  })
+  .meta({ id: 'Integration', description: 'A provider integration: its credentials are sealed and never shown, only a hint' });
+
 export function integrationRoutes({ engage }: AppDeps): AnyRoute[] {
   return [
     defineRoute({
       method: 'POST',
       url: '/v1/integrations',
       auth: 'key_then_login',
+      operationId: 'createIntegration',
       // it reroutes the channel's messages (one-time codes included): settings (README "Integrations")
       scope: 'settings',
       summary: "Create an integration with a provider; its credentials are checked by the provider's shape, sealed, and never shown again",
       tags: ['integrations'],
       body: CreateBody,
+      responses: { 201: IntegrationOut },
       async handler({ body, auth, req, reply }) {
         const credentials = checkedCredentials(body.provider, body.credentials, engage.config.OUTBOUND_ALLOW_PRIVATE);
         const { integration } = await runCommand(engage, metadataOf(req), INTEGRATIONS, (metadata) => createIntegration(engage, auth.accountId, { ...body, credentials }, metadata));
@@ -38,9 +55,11 @@ export function integrationRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/integrations',
       auth: 'key_then_login',
+      operationId: 'listIntegrations',
       summary: "The account's integrations, newest first (credentials shown as a hint only)",
       tags: ['integrations'],
       query: z.strictObject(pageQuery),
+      responses: { 200: Page(IntegrationOut) },
       async handler({ query, auth }) {
         return pageById(query, (range) => listIntegrations(engage.pool, auth.accountId, range), integrationOut);
       },
@@ -49,11 +68,14 @@ export function integrationRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'DELETE',
       url: '/v1/integrations/:id',
       auth: 'key_then_login',
+      operationId: 'deleteIntegration',
       scope: 'settings',
       summary: 'Remove an integration and its credentials',
       tags: ['integrations'],
       params: z.object({ id: z.string().max(64) }),
       responses: { 200: Deleted },
+      // a write that met another on the same stream on every retry (write conflict)
+      errors: [409],
       async handler({ params, auth, req }) {
         await runCommand(engage, metadataOf(req), INTEGRATIONS, (metadata) => removeIntegration(engage, auth.accountId, params.id, metadata));
         return { id: params.id, deleted: true };

@@ -15,6 +15,24 @@ const AddBody = z.strictObject({ domain: z.string().min(1).max(300) });
 // a wildcard, not a :param: the router caps a parameter at 100 characters, and a token carries its URL
 const ClickParams = z.object({ '*': z.string().max(16_384) });
 
+/** An ISO 8601 date-time in UTC, as every timestamp of an answer is written. */
+const DateTime = z.string().meta({ format: 'date-time' });
+
+const LinkDomainOut = z
+  .object({
+    id: z.string(),
+    domain: z.string().describe('the ASCII (IDNA) name'),
+    unicode_domain: z.string(),
+    status: z.enum(['pending', 'verified']),
+    record: z.object({ type: z.literal('CNAME'), name: z.string(), value: z.string() }).describe('the CNAME record to publish'),
+    found: z.array(z.string()).describe('the CNAME targets the last check found'),
+    error: z.string().nullable().describe('why the last check could not pass whatever it found (a failed lookup, a domain taken), else null'),
+    checked_at: DateTime.nullable(),
+    verified_at: DateTime.nullable(),
+    created_at: DateTime,
+  })
+  .meta({ id: 'LinkDomain', description: 'A link domain: the CNAME it must publish, and what its last check found' });
+
 export function linkDomainRoutes({ engage }: AppDeps): AnyRoute[] {
   const domains = accountDomainRoutes(engage, {
     what: 'link domain',
@@ -23,6 +41,8 @@ export function linkDomainRoutes({ engage }: AppDeps): AnyRoute[] {
     tags: ['link domains'],
     readModels: LINK_DOMAINS,
     addBody: AddBody,
+    names: { one: 'LinkDomain', many: 'LinkDomains' },
+    viewSchema: LinkDomainOut,
     summaries: {
       list: "The account's link domains with the CNAME record each must publish and its state",
       add: 'Add a link domain: tracked links of email go through it once its CNAME is verified',
@@ -43,16 +63,19 @@ export function linkDomainRoutes({ engage }: AppDeps): AnyRoute[] {
       url: '/c/*',
       auth: 'none',
       rateGroup: 'public',
+      operationId: 'followTrackedLink',
       summary:
         "A tracked link of an email: records the click on the message and its contact, and redirects (302) to the link's URL " +
         '(on the shared click host, a new account\'s link shows an interstitial page instead)',
       tags: ['link domains'],
+      description: 'A token that is not genuine, names no message, or whose links never went out (never sent, or cancelled) answers 404.',
       params: ClickParams,
+      produces: 'text/html; charset=utf-8',
       responses: {
-        200: 'the interstitial page (text/html): a new account\'s link on the shared click host',
+        200: 'the interstitial page: a new account\'s link on the shared click host',
         302: 'to the URL the link had in the message',
-        404: 'a token that is not genuine, or names no message, or one whose links never went out (never sent, or cancelled)',
       },
+      errors: [404],
       async handler({ params, req, reply }) {
         // a HEAD (fastify answers it with this route) is a link checker or a mail scanner, not a reader: not a click
         const { url, accountId } = await followClick(engage, params['*'], metadataOf(req), { record: req.method !== 'HEAD' });

@@ -1,6 +1,6 @@
 // Messages: send, bulk, send-by-tag, history, lookup, cancel, resend, timeline.
 import { z } from 'zod';
-import { CHANNELS } from '../../../commands/message.ts';
+import { CHANNELS, MESSAGE_EVENT_TYPES, type MessageEvent } from '../../../commands/message.ts';
 import { describeIssues, invalid, notFound, validationError } from '../../errors.ts';
 import { requireCapabilities } from '../plugins/auth.ts';
 import { newId } from '../../ids.ts';
@@ -12,6 +12,7 @@ import { acceptMessages, acceptedRecord, cancelMessage, contentOf, findMessageBy
 import { SendBody, SendFields, contactAddressField, normaliseRecipient, validateSend, validateSends, validateTemplate, type ValidSend } from '../../messages/validation.ts';
 import type { AppDeps } from '../deps.ts';
 import { Timestamp, found, iso, metadataOf, pageById, pageQuery } from '../common.ts';
+import { Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 /** The read model a write's response waits for. */
@@ -45,6 +46,19 @@ const HistoryQuery = z.strictObject({
 });
 
 
+type HoldReason = Extract<MessageEvent, { type: 'MessageHeld' }>['data']['reason'];
+/** Why the dispatcher's policy holds a message back (every reason a MessageHeld can give). */
+const HOLD_REASONS = Object.keys({ quiet_hours: 0, marketing_cap: 0, warmup_cap: 0 } satisfies Record<HoldReason, 0>) as [HoldReason, ...HoldReason[]];
+const isHoldReason = (reason: string | null): reason is HoldReason => (HOLD_REASONS as readonly (string | null)[]).includes(reason);
+
+/**
+ * The hold a queued message is under: the policy decides it at dispatch, not when the send is
+ * accepted (README "Messaging"), so only a message the dispatcher has held shows one; its reason
+ * stays the row's until the message is sent, fails or is retried.
+ */
+const holdOf = (r: Pick<MessageRow, 'status' | 'reason' | 'not_before'>) =>
+  r.status === 'queued' && isHoldReason(r.reason) ? { reason: r.reason, until: iso(r.not_before) } : null;
+
 export const messageOut = (r: MessageRow) => ({
   id: r.id,
   status: r.status,
@@ -59,6 +73,7 @@ export const messageOut = (r: MessageRow) => ({
   webhook_url: r.webhook_url,
   scheduled_at: iso(r.scheduled_at),
   reason: reasonOf(r),
+  held: holdOf(r),
   provider: r.provider,
   provider_message_id: r.provider_message_id,
   attempts: r.attempts,
@@ -71,6 +86,118 @@ export const messageOut = (r: MessageRow) => ({
   failed_at: iso(r.failed_at),
   cancelled_at: iso(r.cancelled_at),
 });
+
+/** An ISO 8601 date-time in UTC, as every timestamp of an answer is written. */
+const DateTime = z.string().meta({ format: 'date-time' });
+
+const MessageHoldOut = z
+  .object({
+    reason: z.enum(HOLD_REASONS).describe("quiet_hours: the recipient's quiet hours; marketing_cap: the recipient's marketing messages of 24 h; warmup_cap: the sending domain's warm-up cap of the day"),
+    until: DateTime.nullable().describe('when the dispatcher tries it again (null: not known)'),
+  })
+  .meta({ id: 'MessageHold', description: 'Why the sending policy holds a queued message back, and until when' });
+
+const MessageOut = z
+  .object({
+    id: z.string(),
+    status: z.enum(STATUSES),
+    channel: z.enum(CHANNELS),
+    to: z.string().describe('the recipient, normalised for its channel ([erased] once erased)'),
+    message: z.string(),
+    htmlmessage: z.string().optional().describe('email only, when given'),
+    subject: z.string().optional().describe('email only, when given'),
+    reply_to: z.string().optional().describe('email only, when given'),
+    from_name: z.string().optional().describe('email only, when given'),
+    headers: z.record(z.string(), z.string()).optional().describe('email only, when given'),
+    sender: z.string().nullable(),
+    transactional: z.boolean().describe('whether the sending policy treats it as transactional (transactional: true or category "transactional")'),
+    category: z.string().nullable(),
+    webhook_url: z.string().nullable(),
+    scheduled_at: DateTime.nullable(),
+    reason: z.string().nullable().describe("why it is where it is: a failure's reason (the provider's words while readable, else its category: suppressed, bounced, …), a hold's (as held.reason), or retrying"),
+    held: MessageHoldOut.nullable().describe('set while the sending policy holds it back (decided at dispatch, so never on a message not yet dispatched)'),
+    provider: z.string().nullable(),
+    provider_message_id: z.string().nullable(),
+    attempts: z.int().describe('dispatch attempts so far (a hold is not one)'),
+    resend_of: z.string().nullable().describe('the message this one resends'),
+    created_at: DateTime,
+    updated_at: DateTime,
+    queued_at: DateTime.nullable(),
+    sent_at: DateTime.nullable(),
+    delivered_at: DateTime.nullable(),
+    failed_at: DateTime.nullable(),
+    cancelled_at: DateTime.nullable(),
+  })
+  .meta({ id: 'Message', description: 'A message: its content, status and the time of each status' });
+
+/** What a send answers: the message as accepted (acceptedRecord). */
+const AcceptedMessageOut = z
+  .object({
+    id: z.string(),
+    status: z.enum(['scheduled', 'queued']),
+    channel: z.enum(CHANNELS),
+    to: z.string().describe('the recipient, normalised for its channel'),
+    scheduled_at: DateTime.nullable(),
+    created_at: DateTime,
+  })
+  .meta({ id: 'AcceptedMessage', description: 'A message just accepted: queued for dispatch, or scheduled' });
+
+const BulkItemAccepted = z.object({ index: z.int(), id: z.string(), status: z.enum(['scheduled', 'queued']) });
+const BulkItemRejected = z.object({ index: z.int(), error: z.literal('validation_error'), message: z.string().describe('each issue of the item: `field: problem; …`') });
+const BulkOut = z
+  .object({
+    accepted: z.int(),
+    failed: z.int(),
+    results: z.array(z.union([BulkItemAccepted, BulkItemRejected])).describe('one per item, in the order sent'),
+  })
+  .meta({ id: 'BulkSendResult', description: 'A bulk send: the items accepted, and each invalid one with its issues' });
+const ByTagOut = z.object({
+  accepted: z.int(),
+  failed: z.int(),
+  results: z
+    .array(z.union([BulkItemAccepted.extend({ contact_id: z.string() }), BulkItemRejected.extend({ contact_id: z.string() })]))
+    .describe('one per contact addressed, in contact order'),
+  skipped: z.int().describe('contacts carrying the tag without an address on the channel'),
+  skipped_contacts: z.array(z.object({ contact_id: z.string(), reason: z.string() })),
+});
+
+const CancelledOut = z.object({ id: z.string(), status: z.literal('cancelled'), cancelled_at: DateTime });
+
+const TimelineOut = z
+  .object({
+    id: z.string(),
+    status: z.enum(STATUSES),
+    events: z.array(
+      z.object({
+        type: z.enum(MESSAGE_EVENT_TYPES),
+        status: z.enum(STATUSES).nullable().describe('the status the event leads to (null: it changes none)'),
+        at: DateTime,
+        reason: z.string().nullable().describe("a failure's reason, a hold's, a retry's error, or why it was queued"),
+        details: z
+          .object({
+            provider: z.string(),
+            provider_message_id: z.string(),
+            provider_data: z.record(z.string(), z.unknown()),
+            worker: z.string(),
+            attempt: z.int(),
+            lease_until: DateTime,
+            until: DateTime,
+            retry_at: DateTime,
+            detail: z.string(),
+            stage: z.enum(['policy', 'provider', 'report']),
+            previous_status: z.enum(['scheduled', 'queued']),
+            scheduled_at: DateTime,
+            url: z.string(),
+          })
+          .partial()
+          .describe('what the event recorded besides its status and reason (each field only when it has one)'),
+        revision: z.int().describe("the event's revision in the message's stream"),
+        position: z.string().describe("the event's position in the log"),
+        actor: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'MessageTimeline', description: "Every state change of a message, from its stream" });
 
 /**
  * For /v1/messages/:id…: an id no message can have is missing like any other (404), not a malformed
@@ -115,10 +242,11 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       url: '/v1/messages/send',
       auth: 'key_or_login',
       rateGroup: 'send',
+      operationId: 'sendMessage',
       summary: 'Send one message (202: accepted for dispatch, or scheduled)',
       tags: ['messages'],
       docBody: SendBody,
-      responses: { 202: 'the message record: id, status, channel, to, scheduled_at, created_at' },
+      responses: { 202: AcceptedMessageOut.describe('the message, accepted for dispatch (queued) or scheduled') },
       async handler({ body, auth, req, reply }) {
         const v = validateSend(body, engage.clock.now(), sendOptions);
         if (!v.ok) throw invalid(v.issues);
@@ -134,10 +262,11 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       url: '/v1/messages/bulk',
       auth: 'key_or_login',
       rateGroup: 'bulk',
+      operationId: 'sendBulkMessages',
       summary: 'Send up to 10,000 messages; invalid items are reported as failed, valid ones accepted',
       tags: ['messages'],
       body: BulkBody,
-      responses: { 202: '{accepted, failed, results:[{index, id?, status?, error?, message?}]}' },
+      responses: { 202: BulkOut },
       async handler({ body, auth, req, reply }) {
         const out = await acceptMany(auth.accountId, body.messages, req);
         reply.code(202);
@@ -149,9 +278,11 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       url: '/v1/messages/send-by-tag',
       auth: 'key',
       rateGroup: 'bulk',
+      operationId: 'sendMessagesByTag',
       summary: 'Send one message to every contact carrying a tag, addressed from the contact’s email or phone',
       tags: ['messages'],
       body: SendByTagBody,
+      responses: { 202: ByTagOut.describe('the messages accepted, each item invalid for its contact, and the contacts skipped') },
       async handler({ body, auth, req, reply }) {
         // the recipients are the account's contacts, whose addresses every status webhook carries:
         // a webhook_url of the caller's choosing needs read as well (README "API conventions")
@@ -183,9 +314,11 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/messages/history',
       auth: 'key_or_login',
+      operationId: 'listMessages',
       summary: 'Message history, newest first (filters: status, channel, to, from, until)',
       tags: ['messages'],
       query: HistoryQuery,
+      responses: { 200: Page(MessageOut) },
       async handler({ query: { limit, cursor, to, ...filter }, auth }) {
         let storedTo: string | undefined;
         if (to) {
@@ -200,9 +333,11 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/messages/:id',
       auth: 'key_or_login',
+      operationId: 'getMessage',
       summary: 'Look up one message',
       tags: ['messages'],
       params: IdParams,
+      responses: { 200: MessageOut },
       async handler({ params, auth }) {
         rejectImpossibleId(params.id);
         return messageOut(found(await findMessageById(engage, auth.accountId, params.id), 'message'));
@@ -212,9 +347,13 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'DELETE',
       url: '/v1/messages/:id',
       auth: 'key_or_login',
+      operationId: 'cancelMessage',
       summary: 'Cancel a scheduled or queued message not yet picked up (409 not_cancellable otherwise)',
       tags: ['messages'],
       params: IdParams,
+      responses: { 200: CancelledOut.describe('the message, cancelled') },
+      // not_cancellable: already claimed for dispatch, sent or ended
+      errors: [409],
       async handler({ params, auth, req }) {
         rejectImpossibleId(params.id);
         const result = await runCommand(engage, metadataOf(req), MESSAGES, (metadata) => cancelMessage(engage, auth.accountId, params.id, metadata));
@@ -226,10 +365,12 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       url: '/v1/messages/:id/resend',
       auth: 'key_or_login',
       rateGroup: 'send',
+      operationId: 'resendMessage',
       summary: 'Send a new message to the same recipient with the same content',
       tags: ['messages'],
       params: IdParams,
       body: z.strictObject({}).optional(),
+      responses: { 202: AcceptedMessageOut.extend({ resend_of: z.string().describe('the message resent') }).describe('the new message, accepted') },
       async handler({ params, auth, req, reply }) {
         rejectImpossibleId(params.id);
         const content = await contentOf(engage, auth.accountId, params.id);
@@ -242,9 +383,11 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/messages/:id/timeline',
       auth: 'key_or_login',
+      operationId: 'getMessageTimeline',
       summary: 'Every state change of a message with time, reason and provider data (from its event stream)',
       tags: ['messages'],
       params: IdParams,
+      responses: { 200: TimelineOut },
       async handler({ params, auth }) {
         rejectImpossibleId(params.id);
         return timelineOf(engage, auth.accountId, params.id);

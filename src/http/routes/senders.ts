@@ -6,11 +6,13 @@ import { findSender, listSenders } from '../../../projections/senders.ts';
 import { runCommand } from '../../command-handler.ts';
 import { AppError, invalidField } from '../../errors.ts';
 import { SENDER_CHANNELS, checkSender, rulesFor } from '../../senders/classify.ts';
-import { KNOWN_COUNTRIES } from '../../senders/rules-data.ts';
+import { KNOWN_COUNTRIES, SENDER_TYPES } from '../../senders/rules-data.ts';
+import type { RegisteredSenderChannel, SenderStatus, VerificationMethod, VerificationStatus } from '../../../commands/sender.ts';
 import { registerSender, removeSender, senderOut, unknownCountry } from '../../senders/service.ts';
 import { requestVerification, verifySender } from '../../senders/verification.ts';
 import type { AppDeps } from '../deps.ts';
 import { Deleted, metadataOf, pageById, pageQuery } from '../common.ts';
+import { Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 /** The read models a write's response waits for. */
@@ -27,15 +29,71 @@ const IdParams = z.object({ id: z.string().max(64) });
 const VerificationBody = z.strictObject({ method: z.enum(['sms', 'voice']).default('sms') });
 const VerifyBody = z.strictObject({ code: z.string().regex(/^\d{6}$/, 'the 6-digit code sent to the number') });
 
+/** An ISO 8601 date-time in UTC, as every timestamp of an answer is written. */
+const DateTime = z.string().meta({ format: 'date-time' });
+
+const CountryRulesOut = z
+  .object({
+    country: z.string().describe('ISO 3166-1 alpha-2'),
+    name: z.string(),
+    alphanumeric_allowed: z.boolean().describe('whether carriers deliver alphanumeric sender IDs at all'),
+    registration_required: z.array(z.enum(SENDER_TYPES)).describe('sender types that must be registered or approved before use'),
+    lead_time_days: z.int().nullable().describe('typical days from application to approval (null: nothing to register)'),
+    notes: z.string(),
+  })
+  .meta({ id: 'CountrySenderRules', description: "A country's sender requirements: guidance, not legal advice" });
+
+const SenderIssue = z.object({ code: z.string(), message: z.string() });
+const SenderVerdictOut = z.object({
+  valid: z.boolean(),
+  type: z.enum([...SENDER_TYPES, 'email']).nullable().describe("the sender's format (null: none known)"),
+  registration_required: z.boolean(),
+  issues: z.array(SenderIssue),
+  lead_time_days: z.int().nullable().describe('typical days to register it, when it must be (null otherwise, or not known)'),
+});
+
+const SenderOut = z
+  .object({
+    id: z.string(),
+    sender: z.string(),
+    channel: z.enum(['sms', 'voice', 'whatsapp'] satisfies RegisteredSenderChannel[]),
+    country: z.string().describe('ISO 3166-1 alpha-2'),
+    type: z.enum(SENDER_TYPES),
+    status: z.enum(['pending', 'approved', 'rejected'] satisfies SenderStatus[]).describe('the review status'),
+    registration_required: z.boolean(),
+    rejection_reason: z.string().nullable(),
+    verification: z
+      .object({
+        status: z.enum([
+          ...(['not_applicable', 'unverified', 'sending', 'code_sent', 'undelivered', 'locked', 'verified'] satisfies VerificationStatus[]),
+          // a code past its expiry; a number another account has proven since
+          'expired',
+          'lost',
+        ]),
+        method: z.enum([...(['sms', 'voice'] satisfies VerificationMethod[]), 'operator_review']).nullable(),
+        expires_at: DateTime.nullable().describe('while a code is pending'),
+        attempts_left: z.int().nullable().describe('while a code is pending, or locked'),
+        verified_at: DateTime.nullable(),
+      })
+      .describe('how far the number is proven the account’s (README "Proving a number")'),
+    created_at: DateTime,
+    updated_at: DateTime,
+  })
+  .meta({ id: 'Sender', description: 'A registered sender, its review status and the proof of its number' });
+
 export function senderRoutes({ engage }: AppDeps): AnyRoute[] {
   return [
     defineRoute({
       method: 'GET',
       url: '/v1/sender/rules',
       auth: 'key',
+      operationId: 'getSenderRules',
       summary: "A country's sender requirements (alphanumeric IDs, registration, lead time); guidance, not legal advice",
       tags: ['senders'],
       query: RulesQuery,
+      responses: { 200: CountryRulesOut },
+      // a country without rules (its body lists known_countries)
+      errors: [404],
       async handler({ query }) {
         const rules = rulesFor(query.country);
         if (!rules) {
@@ -50,10 +108,12 @@ export function senderRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'POST',
       url: '/v1/sender/validate',
       auth: 'key',
+      operationId: 'validateSender',
       scope: 'read',
       summary: 'Classify a sender and check it against a country and channel',
       tags: ['senders'],
       body: ValidateBody,
+      responses: { 200: SenderVerdictOut.describe("the sender's format, and whether it may send there") },
       async handler({ body }) {
         const rules = body.country === undefined ? undefined : rulesFor(body.country);
         if (body.country !== undefined && !rules) throw unknownCountry(body.country);
@@ -66,9 +126,11 @@ export function senderRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/senders',
       auth: 'key_or_login',
+      operationId: 'listSenders',
       summary: "The account's registered senders, newest first, with their review status",
       tags: ['senders'],
       query: SendersQuery,
+      responses: { 200: Page(SenderOut) },
       async handler({ query, auth }) {
         return pageById(query, (range) => listSenders(engage.pool, auth.accountId, range, query.status), (r) => senderOut(r, engage.clock.now()));
       },
@@ -77,9 +139,11 @@ export function senderRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'POST',
       url: '/v1/senders',
       auth: 'key_or_login',
+      operationId: 'createSender',
       summary: 'Register a sender: pending until reviewed, or approved at once where its country needs no registration',
       tags: ['senders'],
       body: RegisterBody,
+      responses: { 201: SenderOut },
       async handler({ body, auth, req, reply }) {
         const write = await runCommand(engage, metadataOf(req), SENDERS, (metadata) => registerSender(engage, auth.accountId, body, metadata));
         const row = await findSender(engage.pool, auth.accountId, write.sender.id);
@@ -91,10 +155,12 @@ export function senderRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'POST',
       url: '/v1/senders/:id/verification',
       auth: 'key_or_login',
+      operationId: 'requestSenderVerification',
       summary: "Send a 6-digit code to the sender's number (by text or call) from the service's own number; enter it at /verify to prove the number is the account's",
       tags: ['senders'],
       params: IdParams,
       body: VerificationBody,
+      responses: { 202: SenderOut.describe('the sender, its code on the way') },
       async handler({ params, body, auth, req, reply }) {
         const write = await runCommand(engage, metadataOf(req), SENDERS, (metadata) => requestVerification(engage, auth.accountId, params.id, body.method, metadata));
         const row = await findSender(engage.pool, auth.accountId, params.id);
@@ -106,10 +172,12 @@ export function senderRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'POST',
       url: '/v1/senders/:id/verify',
       auth: 'key_or_login',
+      operationId: 'verifySender',
       summary: 'Enter the code sent to the number: proves it (wrong: 400 with attempts_left; expired, spent or none pending: 409)',
       tags: ['senders'],
       params: IdParams,
       body: VerifyBody,
+      responses: { 200: SenderOut.describe('the sender, its number proven') },
       async handler({ params, body, auth, req }) {
         const write = await runCommand(engage, metadataOf(req), SENDERS, (metadata) => verifySender(engage, auth.accountId, params.id, body.code, metadata));
         const row = await findSender(engage.pool, auth.accountId, params.id);
@@ -120,10 +188,13 @@ export function senderRoutes({ engage }: AppDeps): AnyRoute[] {
       method: 'DELETE',
       url: '/v1/senders/:id',
       auth: 'key_or_login',
+      operationId: 'deleteSender',
       summary: 'Remove a sender; its sender, channel and country may be registered again',
       tags: ['senders'],
       params: IdParams,
       responses: { 200: Deleted },
+      // a write that met another on the same stream on every retry (write conflict)
+      errors: [409],
       async handler({ params, auth, req }) {
         await runCommand(engage, metadataOf(req), SENDERS, (metadata) => removeSender(engage, auth.accountId, params.id, metadata));
         return { id: params.id, deleted: true };

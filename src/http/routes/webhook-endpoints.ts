@@ -1,8 +1,10 @@
 // Webhook endpoints for platform events (/v1/webhook-endpoints), their deliveries, and the
 // account's per-message signing secret (/v1/account/webhook-secret).
 import { z } from 'zod';
-import { PLATFORM_EVENTS, webhookEndpointDecider, webhookEndpointStream, type PlatformEvent } from '../../../commands/webhook-endpoint.ts';
-import { findWebhookEndpoint, listEndpointDeliveries, listWebhookEndpoints, retryDeliveryNow, type WebhookDelivery, type WebhookEndpointRow } from '../../../projections/webhook-outbox.ts';
+import { type EndpointStatus, PLATFORM_EVENTS, webhookEndpointDecider, webhookEndpointStream, type PlatformEvent } from '../../../commands/webhook-endpoint.ts';
+import {
+  type DeliveryStatus, findWebhookEndpoint, listEndpointDeliveries, listWebhookEndpoints, retryDeliveryNow, type WebhookDelivery, type WebhookEndpointRow,
+} from '../../../projections/webhook-outbox.ts';
 import { handleCommand, runCommand } from '../../command-handler.ts';
 import { conflict, invalidField, notFound, validationError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
@@ -14,6 +16,7 @@ import { accountWebhookSecret, endpointSecret } from '../../webhooks/signing-sec
 import { DeliveryClient } from '../../webhooks/delivery.ts';
 import type { AppDeps } from '../deps.ts';
 import { Deleted, IdCursor, iso, metadataOf, pageAfter, pageQuery } from '../common.ts';
+import { Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 import { webhookReplayRoutes } from './webhook-replays.ts';
 
@@ -36,6 +39,42 @@ const CATALOGUE: { name: PlatformEvent; description: string }[] = [
   { name: 'message.received', description: 'an inbound email reply arrives' },
   { name: 'campaign.sent', description: 'a campaign has finished sending' },
 ];
+
+/** An ISO 8601 date-time in UTC, as every timestamp of an answer is written. */
+const DateTime = z.string().meta({ format: 'date-time' });
+/** A write met another on the same stream on every retry (write conflict). */
+const WRITE_CONFLICT = 409;
+
+const EndpointFields = {
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.enum(PLATFORM_EVENTS)).describe('the events it receives (empty: every one)'),
+  status: z.enum(['active', 'disabled'] satisfies EndpointStatus[]),
+  created_at: DateTime,
+};
+const WebhookEndpointOut = z
+  .object({ ...EndpointFields, updated_at: DateTime })
+  .meta({ id: 'WebhookEndpoint', description: 'A webhook endpoint: where the platform events it subscribes to are delivered, signed' });
+
+const WebhookDeliveryOut = z
+  .object({
+    id: z.string(),
+    endpoint_id: z.string(),
+    event_id: z.string(),
+    event: z.enum(PLATFORM_EVENTS),
+    status: z.enum(['pending', 'delivered', 'failed', 'cancelled'] satisfies DeliveryStatus[]),
+    attempts: z.int(),
+    status_code: z.int().nullable().describe("the receiver's status code at the last attempt"),
+    latency_ms: z.int().nullable(),
+    error: z.string().nullable().describe('why the last attempt failed'),
+    next_attempt_at: DateTime.nullable().describe('pending only'),
+    created_at: DateTime,
+    delivered_at: DateTime.nullable(),
+    replay_id: z.string().nullable().describe('the replay that made it (null: a live delivery)'),
+  })
+  .meta({ id: 'WebhookDelivery', description: 'A delivery of one event to an endpoint, and its attempts' });
+
+const SecretOut = z.object({ secret: z.string().describe('whsec_…') });
 
 const endpointOut = (r: WebhookEndpointRow) => ({ id: r.id, url: r.url, events: r.events, status: r.status, created_at: iso(r.created_at), updated_at: iso(r.updated_at) });
 
@@ -70,8 +109,16 @@ export function webhookEndpointRoutes(deps: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/webhook-endpoints',
       auth: 'key_or_login',
+      operationId: 'listWebhookEndpoints',
       summary: "The account's webhook endpoints and the catalogue of subscribable events",
       tags: ['webhooks'],
+      responses: {
+        200: z.object({
+          data: z.array(WebhookEndpointOut).describe('every endpoint of the account'),
+          next_cursor: z.null().describe('always null: one page'),
+          events: z.array(z.object({ name: z.enum(PLATFORM_EVENTS), description: z.string() })).describe('the events an endpoint can subscribe to'),
+        }),
+      },
       async handler({ auth }) {
         const endpoints = await listWebhookEndpoints(engage.pool, auth.accountId);
         return { data: endpoints.map(endpointOut), next_cursor: null, events: CATALOGUE };
@@ -81,10 +128,16 @@ export function webhookEndpointRoutes(deps: AppDeps): AnyRoute[] {
       method: 'POST',
       url: '/v1/webhook-endpoints',
       auth: 'key_or_login',
+      operationId: 'createWebhookEndpoint',
       summary: 'Register an endpoint; the whsec_ signing secret is returned once',
       scope: SENDS_DATA_OUT,
       tags: ['webhooks'],
       body: z.strictObject({ url: z.string().min(1), events: EventList.optional() }),
+      responses: {
+        201: z
+          .object({ ...EndpointFields, status: z.literal('active'), secret: z.string().describe('the whsec_ signing secret: shown this once') })
+          .describe('the endpoint, with its signing secret'),
+      },
       async handler({ body, auth, req, reply }) {
         checkUrl(body.url);
         const events = checkEvents(body.events) ?? [];
@@ -105,11 +158,14 @@ export function webhookEndpointRoutes(deps: AppDeps): AnyRoute[] {
       method: 'PATCH',
       url: '/v1/webhook-endpoints/:id',
       auth: 'key_or_login',
+      operationId: 'updateWebhookEndpoint',
       summary: 'Change url, events or status (active | disabled)',
       scope: SENDS_DATA_OUT,
       tags: ['webhooks'],
       params: IdParams,
       body: z.strictObject({ url: z.string().min(1).optional(), events: EventList.optional(), status: z.enum(['active', 'disabled']).optional() }),
+      responses: { 200: WebhookEndpointOut },
+      errors: [WRITE_CONFLICT],
       async handler({ params, body, auth, req }) {
         checkUrl(body.url);
         const events = checkEvents(body.events);
@@ -128,10 +184,12 @@ export function webhookEndpointRoutes(deps: AppDeps): AnyRoute[] {
       method: 'DELETE',
       url: '/v1/webhook-endpoints/:id',
       auth: 'key_or_login',
+      operationId: 'deleteWebhookEndpoint',
       summary: 'Remove an endpoint',
       tags: ['webhooks'],
       params: IdParams,
       responses: { 200: Deleted },
+      errors: [WRITE_CONFLICT],
       async handler({ params, auth, req }) {
         await runCommand(engage, metadataOf(req), OUTBOX, async (metadata) => {
           const result = await handleCommand(engage.store, webhookEndpointDecider, webhookEndpointStream(params.id), { type: 'Delete', accountId: auth.accountId, now: engage.clock.now() }, metadata);
@@ -145,10 +203,22 @@ export function webhookEndpointRoutes(deps: AppDeps): AnyRoute[] {
       method: 'POST',
       url: '/v1/webhook-endpoints/:id/test',
       auth: 'key_or_login',
+      operationId: 'testWebhookEndpoint',
       summary: "Deliver a ping now; returns the receiver's status code and latency",
       tags: ['webhooks'],
       params: IdParams,
       body: z.strictObject({}).optional(),
+      responses: {
+        200: z
+          .object({
+            ok: z.boolean().describe('the receiver answered 2xx'),
+            status_code: z.int().nullable().describe("the receiver's status code (null: no answer)"),
+            latency_ms: z.int(),
+            error: z.string().nullable(),
+            event_id: z.string(),
+          })
+          .describe("the ping's outcome"),
+      },
       async handler({ params, auth }) {
         const ep = await own(auth.accountId, params.id);
         const secret = (await endpointSecret(engage, ep.id))!;
@@ -164,10 +234,12 @@ export function webhookEndpointRoutes(deps: AppDeps): AnyRoute[] {
       method: 'GET',
       url: '/v1/webhook-endpoints/:id/deliveries',
       auth: 'key_or_login',
+      operationId: 'listWebhookDeliveries',
       summary: 'Recent delivery attempts of an endpoint: event, status code, latency, next attempt',
       tags: ['webhooks'],
       params: IdParams,
       query: z.strictObject({ ...pageQuery, status: z.enum(['pending', 'delivered', 'failed', 'cancelled']).optional() }),
+      responses: { 200: Page(WebhookDeliveryOut) },
       async handler({ params, query, auth }) {
         await own(auth.accountId, params.id);
         const list = (after: { id: string } | undefined, limit: number) =>
@@ -179,11 +251,13 @@ export function webhookEndpointRoutes(deps: AppDeps): AnyRoute[] {
       method: 'POST',
       url: '/v1/webhook-endpoints/:id/deliveries/:deliveryId/retry',
       auth: 'key_or_login',
+      operationId: 'retryWebhookDelivery',
       summary: 'Deliver again now (a failed delivery, or one waiting for its next retry)',
       scope: SENDS_DATA_OUT,
       tags: ['webhooks'],
       params: z.object({ id: z.string().max(64), deliveryId: z.string().max(64) }),
       body: z.strictObject({}).optional(),
+      responses: { 202: WebhookDeliveryOut.describe('the delivery, due now') },
       async handler({ params, auth, reply }) {
         await own(auth.accountId, params.id);
         const outcome = await retryDeliveryNow(engage.pool, { deliveryId: params.deliveryId, endpointId: params.id, accountId: auth.accountId, now: engage.clock.now() });
@@ -201,8 +275,10 @@ export function webhookEndpointRoutes(deps: AppDeps): AnyRoute[] {
       url: '/v1/account/webhook-secret',
       auth: 'key_or_login',
       scope: 'settings',
+      operationId: 'getWebhookSecret',
       summary: 'The signing secret of per-message delivery webhooks (created on first request)',
       tags: ['webhooks'],
+      responses: { 200: SecretOut },
       async handler({ auth }) {
         return { secret: await accountWebhookSecret(engage, auth.accountId, { actor: auth.actor }) };
       },
@@ -212,9 +288,11 @@ export function webhookEndpointRoutes(deps: AppDeps): AnyRoute[] {
       url: '/v1/account/webhook-secret/rotate',
       auth: 'key_or_login',
       scope: 'settings',
+      operationId: 'rotateWebhookSecret',
       summary: 'Issue a new per-message signing secret; deliveries from now on use it',
       tags: ['webhooks'],
       body: z.strictObject({}).optional(),
+      responses: { 200: SecretOut.describe('the new secret') },
       async handler({ auth }) {
         return { secret: await accountWebhookSecret(engage, auth.accountId, { rotate: true, actor: auth.actor }) };
       },
