@@ -220,18 +220,21 @@ export function routeRules(app: FastifyInstance): void {
 }
 
 /**
- * The error statuses a route can answer, besides those it names (`errors`): 400 for a request with
- * anything to check, 401 and 403 behind credentials, 404 for a path naming something, 409 for an
- * Idempotency-Key sent again with another body, 413 and 415 for a body, 429 under a rate limit.
+ * The error statuses a route can answer, besides those it names (`errors`): 400 always, 401 and 403
+ * behind credentials, 404 for a path naming something, 409 for a write (an Idempotency-Key sent
+ * again with another body, or a write that met another on every retry), 413 and 415 for a body,
+ * 429 under a rate limit.
  */
 export function errorStatuses(spec: AnyRoute): number[] {
   const statuses = new Set<number>(spec.errors ?? []);
   const hasPathParams = spec.url.includes('/:');
   const takesBody = spec.method !== 'GET' && spec.method !== 'DELETE';
-  if (takesBody || spec.query || spec.params || hasPathParams) statuses.add(400);
+  // (any request can carry what no field may hold: a NUL in its query string, say)
+  statuses.add(400);
   if (spec.auth !== 'none') statuses.add(401).add(403);
   if (hasPathParams) statuses.add(404);
-  if (spec.method === 'POST' && spec.auth !== 'none' && !spec.streamsBody) statuses.add(409);
+  // a POST's Idempotency-Key sent again with another body; any write that met another on every retry
+  if (spec.method !== 'GET' && spec.auth !== 'none') statuses.add(409);
   if (takesBody) statuses.add(413).add(415);
   if ((spec.rateGroup ?? (spec.auth === 'none' ? 'public' : 'default')) !== 'none') statuses.add(429);
   return [...statuses].sort((a, b) => a - b);
@@ -258,7 +261,8 @@ function routeSchema(spec: AnyRoute): Record<string, unknown> {
     } else response[status] = typeof answer === 'string' ? NoBody(answer) : answer;
   }
   const error = spec.pageErrors ? { content: { 'application/json': { schema: ErrorBody }, 'text/html': { schema: z.string() } } } : ErrorBody;
-  for (const status of errorStatuses(spec)) response[status] = error;
+  // an error status the route answers in a form of its own (JSON-RPC's) may still be the error body
+  for (const status of errorStatuses(spec)) response[status] = response[status] ? z.union([response[status] as ZodType, ErrorBody]) : error;
   response['5xx'] = error;
   const documentedBody = spec.docBody ?? spec.body;
   return {

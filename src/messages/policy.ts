@@ -7,7 +7,7 @@
 // counted per account and From domain since UTC midnight; over it, the mail waits for the next day;
 // transactional messages (transactional: true or category "transactional") bypass all three.
 import type pg from 'pg';
-import { KEYWORD_REPLY_CATEGORY } from '../../commands/message.ts';
+import { isMarketing, KEYWORD_REPLY_CATEGORY, type MessageContent } from '../../commands/message.ts';
 import { accountTimezones } from '../../projections/auth.ts';
 import { recipientTimezones } from '../../projections/contacts.ts';
 import { warmingDomains, warmupOfRow } from '../../projections/email-domains.ts';
@@ -35,10 +35,12 @@ export interface PolicyInput {
   personal_key: string | null;
 }
 
+export type HoldReason = 'quiet_hours' | 'marketing_cap' | 'warmup_cap';
+
 export type Decision =
   | { action: 'send' }
   | { action: 'fail'; reason: 'suppressed' | 'recipient_erased'; detail: string }
-  | { action: 'hold'; until: Date; reason: 'quiet_hours' | 'marketing_cap' | 'warmup_cap'; detail: string };
+  | { action: 'hold'; until: Date; reason: HoldReason; detail: string };
 
 /** Minutes since local midnight in a time zone. */
 function localMinutes(at: Date, timeZone: string): number {
@@ -145,6 +147,19 @@ export class Policy {
       decisions.set(m.id, { action: 'send' });
     }
     return decisions;
+  }
+
+  /**
+   * The hold a marketing message accepted now would meet if it were dispatched at `at` (its send
+   * time): what a send's answer says (README "Messaging"). A forecast from what has been sent so far:
+   * the dispatcher decides again when it claims the message, counting what went out meanwhile.
+   */
+  async forecastHold(accountId: string, content: Pick<MessageContent, 'channel' | 'to' | 'transactional' | 'category' | 'sender'>, at: Date): Promise<{ reason: HoldReason; until: Date } | null> {
+    if (!isMarketing(content)) return null;
+    const id = 'forecast';
+    const input: PolicyInput = { id, account_id: accountId, channel: content.channel, to_address: content.to, marketing: true, category: content.category ?? null, sender: content.sender ?? null, personal_key: null };
+    const decision = (await this.decide([input], at)).get(id);
+    return decision?.action === 'hold' ? { reason: decision.reason, until: decision.until } : null;
   }
 
   /** The From domain of an email: its sender address's, else EMAIL_FROM's (fromAddressOf). */

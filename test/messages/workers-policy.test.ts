@@ -121,7 +121,7 @@ describe('suppressions and the marketing cap', () => {
 
   it('shows a held message’s hold where it is known, once dispatched: GET and history carry held {reason, until}; a message sent carries none', async () => {
     const send = await h.server.call('POST', '/v1/messages/send', { key: h.key, body: { to: '+14155550173', channel: 'sms', message: 'sale 0' } });
-    // the policy is decided when the dispatcher claims the message, not when the send is accepted
+    // nothing sent to the recipient yet: nothing will hold it
     expect(send.body).not.toHaveProperty('held');
     const bulk = await h.server.call('POST', '/v1/messages/bulk', {
       key: h.key,
@@ -139,6 +139,28 @@ describe('suppressions and the marketing cap', () => {
     for (const id of ids.filter((_, i) => i !== heldAt)) expect(await h.get(id)).toMatchObject({ status: 'delivered', held: null });
     const history = await h.server.call('GET', `/v1/messages/history?to=${encodeURIComponent('+14155550173')}`, { key: h.key });
     expect(history.body.data.find((m: { id: string }) => m.id === ids[heldAt])).toMatchObject({ held: { reason: 'marketing_cap', until } });
+  });
+
+  it("says in a send's answer that the marketing cap will hold it, until the oldest of the day's sends is 24 h old; a transactional send is not held", async () => {
+    const to = '+14155550174';
+    const first = await h.send({ to, channel: 'sms', message: 'deal 1' });
+    await h.settled(first, ['MessageDelivered']);
+    const second = await h.send({ to, channel: 'sms', message: 'deal 2' });
+    const delivered = await h.settled(second, ['MessageDelivered']);
+    // two sent in 24 h, the cap: the third would wait until the first is a day old
+    const third = await h.server.call('POST', '/v1/messages/send', { key: h.key, body: { to, channel: 'sms', message: 'deal 3' } });
+    expect(third.status).toBe(202);
+    expect(third.body.held).toMatchObject({ reason: 'marketing_cap' });
+    const firstSent = Date.parse((await h.timeline(first)).find((e) => e.type === 'MessageSent')!.at);
+    const until = Date.parse(third.body.held.until);
+    expect(Math.abs(until - (firstSent + 24 * 3600_000))).toBeLessThan(5_000);
+    expect(until).toBeLessThan(Date.parse(delivered.at(-1)!.at) + 24 * 3600_000);
+    // and the dispatcher holds it so
+    const held = await h.settled(third.body.id, ['MessageHeld', 'MessageDelivered']);
+    expect(held.at(-1)).toMatchObject({ type: 'MessageHeld', reason: 'marketing_cap' });
+    const receipt = await h.server.call('POST', '/v1/messages/send', { key: h.key, body: { to, channel: 'sms', message: 'your receipt', transactional: true } });
+    expect(receipt.status).toBe(202);
+    expect(receipt.body).not.toHaveProperty('held');
   });
 
   it('caps three marketing messages sent one by one in quick succession (separate dispatch rounds) too', async () => {
@@ -214,8 +236,13 @@ describe('quiet hours', () => {
   it('holds a marketing message to a contact in quiet hours until they end, sends transactional at once, then releases the held one', async () => {
     const contact = await h.server.call('POST', '/v1/contacts', { key: h.key, body: { phone: '+14155550180', timezone: 'UTC', first_name: 'Sleeper' } });
     expect(contact.status).toBe(201);
-    const marketing = await h.send({ to: '+14155550180', channel: 'sms', message: 'late offer' });
-    const transactional = await h.send({ to: '+14155550180', channel: 'sms', message: 'your code', transactional: true });
+    const sent = await h.server.call('POST', '/v1/messages/send', { key: h.key, body: { to: '+14155550180', channel: 'sms', message: 'late offer' } });
+    // the answer says it will wait for the end of the recipient's quiet hours
+    expect(sent.body.held).toEqual({ reason: 'quiet_hours', until: quietHours.end().toISOString() });
+    const marketing: string = sent.body.id;
+    const code = await h.server.call('POST', '/v1/messages/send', { key: h.key, body: { to: '+14155550180', channel: 'sms', message: 'your code', transactional: true } });
+    expect(code.body).not.toHaveProperty('held');
+    const transactional: string = code.body.id;
     // no contact: the account's time zone applies, where it is not quiet
     const elsewhere = await h.send({ to: '+14155550181', channel: 'sms', message: 'offer' });
 

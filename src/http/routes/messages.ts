@@ -1,6 +1,7 @@
 // Messages: send, bulk, send-by-tag, history, lookup, cancel, resend, timeline.
 import { z } from 'zod';
-import { CHANNELS, MESSAGE_EVENT_TYPES, type MessageEvent } from '../../../commands/message.ts';
+import { CHANNELS, isMarketing, MESSAGE_EVENT_TYPES, type MessageContent, type MessageEvent } from '../../../commands/message.ts';
+import { Policy } from '../../messages/policy.ts';
 import { describeIssues, invalid, notFound, validationError } from '../../errors.ts';
 import { requireCapabilities } from '../plugins/auth.ts';
 import { newId } from '../../ids.ts';
@@ -52,9 +53,9 @@ const HOLD_REASONS = Object.keys({ quiet_hours: 0, marketing_cap: 0, warmup_cap:
 const isHoldReason = (reason: string | null): reason is HoldReason => (HOLD_REASONS as readonly (string | null)[]).includes(reason);
 
 /**
- * The hold a queued message is under: the policy decides it at dispatch, not when the send is
- * accepted (README "Messaging"), so only a message the dispatcher has held shows one; its reason
- * stays the row's until the message is sent, fails or is retried.
+ * The hold a queued message is under: the policy decides it at dispatch (a send's answer only
+ * forecasts it: README "Messaging"), so only a message the dispatcher has held shows one; its
+ * reason stays the row's until the message is sent, fails or is retried.
  */
 const holdOf = (r: Pick<MessageRow, 'status' | 'reason' | 'not_before'>) =>
   r.status === 'queued' && isHoldReason(r.reason) ? { reason: r.reason, until: iso(r.not_before) } : null;
@@ -115,7 +116,7 @@ const MessageOut = z
     webhook_url: z.string().nullable(),
     scheduled_at: DateTime.nullable(),
     reason: z.string().nullable().describe("why it is where it is: a failure's reason (the provider's words while readable, else its category: suppressed, bounced, …), a hold's (as held.reason), or retrying"),
-    held: MessageHoldOut.nullable().describe('set while the sending policy holds it back (decided at dispatch, so never on a message not yet dispatched)'),
+    held: MessageHoldOut.nullable().describe('set while the sending policy holds it back (decided when the dispatcher claims it; a send\'s answer forecasts it)'),
     provider: z.string().nullable(),
     provider_message_id: z.string().nullable(),
     attempts: z.int().describe('dispatch attempts so far (a hold is not one)'),
@@ -139,8 +140,32 @@ const AcceptedMessageOut = z
     to: z.string().describe('the recipient, normalised for its channel'),
     scheduled_at: DateTime.nullable(),
     created_at: DateTime,
+    held: MessageHoldOut.optional().describe(
+      'a marketing send the sending policy would hold if it were dispatched now (or at its scheduled time): why and until when, forecast from what has been sent so far',
+    ),
   })
   .meta({ id: 'AcceptedMessage', description: 'A message just accepted: queued for dispatch, or scheduled' });
+
+const policy = new WeakMap<AppDeps['engage'], Policy>();
+
+/**
+ * The hold a marketing send will meet (README "Messaging"), or null; a forecast that fails leaves
+ * the answer without one rather than failing a send that was accepted.
+ */
+async function forecastHoldOf(engage: AppDeps['engage'], accountId: string, content: MessageContent, at: Date): Promise<{ reason: HoldReason; until: Date } | null> {
+  if (!isMarketing(content)) return null;
+  let forEngage = policy.get(engage);
+  if (!forEngage) policy.set(engage, (forEngage = new Policy(engage.pool, engage.config)));
+  try {
+    return await forEngage.forecastHold(accountId, content, at);
+  } catch (err) {
+    engage.log.warn({ err }, 'could not forecast the hold of a send');
+    return null;
+  }
+}
+
+/** The send's answer, with the hold it will meet when there is one. */
+const withHold = <T extends object>(record: T, held: { reason: HoldReason; until: Date } | null) => (held ? { ...record, held: { reason: held.reason, until: held.until.toISOString() } } : record);
 
 const BulkItemAccepted = z.object({ index: z.int(), id: z.string(), status: z.enum(['scheduled', 'queued']) });
 const BulkItemRejected = z.object({ index: z.int(), error: z.literal('validation_error'), message: z.string().describe('each issue of the item: `field: problem; …`') });
@@ -246,15 +271,17 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       summary: 'Send one message (202: accepted for dispatch, or scheduled)',
       tags: ['messages'],
       docBody: SendBody,
-      responses: { 202: AcceptedMessageOut.describe('the message, accepted for dispatch (queued) or scheduled') },
+      responses: { 202: AcceptedMessageOut.describe('the message, accepted for dispatch (queued) or scheduled, and the hold it will meet if the sending policy holds it') },
       async handler({ body, auth, req, reply }) {
-        const v = validateSend(body, engage.clock.now(), sendOptions);
+        const now = engage.clock.now();
+        const v = validateSend(body, now, sendOptions);
         if (!v.ok) throw invalid(v.issues);
         const senderIssues = await new SenderCheck(engage, auth.accountId).issues(v.value);
         if (senderIssues.length > 0) throw invalid(senderIssues);
+        const held = forecastHoldOf(engage, auth.accountId, v.value.content, v.value.scheduledAt ?? now);
         const { accepted } = await runCommand(engage, metadataOf(req), MESSAGES, (metadata) => acceptMessages(engage, auth.accountId, [v.value], metadata));
         reply.code(202);
-        return acceptedRecord(accepted[0]);
+        return withHold(acceptedRecord(accepted[0]), await held);
       },
     }),
     defineRoute({
@@ -370,13 +397,14 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       tags: ['messages'],
       params: IdParams,
       body: z.strictObject({}).optional(),
-      responses: { 202: AcceptedMessageOut.extend({ resend_of: z.string().describe('the message resent') }).describe('the new message, accepted') },
+      responses: { 202: AcceptedMessageOut.extend({ resend_of: z.string().describe('the message resent') }).describe('the new message, accepted, and the hold it will meet if the sending policy holds it') },
       async handler({ params, auth, req, reply }) {
         rejectImpossibleId(params.id);
         const content = await contentOf(engage, auth.accountId, params.id);
+        const held = forecastHoldOf(engage, auth.accountId, content, engage.clock.now());
         const { accepted } = await runCommand(engage, metadataOf(req), MESSAGES, (metadata) => acceptMessages(engage, auth.accountId, [{ content }], metadata, { resendOf: params.id }));
         reply.code(202);
-        return { ...acceptedRecord(accepted[0]), resend_of: params.id };
+        return { ...withHold(acceptedRecord(accepted[0]), await held), resend_of: params.id };
       },
     }),
     defineRoute({
