@@ -28,7 +28,7 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   scope?: Scope | readonly Scope[] | null;
   rateGroup?: RateGroup;
   /** the operation's name in the OpenAPI document and in generated clients (camelCase, unique) */
-  operationId?: string;
+  operationId: string;
   summary: string;
   /** more than the summary says, for the document (markdown) */
   description?: string;
@@ -42,7 +42,7 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
    * The success answers: status → the body's schema (its `.describe()` the answer's description),
    * or a description alone for an answer with no body or a body that is not JSON (`produces`).
    */
-  responses?: Record<number, ZodType | string>;
+  responses: Record<number, ZodType | string>;
   /**
    * Error statuses this route answers beyond those every route of its kind can (errorStatuses:
    * 400, 401, 403, 404, 409, 413, 415, 429 as they apply), each with the error body.
@@ -252,7 +252,7 @@ const SECURITY: Record<AuthMode, Record<string, string[]>[]> = {
 function routeSchema(spec: AnyRoute): Record<string, unknown> {
   const response: Record<string, unknown> = {};
   const mediaType = spec.produces?.split(';')[0]!.trim();
-  for (const [status, answer] of Object.entries(spec.responses ?? {})) {
+  for (const [status, answer] of Object.entries(spec.responses)) {
     const description = typeof answer === 'string' ? answer : (answer.description ?? successDescription(Number(status)));
     if (mediaType && Number(status) < 300) {
       // a page, or (a schema given) JSON as well for a client that prefers it

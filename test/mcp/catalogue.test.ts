@@ -7,7 +7,7 @@ import { type AnyRoute, defineRoute } from '../../src/http/route.ts';
 import { buildTools, TOOL_SPECS } from '../../src/mcp/tools.ts';
 
 const route = (spec: Partial<AnyRoute> & Pick<AnyRoute, 'method' | 'url'>): AnyRoute =>
-  defineRoute({ auth: 'key', summary: 's', tags: [], handler: async () => ({}), ...spec }) as AnyRoute;
+  defineRoute({ auth: 'key', operationId: 'aTool', summary: 's', tags: [], responses: { 200: z.object({}) }, handler: async () => ({}), ...spec }) as AnyRoute;
 
 const spec = (method: AnyRoute['method'], url: string) => [{ name: 'a_tool', title: 'A tool', description: 'does a thing', method, url }];
 
