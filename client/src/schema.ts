@@ -2370,7 +2370,7 @@ export interface components {
             scheduled_at: string | null;
             /** @description why it is where it is: a failure's reason (the provider's words while readable, else its category: suppressed, bounced, …), a hold's (as held.reason), or retrying */
             reason: string | null;
-            /** @description set while the sending policy holds it back (decided at dispatch, so never on a message not yet dispatched) */
+            /** @description set while the sending policy holds it back (decided when the dispatcher claims it; a send's answer forecasts it) */
             held: components["schemas"]["MessageHold"] | null;
             provider: string | null;
             provider_message_id: string | null;
@@ -2400,6 +2400,8 @@ export interface components {
             scheduled_at: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description a marketing send the sending policy would hold if it were dispatched now (or at its scheduled time): why and until when, forecast from what has been sent so far */
+            held?: components["schemas"]["MessageHold"];
         };
         /** @description A bulk send: the items accepted, and each invalid one with its issues */
         BulkSendResult: {
@@ -3059,7 +3061,7 @@ export interface components {
         JsonRpcResponse: {
             /** @constant */
             jsonrpc: "2.0";
-            id: (string | number) | null;
+            id: string | number;
             /** @description the method's result (tools/call: the tool's content, isError when it failed) */
             result?: {
                 [key: string]: unknown;
@@ -3115,6 +3117,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
@@ -3288,6 +3299,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
             401: {
                 headers: {
@@ -3355,6 +3375,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AccountSettings"];
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
@@ -3521,6 +3550,15 @@ export interface operations {
                         data: components["schemas"]["ApiKey"][];
                         next_cursor: string | null;
                     };
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
@@ -4290,6 +4328,15 @@ export interface operations {
                         data: components["schemas"]["CustomField"][];
                         next_cursor: string | null;
                     };
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
@@ -5846,6 +5893,15 @@ export interface operations {
                     "application/json": components["schemas"]["SegmentRuleSchema"];
                 };
             };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
             401: {
                 headers: {
@@ -6768,7 +6824,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the message, accepted for dispatch (queued) or scheduled */
+            /** @description the message, accepted for dispatch (queued) or scheduled, and the hold it will meet if the sending policy holds it */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -7368,7 +7424,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the new message, accepted */
+            /** @description the new message, accepted, and the hold it will meet if the sending policy holds it */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -7385,6 +7441,7 @@ export interface operations {
                         scheduled_at: string | null;
                         /** Format: date-time */
                         created_at: string;
+                        held?: components["schemas"]["MessageHold"];
                         /** @description the message resent */
                         resend_of: string;
                     };
@@ -7993,6 +8050,15 @@ export interface operations {
                             description: string;
                         }[];
                     };
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
@@ -8697,6 +8763,15 @@ export interface operations {
                         /** @description whsec_… */
                         secret: string;
                     };
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
@@ -9948,6 +10023,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InboundSettings"];
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
@@ -12882,6 +12966,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
             401: {
                 headers: {
@@ -13210,6 +13303,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
             401: {
                 headers: {
@@ -13361,6 +13463,15 @@ export interface operations {
                             at: string;
                         } | null;
                     };
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
@@ -13571,6 +13682,15 @@ export interface operations {
                             } | null;
                         };
                     };
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
@@ -14422,6 +14542,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
             401: {
                 headers: {
@@ -14593,6 +14722,15 @@ export interface operations {
                         requested_at: string | null;
                         enabled: boolean;
                     };
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
@@ -14783,6 +14921,15 @@ export interface operations {
                             sample?: string;
                         } | null;
                     };
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
@@ -15606,6 +15753,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
             401: {
                 headers: {
@@ -15773,6 +15929,15 @@ export interface operations {
                         secret: string;
                         require_identity: boolean;
                     };
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
@@ -15946,6 +16111,15 @@ export interface operations {
                         /** @description whether a browser may add tags */
                         tags: boolean;
                     };
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
@@ -16421,6 +16595,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body is larger than this endpoint takes */
             413: {
                 headers: {
@@ -16528,6 +16711,15 @@ export interface operations {
             };
             /** @description Not found, or not this account’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16935,6 +17127,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
             429: {
                 headers: {
@@ -17004,7 +17205,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: (string | number) | null;
+                        error: {
+                            code: number;
+                            message: string;
+                            data?: unknown;
+                        };
+                    } | components["schemas"]["Error"];
                 };
             };
             /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
@@ -17049,7 +17259,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": {
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id: (string | number) | null;
+                        error: {
+                            code: number;
+                            message: string;
+                            data?: unknown;
+                        };
+                    } | components["schemas"]["Error"];
                 };
             };
             /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
