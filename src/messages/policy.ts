@@ -19,6 +19,8 @@ import { ERASED } from '../personal-data/codec.ts';
 import { keysById } from '../personal-data/keys.ts';
 import { fromAddressOf } from '../channels/smtp.ts';
 import type { Config, QuietHours } from '../config.ts';
+import { type Clock, systemClock } from '../clock.ts';
+import { TtlCache } from '../ttl-cache.ts';
 import { domainOfAddress } from '../domains/names.ts';
 import { nextUtcMidnight, utcMidnight, warmupToday } from '../domains/warmup.ts';
 
@@ -64,11 +66,25 @@ export function quietUntil(at: Date, timeZone: string, quiet: QuietHours | null)
   return until;
 }
 
+/** A From domain in warm-up: its cap today, the ramp day and the marketing emails it sent today. */
+interface WarmupAllowance {
+  name: string;
+  day: number;
+  cap: number;
+  sent: number;
+}
+
 export class Policy {
+  /** accounts' time zones as forecasts read them (a minute old at most) */
+  private readonly accountTimezones: TtlCache<{ timezone: string | null }>;
+
   constructor(
     private readonly pool: pg.Pool,
     private readonly config: Pick<Config, 'MARKETING_CAP_PER_DAY' | 'QUIET_HOURS' | 'DEFAULT_TIMEZONE' | 'EMAIL_FROM'>,
-  ) {}
+    clock: Clock = systemClock,
+  ) {
+    this.accountTimezones = new TtlCache({ ttlMs: 60_000, max: 10_000, clock });
+  }
 
   async decide(messages: readonly PolicyInput[], now: Date): Promise<Map<string, Decision>> {
     const decisions = new Map<string, Decision>();
@@ -125,20 +141,11 @@ export class Policy {
         continue;
       }
       const tz = timezones.get(key) ?? accountTimezone.get(m.account_id) ?? this.config.DEFAULT_TIMEZONE;
-      const quietEnd = quietUntil(now, tz, this.config.QUIET_HOURS);
-      if (quietEnd) {
-        decisions.set(m.id, { action: 'hold', until: quietEnd, reason: 'quiet_hours', detail: `quiet hours ${this.config.QUIET_HOURS!.window} in ${tz}` });
-        continue;
-      }
       const used = sentToday.get(key) ?? { count: 0, oldest: now };
-      if (used.count >= this.config.MARKETING_CAP_PER_DAY) {
-        const until = new Date(used.oldest.getTime() + 24 * 3600_000);
-        decisions.set(m.id, { action: 'hold', until, reason: 'marketing_cap', detail: `${used.count} marketing messages in the last 24 h (cap ${this.config.MARKETING_CAP_PER_DAY})` });
-        continue;
-      }
       const domain = m.channel === 'email' ? warmup.get(`${m.account_id} ${this.fromDomain(m)}`) : undefined;
-      if (domain && domain.sent >= domain.cap) {
-        decisions.set(m.id, { action: 'hold', until: nextUtcMidnight(now), reason: 'warmup_cap', detail: `warm-up day ${domain.day} of ${domain.name}: ${domain.sent} of ${domain.cap} marketing emails sent today` });
+      const hold = this.holdOf(now, tz, used, domain);
+      if (hold) {
+        decisions.set(m.id, hold);
         continue;
       }
       // count this one, so a batch cannot overshoot the caps
@@ -150,16 +157,45 @@ export class Policy {
   }
 
   /**
+   * What holds a marketing message back at `now`, in this order: the recipient's quiet hours (in
+   * `tz`), the recipient's marketing messages of 24 h (`used`), the From domain's warm-up cap of the
+   * day (`domain`); null when nothing does.
+   */
+  private holdOf(now: Date, tz: string, used: { count: number; oldest: Date }, domain: WarmupAllowance | undefined): Extract<Decision, { action: 'hold' }> | null {
+    const quietEnd = quietUntil(now, tz, this.config.QUIET_HOURS);
+    if (quietEnd) return { action: 'hold', until: quietEnd, reason: 'quiet_hours', detail: `quiet hours ${this.config.QUIET_HOURS!.window} in ${tz}` };
+    if (used.count >= this.config.MARKETING_CAP_PER_DAY) {
+      const until = new Date(used.oldest.getTime() + 24 * 3600_000);
+      return { action: 'hold', until, reason: 'marketing_cap', detail: `${used.count} marketing messages in the last 24 h (cap ${this.config.MARKETING_CAP_PER_DAY})` };
+    }
+    if (domain && domain.sent >= domain.cap) {
+      return { action: 'hold', until: nextUtcMidnight(now), reason: 'warmup_cap', detail: `warm-up day ${domain.day} of ${domain.name}: ${domain.sent} of ${domain.cap} marketing emails sent today` };
+    }
+    return null;
+  }
+
+  /**
    * The hold a marketing message accepted now would meet if it were dispatched at `at` (its send
-   * time): what a send's answer says (README "Messaging"). A forecast from what has been sent so far:
-   * the dispatcher decides again when it claims the message, counting what went out meanwhile.
+   * time): what a send's answer says (README "Messaging"). A forecast from what has been sent so far
+   * (the dispatcher decides again when it claims the message, counting what went out meanwhile),
+   * with the account's time zone as it was up to a minute ago; its look-ups run side by side, and
+   * only those the message needs (no suppression or erasure: those fail a message, never hold it).
    */
   async forecastHold(accountId: string, content: Pick<MessageContent, 'channel' | 'to' | 'transactional' | 'category' | 'sender'>, at: Date): Promise<{ reason: HoldReason; until: Date } | null> {
     if (!isMarketing(content)) return null;
-    const id = 'forecast';
-    const input: PolicyInput = { id, account_id: accountId, channel: content.channel, to_address: content.to, marketing: true, category: content.category ?? null, sender: content.sender ?? null, personal_key: null };
-    const decision = (await this.decide([input], at)).get(id);
-    return decision?.action === 'hold' ? { reason: decision.reason, until: decision.until } : null;
+    const input: PolicyInput = { id: '', account_id: accountId, channel: content.channel, to_address: content.to, marketing: true, category: content.category ?? null, sender: content.sender ?? null, personal_key: null };
+    const recipient = [{ account_id: accountId, address: content.to }];
+    const quiet = this.config.QUIET_HOURS !== null;
+    const [zones, accountZone, sent, warmup] = await Promise.all([
+      quiet ? recipientTimezones(this.pool, recipient) : [],
+      quiet ? this.accountTimezones.get(accountId, async () => ({ timezone: (await accountTimezones(this.pool, [accountId])).get(accountId) ?? null })) : undefined,
+      marketingSentSince(this.pool, recipient, new Date(at.getTime() - 24 * 3600_000)),
+      this.warmupAllowance([input], at),
+    ]);
+    const tz = zones[0]?.timezone ?? accountZone?.timezone ?? this.config.DEFAULT_TIMEZONE;
+    const used = sent[0] ? { count: sent[0].n, oldest: sent[0].oldest } : { count: 0, oldest: at };
+    const hold = this.holdOf(at, tz, used, content.channel === 'email' ? warmup.get(`${accountId} ${this.fromDomain(input)}`) : undefined);
+    return hold ? { reason: hold.reason, until: hold.until } : null;
   }
 
   /** The From domain of an email: its sender address's, else EMAIL_FROM's (fromAddressOf). */
@@ -169,7 +205,7 @@ export class Policy {
 
   /** Per `<account> <domain>` in warm-up with a cap today: the cap, the ramp day and what went out since UTC midnight. */
   private async warmupAllowance(marketing: readonly PolicyInput[], now: Date) {
-    const allowance = new Map<string, { name: string; day: number; cap: number; sent: number }>();
+    const allowance = new Map<string, WarmupAllowance>();
     const pairs = marketing.filter((m) => m.channel === 'email').flatMap((m) => {
       const domain = this.fromDomain(m);
       return domain ? [{ account_id: m.account_id, domain }] : [];

@@ -146,24 +146,6 @@ const AcceptedMessageOut = z
   })
   .meta({ id: 'AcceptedMessage', description: 'A message just accepted: queued for dispatch, or scheduled' });
 
-const policy = new WeakMap<AppDeps['engage'], Policy>();
-
-/**
- * The hold a marketing send will meet (README "Messaging"), or null; a forecast that fails leaves
- * the answer without one rather than failing a send that was accepted.
- */
-async function forecastHoldOf(engage: AppDeps['engage'], accountId: string, content: MessageContent, at: Date): Promise<{ reason: HoldReason; until: Date } | null> {
-  if (!isMarketing(content)) return null;
-  let forEngage = policy.get(engage);
-  if (!forEngage) policy.set(engage, (forEngage = new Policy(engage.pool, engage.config)));
-  try {
-    return await forEngage.forecastHold(accountId, content, at);
-  } catch (err) {
-    engage.log.warn({ err }, 'could not forecast the hold of a send');
-    return null;
-  }
-}
-
 /** The send's answer, with the hold it will meet when there is one. */
 const withHold = <T extends object>(record: T, held: { reason: HoldReason; until: Date } | null) => (held ? { ...record, held: { reason: held.reason, until: held.until.toISOString() } } : record);
 
@@ -237,6 +219,20 @@ type ItemResult = { index: number; id?: string; status?: string; error?: string;
 
 export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
   const sendOptions = { allowPrivateWebhooks: engage.config.WEBHOOK_ALLOW_PRIVATE };
+  const policy = new Policy(engage.pool, engage.config, engage.clock);
+  /**
+   * The hold a marketing send will meet (README "Messaging"), or null; a forecast that fails leaves
+   * the answer without one rather than failing a send that was accepted.
+   */
+  const forecastHoldOf = async (accountId: string, content: MessageContent, at: Date) => {
+    if (!isMarketing(content)) return null;
+    try {
+      return await policy.forecastHold(accountId, content, at);
+    } catch (err) {
+      engage.log.warn({ err }, 'could not forecast the hold of a send');
+      return null;
+    }
+  };
   /** Validates many items, accepts the valid ones in batched appends, reports every item by index. */
   async function acceptMany(accountId: string, items: unknown[], req: Parameters<typeof metadataOf>[0]) {
     const now = engage.clock.now();
@@ -278,7 +274,7 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
         if (!v.ok) throw invalid(v.issues);
         const senderIssues = await new SenderCheck(engage, auth.accountId).issues(v.value);
         if (senderIssues.length > 0) throw invalid(senderIssues);
-        const held = forecastHoldOf(engage, auth.accountId, v.value.content, v.value.scheduledAt ?? now);
+        const held = forecastHoldOf(auth.accountId, v.value.content, v.value.scheduledAt ?? now);
         const { accepted } = await runCommand(engage, metadataOf(req), MESSAGES, (metadata) => acceptMessages(engage, auth.accountId, [v.value], metadata));
         reply.code(202);
         return withHold(acceptedRecord(accepted[0]), await held);
@@ -401,7 +397,7 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       async handler({ params, auth, req, reply }) {
         rejectImpossibleId(params.id);
         const content = await contentOf(engage, auth.accountId, params.id);
-        const held = forecastHoldOf(engage, auth.accountId, content, engage.clock.now());
+        const held = forecastHoldOf(auth.accountId, content, engage.clock.now());
         const { accepted } = await runCommand(engage, metadataOf(req), MESSAGES, (metadata) => acceptMessages(engage, auth.accountId, [{ content }], metadata, { resendOf: params.id }));
         reply.code(202);
         return { ...withHold(acceptedRecord(accepted[0]), await held), resend_of: params.id };
