@@ -21,6 +21,8 @@ import { fromAddressOf } from '../channels/smtp.ts';
 import type { Config, QuietHours } from '../config.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { TtlCache } from '../ttl-cache.ts';
+import { isUndefinedTable } from '../db/errors.ts';
+import { prepared } from '../db/prepared.ts';
 import { domainOfAddress } from '../domains/names.ts';
 import { nextUtcMidnight, utcMidnight, warmupToday } from '../domains/warmup.ts';
 
@@ -65,6 +67,10 @@ export function quietUntil(at: Date, timeZone: string, quiet: QuietHours | null)
   until.setUTCSeconds(0, 0);
   return until;
 }
+
+/** recipientHoldFacts' statement: the two functions decide() calls for a batch, for one recipient. */
+const RECIPIENT_HOLD_FACTS = `SELECT (SELECT o_timezone FROM recipient_timezones(ARRAY[$1::text], ARRAY[$2::text], ARRAY[$1::text]) LIMIT 1) AS timezone, s.o_n AS n, s.o_oldest AS oldest
+  FROM (SELECT 1) AS one LEFT JOIN marketing_sent_since(ARRAY[$1::text], ARRAY[$2::text], $3::timestamptz, ARRAY[$1::text]) AS s ON true`;
 
 /** A From domain in warm-up: its cap today, the ramp day and the marketing emails it sent today. */
 interface WarmupAllowance {
@@ -184,18 +190,33 @@ export class Policy {
   async forecastHold(accountId: string, content: Pick<MessageContent, 'channel' | 'to' | 'transactional' | 'category' | 'sender'>, at: Date): Promise<{ reason: HoldReason; until: Date } | null> {
     if (!isMarketing(content)) return null;
     const input: PolicyInput = { id: '', account_id: accountId, channel: content.channel, to_address: content.to, marketing: true, category: content.category ?? null, sender: content.sender ?? null, personal_key: null };
-    const recipient = [{ account_id: accountId, address: content.to }];
-    const quiet = this.config.QUIET_HOURS !== null;
-    const [zones, accountZone, sent, warmup] = await Promise.all([
-      quiet ? recipientTimezones(this.pool, recipient) : [],
-      quiet ? this.accountTimezones.get(accountId, async () => ({ timezone: (await accountTimezones(this.pool, [accountId])).get(accountId) ?? null })) : undefined,
-      marketingSentSince(this.pool, recipient, new Date(at.getTime() - 24 * 3600_000)),
+    const [recipient, accountZone, warmup] = await Promise.all([
+      this.recipientHoldFacts(accountId, content.to, new Date(at.getTime() - 24 * 3600_000)),
+      this.config.QUIET_HOURS ? this.accountTimezones.get(accountId, async () => ({ timezone: (await accountTimezones(this.pool, [accountId])).get(accountId) ?? null })) : undefined,
       this.warmupAllowance([input], at),
     ]);
-    const tz = zones[0]?.timezone ?? accountZone?.timezone ?? this.config.DEFAULT_TIMEZONE;
-    const used = sent[0] ? { count: sent[0].n, oldest: sent[0].oldest } : { count: 0, oldest: at };
+    const tz = recipient.timezone ?? accountZone?.timezone ?? this.config.DEFAULT_TIMEZONE;
+    const used = recipient.sent ?? { count: 0, oldest: at };
     const hold = this.holdOf(at, tz, used, content.channel === 'email' ? warmup.get(`${accountId} ${this.fromDomain(input)}`) : undefined);
     return hold ? { reason: hold.reason, until: hold.until } : null;
+  }
+
+  /**
+   * One recipient's time zone (their contact's) and marketing messages sent since `since`, in one
+   * statement: the look-ups decide() makes for a batch, as a single send's forecast needs them.
+   */
+  private async recipientHoldFacts(accountId: string, address: string, since: Date): Promise<{ timezone: string | null; sent: { count: number; oldest: Date } | null }> {
+    try {
+      const { rows } = await this.pool.query<{ timezone: string | null; n: number | null; oldest: Date | null }>(prepared(RECIPIENT_HOLD_FACTS, [accountId, address, since]));
+      const [r] = rows;
+      return { timezone: r?.timezone ?? null, sent: r?.n ? { count: r.n, oldest: r.oldest! } : null };
+    } catch (err) {
+      // a live messages generation of version 5 or older has no message_states (marketingSentSince reads the view)
+      if (!isUndefinedTable(err)) throw err;
+      const recipient = [{ account_id: accountId, address }];
+      const [zones, sent] = await Promise.all([recipientTimezones(this.pool, recipient), marketingSentSince(this.pool, recipient, since)]);
+      return { timezone: zones[0]?.timezone ?? null, sent: sent[0] ? { count: sent[0].n, oldest: sent[0].oldest } : null };
+    }
   }
 
   /** The From domain of an email: its sender address's, else EMAIL_FROM's (fromAddressOf). */
