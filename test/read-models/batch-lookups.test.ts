@@ -15,6 +15,7 @@ import { suppressedAmong, suppressionsProjection } from '../../projections/suppr
 import { providerIdsUpdate } from '../../projections/webhook-message-hooks.ts';
 import { releaseDeliveries, webhookOutboxProjection } from '../../projections/webhook-outbox.ts';
 import { writeTogether } from '../../src/db/together.ts';
+import { Policy } from '../../src/messages/policy.ts';
 import type { RecordedEvent } from '../../src/eventstore/port.ts';
 import { ensureProjection } from '../../src/read-models/generations.ts';
 import { migratedStoreForSuite } from '../support/event-store.ts';
@@ -153,6 +154,11 @@ describe('during a rebuild from the one-table messages read model (version 5)', 
       ]);
       const due = await dueForDispatch(client, 10, []);
       expect(due.map(({ id, to_address, message }) => ({ id, to_address, message }))).toEqual([{ id: 'm5', to_address: 'c@example.com', message: 'Due' }]);
+      // a send's hold forecast counts the same way (its one statement falls back to the look-ups above;
+      // an sms: this database keeps no email domains to look at for warm-up)
+      const policy = new Policy(client as unknown as pg.Pool, { MARKETING_CAP_PER_DAY: 2, QUIET_HOURS: null, DEFAULT_TIMEZONE: 'UTC', EMAIL_FROM: 'no-reply@engage.local' });
+      expect(await policy.forecastHold(ACCOUNT, { channel: 'sms', to: 'a@example.com', transactional: false }, new Date())).toMatchObject({ reason: 'marketing_cap' });
+      expect(await policy.forecastHold(ACCOUNT, { channel: 'sms', to: 'b@example.com', transactional: false }, new Date())).toBeNull();
     } finally {
       await client.query('RESET search_path').catch(() => undefined);
       await client.query('ALTER TABLE IF EXISTS public.message_states_away RENAME TO message_states').catch(() => undefined);
