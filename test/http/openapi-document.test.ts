@@ -95,6 +95,12 @@ describe('the OpenAPI document', () => {
     for (const { where, op } of operations()) expect(Array.isArray(op.security), `${where} has security`).toBe(true);
   });
 
+  it('says where the API is: an absolute URL (PUBLIC_BASE_URL, else this host on PORT), not "/"', () => {
+    const servers = (doc as unknown as { servers: { url: string }[] }).servers;
+    expect(servers).toHaveLength(1);
+    expect(servers[0]!.url).toMatch(/^http:\/\/localhost:\d+$/);
+  });
+
   it('refers only to schemas it has, and carries no bound zod adds to an integer of its own (±2^53−1)', () => {
     const text = JSON.stringify(doc);
     for (const [, name] of text.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)) expect(doc.components.schemas, name).toHaveProperty(name!);
