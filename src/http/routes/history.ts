@@ -56,7 +56,7 @@ const ROUTES: HistoryRoute[] = [
     scope: 'settings',
     source: (accountId, id) => ({ stream: accountStream(accountId), concerns: keyEvent(id) }),
   },
-  { url: '/v1/account/email-domains/:id/history', operationId: 'listEmailDomainHistory', tag: 'email-domains', resource: 'email domain', source: (_a, id) => ({ stream: emailDomainStream(id) }) },
+  { url: '/v1/account/email-domains/:id/history', operationId: 'listEmailDomainHistory', tag: 'email domains', resource: 'email domain', source: (_a, id) => ({ stream: emailDomainStream(id) }) },
 ];
 
 export function historyRoutes({ engage }: AppDeps): AnyRoute[] {

@@ -50,7 +50,7 @@ function actAnswers(tools: Iterable<Tool>): { responses: Record<number, z.ZodTyp
     for (const [status, answer] of documented) {
       const schemas = byStatus.get(Number(status)) ?? new Set();
       // a route that describes its answer in words only: some JSON object
-      schemas.add(answer === undefined || typeof answer === 'string' ? z.looseObject({}) : answer);
+      schemas.add(answer === undefined || typeof answer === 'string' ? SOME_OBJECT : answer);
       byStatus.set(Number(status), schemas);
     }
     for (const status of errorStatuses(route)) errors.add(status);
@@ -62,6 +62,9 @@ function actAnswers(tools: Iterable<Tool>): { responses: Record<number, z.ZodTyp
   }
   return { responses, errors: [...errors] };
 }
+
+/** the answer of a route that describes it in words only: some JSON object (one schema, so a union names it once) */
+const SOME_OBJECT = z.looseObject({});
 
 const ActBody = z.strictObject({
   tool: z.string().min(1).max(100),
