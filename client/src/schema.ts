@@ -3480,7 +3480,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3662,7 +3662,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3780,7 +3780,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3891,7 +3891,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3985,7 +3985,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4177,7 +4177,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4436,7 +4436,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4547,7 +4547,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4720,7 +4720,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4826,7 +4826,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4948,7 +4948,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5126,7 +5126,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5317,7 +5317,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5413,7 +5413,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5526,7 +5526,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5734,7 +5734,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5842,7 +5842,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6001,7 +6001,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6180,7 +6180,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6375,7 +6375,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6486,7 +6486,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6743,7 +6743,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6860,7 +6860,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6962,7 +6962,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7103,7 +7103,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7376,7 +7376,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7483,7 +7483,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7735,7 +7735,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -7972,7 +7972,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8166,7 +8166,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8277,7 +8277,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8375,7 +8375,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8494,7 +8494,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8693,7 +8693,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8868,7 +8868,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8983,7 +8983,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9262,7 +9262,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9453,7 +9453,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9566,7 +9566,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9743,7 +9743,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9956,7 +9956,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10128,7 +10128,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10324,7 +10324,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10505,7 +10505,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10622,7 +10622,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10735,7 +10735,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -10846,7 +10846,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11007,7 +11007,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11198,7 +11198,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11287,7 +11287,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11438,7 +11438,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11561,7 +11561,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -11841,7 +11841,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12056,7 +12056,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12238,7 +12238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12349,7 +12349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12508,7 +12508,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12619,7 +12619,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12708,7 +12708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13580,7 +13580,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13831,7 +13831,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14242,7 +14242,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14360,7 +14360,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14467,7 +14467,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14649,7 +14649,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -14843,7 +14843,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15042,7 +15042,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15158,7 +15158,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -15858,7 +15858,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16037,7 +16037,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16224,7 +16224,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16328,7 +16328,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16595,7 +16595,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16718,7 +16718,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17051,7 +17051,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17235,7 +17235,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17514,7 +17514,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body */
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document at /v1/openapi.json (README "API reference"): @fastify/swagger reads
 // every documented route's schema, and fastify-type-provider-zod turns the zod schemas the route
-// validates with into JSON Schema. Schemas registered in `apiSchemas` become named components.
+// validates with into JSON Schema. A schema given an id (`.meta({ id })`) becomes a named component.
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z, type ZodType } from 'zod';
@@ -35,7 +35,7 @@ export const ERROR_DESCRIPTIONS: Record<number | '5XX', string> = {
   402: 'The account has not got what this needs (payment_required, addon_required): its plan, balance or add-on',
   403: 'The credential may not do this (insufficient_scope names the missing capabilities, or the role is too low)',
   404: 'Not found, or not this account’s',
-  409: 'Conflict: the state does not allow it now, or an Idempotency-Key was reused with a different body',
+  409: 'Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again)',
   410: 'Gone: it existed and is no longer available',
   413: 'The body is larger than this endpoint takes',
   415: 'Unsupported Content-Type (the issues name the header)',
