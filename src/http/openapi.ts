@@ -20,6 +20,9 @@ export const ErrorBody = z
   })
   .meta({ id: 'Error', description: 'The error body: {error, message} and what the code adds (issues, missing, retry_after, request_id, …)' });
 
+/** An ISO 8601 date-time in UTC, as every timestamp of an answer is written. */
+export const DateTime = z.string().meta({ format: 'date-time' });
+
 /** A page of a list: `next_cursor` is the `cursor` of the next page, null on the last. */
 export const Page = <T extends ZodType>(item: T) => z.object({ data: z.array(item), next_cursor: z.string().nullable() });
 

@@ -9,7 +9,7 @@ import { CountrySchema, EmailSchema, PhoneSchema, TimezoneSchema } from '../../c
 import { ERASURE_READ_MODELS, ErasureBody, eraseAddress } from '../../personal-data/erasure.ts';
 import type { AppDeps } from '../deps.ts';
 import { found, iso, metadataOf } from '../common.ts';
-import { Page } from '../openapi.ts';
+import { DateTime, Page } from '../openapi.ts';
 import { type AuthContext, capabilityRefusal, hasCapability } from '../plugins/auth.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
@@ -29,7 +29,6 @@ const SettingsOut = z
   })
   .meta({ id: 'AccountSettings', description: "The account's settings (null: not set)" });
 
-const DateTime = z.string().meta({ format: 'date-time' });
 const ROLES = ['owner', 'admin', 'member', 'viewer'] as const satisfies readonly Role[];
 const KeyScopes = z.array(z.enum(ALL_SCOPES)).nullable().describe('null: every scope (full access)');
 

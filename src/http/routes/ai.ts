@@ -14,6 +14,7 @@ import { inputErrorOf } from '../../cpu-work/pool.ts';
 import type { SpamRating } from '../../spam/score.ts';
 import type { AppDeps } from '../deps.ts';
 import { metadataOf } from '../common.ts';
+import { DateTime } from '../openapi.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const AI = ['ai'];
@@ -56,9 +57,6 @@ const SpamCheckBody = z
   .superRefine((body, ctx) => {
     if (!body.html?.trim() && !body.text?.trim()) ctx.addIssue({ code: 'custom', path: ['text'], message: 'html or text is required' });
   });
-
-/** An ISO 8601 date-time in UTC, as every timestamp of an answer is written. */
-const DateTime = z.string().meta({ format: 'date-time' });
 
 /** How a helper's answer was made: by the provider (its model), or by the built-in fallback (and why). */
 const Provenance = {

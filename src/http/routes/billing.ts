@@ -15,7 +15,7 @@ import { CountrySchema, EmailSchema } from '../../contacts/validation.ts';
 import { invalidField } from '../../errors.ts';
 import type { AppDeps } from '../deps.ts';
 import { metadataOf, pageAfter, pageQuery } from '../common.ts';
-import { Page } from '../openapi.ts';
+import { DateTime, Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 /** The read model a billing write's answer waits for. */
@@ -30,8 +30,6 @@ const LedgerCursor = z.object({ c: z.string().regex(/^\d{1,20}$/), p: z.string()
 
 const CurrencyBody = z.strictObject({ currency: z.string().trim().toUpperCase().pipe(z.enum(CURRENCIES, { message: `must be one of ${CURRENCIES.join(', ')}` })) });
 
-/** An ISO 8601 date-time in UTC, as every timestamp of an answer is written. */
-const DateTime = z.string().meta({ format: 'date-time' });
 const Money = z.string().describe('a decimal amount, e.g. "12.50"');
 const Currency = z.enum(CURRENCIES);
 /** One value per channel. */

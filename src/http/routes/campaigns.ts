@@ -14,7 +14,7 @@ import { MAX_SCHEDULE_AHEAD_MS, contactAddressField, validateTemplate } from '..
 import { toIssues } from '../../validation.ts';
 import type { AppDeps } from '../deps.ts';
 import { Timestamp, found, metadataOf, pageById, pageQuery } from '../common.ts';
-import { Page } from '../openapi.ts';
+import { DateTime, Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const IdParams = z.object({ id: z.string().max(64) });
@@ -32,8 +32,6 @@ const CampaignFields = z.object({ name: z.string().trim().min(1).max(200), audie
 /** The read model a write's response waits for. */
 const CAMPAIGNS = ['campaigns'];
 
-/** An ISO 8601 date-time in UTC, as every timestamp of an answer is written. */
-const DateTime = z.string().meta({ format: 'date-time' });
 /** Fields a write's answer leaves out when it is made from the campaign's stream (the read model not having it yet). */
 const fromReadModel = (schema: z.ZodType) => schema.optional().describe('(left out only in the answer of a write the read model had not yet taken in)');
 

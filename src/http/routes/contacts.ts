@@ -14,7 +14,7 @@ import { ERASURE_READ_MODELS, ErasureBody, eraseContact } from '../../personal-d
 import { newId } from '../../ids.ts';
 import type { AppDeps } from '../deps.ts';
 import { Deleted, found, iso, metadataOf, pageById, pageQuery } from '../common.ts';
-import { Page } from '../openapi.ts';
+import { DateTime, Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const IdParams = z.object({ id: z.string().max(64) });
@@ -40,9 +40,6 @@ const FieldBody = z.strictObject({
   type: z.enum(FIELD_TYPES),
   options: z.array(z.string().trim().min(1).max(200)).min(1).max(500).optional(),
 });
-
-/** An ISO 8601 date-time in UTC, as every timestamp of an answer is written. */
-const DateTime = z.string().meta({ format: 'date-time' });
 
 /** A contact as every answer shows it (contactOut, contactView); lists and segments answer it too. */
 export const ContactOut = z

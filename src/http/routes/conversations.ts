@@ -13,7 +13,7 @@ import { isWellFormedText } from '../../messages/validation.ts';
 import { checkWebhookUrl } from '../../webhooks/ssrf.ts';
 import type { AppDeps } from '../deps.ts';
 import { found, iso, metadataOf, pageAfter, pageQuery, Timestamp } from '../common.ts';
-import { Page } from '../openapi.ts';
+import { DateTime, Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 /** A write here answers once the inbox (and, for a reply, history) shows it. */
@@ -53,8 +53,6 @@ const InboundBody = z.strictObject({
   help_text: text(1600).min(1).nullable().optional(),
 });
 
-/** An ISO 8601 date-time in UTC, as every timestamp of an answer is written. */
-const DateTime = z.string().meta({ format: 'date-time' });
 /** A write met another on the same stream on every retry (write conflict). */
 const WRITE_CONFLICT = 409;
 

@@ -18,6 +18,7 @@ import {
   verifyEmailDomain,
 } from '../../domains/email-domains.ts';
 import type { AppDeps } from '../deps.ts';
+import { DateTime } from '../openapi.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 import { DomainIdParams, accountDomainRoutes } from './account-domains.ts';
 
@@ -30,8 +31,6 @@ const DmarcBody = z.strictObject({ xml: z.string().min(1).max(DMARC_MAX_XML_BYTE
 const DmarcQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(100).default(20) });
 const WarmupBody = z.strictObject({ action: z.enum(['start', 'pause', 'resume', 'stop']) });
 
-/** An ISO 8601 date-time in UTC, as every timestamp of an answer is written. */
-const DateTime = z.string().meta({ format: 'date-time' });
 /** A write met another on the same stream on every retry (write conflict). */
 const WRITE_CONFLICT = 409;
 

@@ -19,15 +19,13 @@ import { MAX_IMPORT_BYTES, payloadTooLarge, uploadProblem } from '../../imports/
 import { toIssues } from '../../validation.ts';
 import type { AppDeps } from '../deps.ts';
 import { findUnstorable, found, metadataOf, pageById, pageQuery } from '../common.ts';
-import { Page } from '../openapi.ts';
+import { DateTime, Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute, registerRoutes } from '../route.ts';
 
 const IdParams = z.object({ id: z.string().max(64) });
 /** text/csv: the options as query parameters, and the name to show for the file */
 const UploadQuery = z.strictObject({ ...ImportOptionsShape, file_name: z.string().trim().min(1).max(255).optional() });
 const ImportListQuery = z.strictObject({ ...pageQuery });
-
-const DateTime = z.string().meta({ format: 'date-time' });
 
 /** An import as every answer shows it (importOut, acceptedView). */
 const ImportOut = z

@@ -8,15 +8,13 @@ import { followClick } from '../../tracking/clicks.ts';
 import { INTERSTITIAL_CSP, interstitialPage, showsInterstitial } from '../../tracking/interstitial.ts';
 import type { AppDeps } from '../deps.ts';
 import { metadataOf } from '../common.ts';
+import { DateTime } from '../openapi.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 import { accountDomainRoutes } from './account-domains.ts';
 
 const AddBody = z.strictObject({ domain: z.string().min(1).max(300) });
 // a wildcard, not a :param: the router caps a parameter at 100 characters, and a token carries its URL
 const ClickParams = z.object({ '*': z.string().max(16_384) });
-
-/** An ISO 8601 date-time in UTC, as every timestamp of an answer is written. */
-const DateTime = z.string().meta({ format: 'date-time' });
 
 const LinkDomainOut = z
   .object({

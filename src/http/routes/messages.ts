@@ -13,7 +13,7 @@ import { acceptMessages, acceptedRecord, cancelMessage, contentOf, findMessageBy
 import { SendBody, SendFields, contactAddressField, normaliseRecipient, validateSend, validateSends, validateTemplate, type ValidSend } from '../../messages/validation.ts';
 import type { AppDeps } from '../deps.ts';
 import { Timestamp, found, iso, metadataOf, pageById, pageQuery } from '../common.ts';
-import { Page } from '../openapi.ts';
+import { DateTime, Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 /** The read model a write's response waits for. */
@@ -87,9 +87,6 @@ export const messageOut = (r: MessageRow) => ({
   failed_at: iso(r.failed_at),
   cancelled_at: iso(r.cancelled_at),
 });
-
-/** An ISO 8601 date-time in UTC, as every timestamp of an answer is written. */
-const DateTime = z.string().meta({ format: 'date-time' });
 
 const MessageHoldOut = z
   .object({

@@ -13,7 +13,7 @@ import {
 } from '../../segments/service.ts';
 import type { AppDeps } from '../deps.ts';
 import { Deleted, found, IdCursor, metadataOf, pageAfter, pageById, pageQuery } from '../common.ts';
-import { Page } from '../openapi.ts';
+import { DateTime, Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 import { ContactOut } from './contacts.ts';
 
@@ -40,8 +40,6 @@ const RuleSetDoc: z.ZodType = z
   .lazy(() => z.strictObject({ match: z.enum(['all', 'any']), rules: z.array(z.union([RuleDoc, RuleSetDoc])) }))
   .meta({ id: 'SegmentRuleSet', description: 'rules joined by match: all (and) or any (or); a rule set may hold rule sets' });
 const SegmentDoc = z.strictObject({ name: Name, description: Description.optional(), rules: RuleSetDoc });
-
-const DateTime = z.string().meta({ format: 'date-time' });
 
 /** A segment as every answer shows it (segmentOut, segmentView), with its count at the time of the answer. */
 const SegmentOut = z

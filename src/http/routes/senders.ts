@@ -12,7 +12,7 @@ import { registerSender, removeSender, senderOut, unknownCountry } from '../../s
 import { requestVerification, verifySender } from '../../senders/verification.ts';
 import type { AppDeps } from '../deps.ts';
 import { Deleted, metadataOf, pageById, pageQuery } from '../common.ts';
-import { Page } from '../openapi.ts';
+import { DateTime, Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 /** The read models a write's response waits for. */
@@ -28,9 +28,6 @@ const SendersQuery = z.strictObject({ ...pageQuery, status: z.enum(['pending', '
 const IdParams = z.object({ id: z.string().max(64) });
 const VerificationBody = z.strictObject({ method: z.enum(['sms', 'voice']).default('sms') });
 const VerifyBody = z.strictObject({ code: z.string().regex(/^\d{6}$/, 'the 6-digit code sent to the number') });
-
-/** An ISO 8601 date-time in UTC, as every timestamp of an answer is written. */
-const DateTime = z.string().meta({ format: 'date-time' });
 
 const CountryRulesOut = z
   .object({

@@ -16,7 +16,7 @@ import { accountWebhookSecret, endpointSecret } from '../../webhooks/signing-sec
 import { DeliveryClient } from '../../webhooks/delivery.ts';
 import type { AppDeps } from '../deps.ts';
 import { Deleted, IdCursor, iso, metadataOf, pageAfter, pageQuery } from '../common.ts';
-import { Page } from '../openapi.ts';
+import { DateTime, Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 import { webhookReplayRoutes } from './webhook-replays.ts';
 
@@ -40,8 +40,6 @@ const CATALOGUE: { name: PlatformEvent; description: string }[] = [
   { name: 'campaign.sent', description: 'a campaign has finished sending' },
 ];
 
-/** An ISO 8601 date-time in UTC, as every timestamp of an answer is written. */
-const DateTime = z.string().meta({ format: 'date-time' });
 /** A write met another on the same stream on every retry (write conflict). */
 const WRITE_CONFLICT = 409;
 

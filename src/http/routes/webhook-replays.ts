@@ -6,15 +6,12 @@ import type { ReplayStatus } from '../../../commands/webhook-replay.ts';
 import { cancelReplay, getReplay, listEndpointReplays, requestReplay } from '../../webhooks/replays.ts';
 import type { AppDeps } from '../deps.ts';
 import { metadataOf, pageById, pageQuery } from '../common.ts';
-import { Page } from '../openapi.ts';
+import { DateTime, Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
 
 const EndpointParams = z.object({ id: z.string().max(64) });
 const ReplayParams = z.object({ id: z.string().max(64), replayId: z.string().max(64) });
 const Bound = z.string().min(1).max(64);
-
-/** An ISO 8601 date-time in UTC, as every timestamp of an answer is written. */
-const DateTime = z.string().meta({ format: 'date-time' });
 
 const WebhookReplayOut = z
   .object({
