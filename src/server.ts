@@ -7,6 +7,7 @@ import { anyAccountExists } from '../projections/auth.ts';
 import { createAccount } from './accounts/service.ts';
 import { type Engage, type OpenOptions, openEngage } from './context.ts';
 import { buildApp } from './http/app.ts';
+import { bulkIntakes } from './messages/bulk-intake.ts';
 import { Authenticator } from './http/plugins/auth.ts';
 import { type CounterStore, createCounterStore } from './http/plugins/rate-limit.ts';
 import { serviceSecret } from './service-secrets.ts';
@@ -57,6 +58,8 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
     url: `http://127.0.0.1:${port}`,
     async close() {
       await app.close();
+      // the bulks this process accepted and is appending: finished (or left for another process's sweeper)
+      await bulkIntakes(engage).stop();
       await workers.stop();
       await counters.close?.();
       await engage.close();

@@ -19,8 +19,8 @@ import { fold } from '../decider.ts';
 import { validationError } from '../errors.ts';
 import { type EventMetadata, type NewEvent, type Position, WrongExpectedVersionError } from '../eventstore/port.ts';
 import { derivedUuid, newId } from '../ids.ts';
-import { newMessageStream } from '../messages/accepted.ts';
-import { sealedForAppend } from '../messages/service.ts';
+import { acceptedEventId, newMessageStream } from '../messages/accepted.ts';
+import { sealedForAppend } from '../messages/append-accepted.ts';
 import { contactAddressField } from '../messages/validation.ts';
 import { AUDIENCE_READ_MODELS, audienceExists, audiencePage, type Member } from './audience.ts';
 import { campaignMessages } from './messages.ts';
@@ -130,8 +130,8 @@ export async function sendCampaign(engage: Engage, id: string, metadata: EventMe
       if (members === undefined || members.length === 0) return { members, streams: [], accepted: 0 };
       const now = engage.clock.now();
       const input = (slice: Member[]) => ({ campaignId: id, accountId, template, addressField, members: slice, startedAt, now });
-      const messages = await engage.cpu.runSlices('campaignMessages', members, MEMBERS_SLICE, input, (slice) => campaignMessages(input(slice)));
-      const streams = await sealedForAppend(engage, messages.map((m) => newMessageStream(m, metadata, derivedUuid(m.id, 'accepted'))));
+      const messages = await engage.cpu.runSlices('campaignMessages', members, MEMBERS_SLICE, input, (slice) => campaignMessages(input(slice)), 'background');
+      const streams = await sealedForAppend(engage, messages.map((m) => newMessageStream(m, metadata, acceptedEventId(m.id))));
       return { members, streams, accepted: messages.length, now };
     });
     // awaited (and their errors thrown) when used; never an unhandled rejection when dropped

@@ -57,10 +57,17 @@ export interface CpuWorkOptions {
   idleMs?: number;
 }
 
+/**
+ * Which tasks a free thread takes first: a request's (its caller waits for the answer) before work
+ * behind an answer already given (a bulk's or a campaign's messages sealed for the log).
+ */
+export type CpuPriority = 'request' | 'background';
+
 interface Job {
   task: CpuTaskName;
   input: unknown;
   timeoutMs: number;
+  priority: CpuPriority;
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
@@ -114,23 +121,28 @@ export class CpuWork {
   constructor(private readonly options: CpuWorkOptions) {}
 
   /** Runs `task` on a thread; a task's own error rejects as a CpuTaskError. */
-  run<K extends CpuTaskName>(task: K, input: CpuTaskInput<K>, limits: { timeoutMs?: number } = {}): Promise<CpuTaskResult<K>> {
+  run<K extends CpuTaskName>(task: K, input: CpuTaskInput<K>, limits: { timeoutMs?: number; priority?: CpuPriority } = {}): Promise<CpuTaskResult<K>> {
     if (this.closed) return Promise.reject(new AppError(503, 'unavailable', 'the service is stopping'));
     if (this.queue.length >= (this.options.maxQueue ?? 1000)) {
       return Promise.reject(new AppError(503, 'unavailable', 'too much work is waiting; try again shortly', { retry_after: 1 }));
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ task, input, timeoutMs: limits.timeoutMs ?? this.options.timeoutMs, resolve: resolve as (value: unknown) => void, reject });
+      const job: Job = { task, input, timeoutMs: limits.timeoutMs ?? this.options.timeoutMs, priority: limits.priority ?? 'request', resolve: resolve as (value: unknown) => void, reject };
+      // a request's task goes after the requests' already waiting, before any background task
+      const at = job.priority === 'request' ? this.queue.findIndex((j) => j.priority === 'background') : -1;
+      if (at < 0) this.queue.push(job);
+      else this.queue.splice(at, 0, job);
       this.next();
     });
   }
 
   /**
    * The per-row work of a batch (a bulk's validation, its sealing: README "The write path") in
-   * slices of `size` rows, one task each, on the threads as they come free; the results in the
-   * rows' order. A slice the threads cannot take (the service stopping, a full queue, a lost thread)
-   * is done here instead, by `here`: the same pure
-   * function, so the answer is the same either way. Small batches are done here at once.
+   * slices of `size` rows, one task each; the results in the rows' order. The threads take slices as
+   * they come free, and so does this thread, between its other work, for a request's batch (its
+   * caller waits: every core at it); a background batch is left to the threads. A slice the threads
+   * cannot take (the service stopping, a full queue, a lost thread) is done here instead, by `here`:
+   * the same pure function, so the answer is the same either way. Small batches are done here at once.
    */
   async runSlices<K extends CpuTaskName, T, R>(
     task: K,
@@ -138,16 +150,34 @@ export class CpuWork {
     size: number,
     input: (slice: T[]) => CpuTaskInput<K>,
     here: (slice: T[]) => R[],
+    priority: CpuPriority = 'request',
   ): Promise<R[]> {
     if (rows.length <= size) return here(rows.slice());
     const slices: T[][] = [];
     for (let i = 0; i < rows.length; i += size) slices.push(rows.slice(i, i + size));
-    const done = await Promise.all(
-      // a slice is bounded work of our own, not untrusted input: it is never ended for taking long
-      // (on a starved machine that ended threads one after another, each new one paying its start-up
-      // again), only done here when the threads refuse it
-      slices.map((slice) => (this.run(task, input(slice), { timeoutMs: SLICE_TIMEOUT_MS }) as Promise<unknown> as Promise<R[]>).catch(() => here(slice))),
-    );
+    const done: R[][] = new Array(slices.length);
+    let next = 0;
+    // a slice is bounded work of our own, not untrusted input: it is never ended for taking long
+    // (on a starved machine that ended threads one after another, each new one paying its start-up
+    // again), only done here when the threads refuse it
+    const onThreads = async () => {
+      while (next < slices.length) {
+        const k = next++;
+        done[k] = await (this.run(task, input(slices[k]), { timeoutMs: SLICE_TIMEOUT_MS, priority }) as Promise<unknown> as Promise<R[]>).catch(() => here(slices[k]));
+      }
+    };
+    const onThisThread = async () => {
+      while (next < slices.length) {
+        // the event loop runs what waits between two slices
+        await new Promise((resolve) => setImmediate(resolve));
+        if (next >= slices.length) return;
+        const k = next++;
+        done[k] = here(slices[k]);
+      }
+    };
+    const lanes = Array.from({ length: Math.max(1, this.options.threads) }, onThreads);
+    if (priority === 'request') lanes.push(onThisThread());
+    await Promise.all(lanes);
     return done.flat();
   }
 

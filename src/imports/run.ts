@@ -42,7 +42,7 @@ async function readRows(engage: Engage, records: readonly RecordAt[], reader: Ro
   for (let i = 0; i < records.length; i += READ_SLICE) slices.push(records.slice(i, i + READ_SLICE));
   const read = await Promise.all(
     slices.map((slice) =>
-      slice.length < 50 ? here(slice) : engage.cpu.run('importRows', { records: slice.map((r) => r.record), reader }).catch(() => here(slice)),
+      slice.length < 50 ? here(slice) : engage.cpu.run('importRows', { records: slice.map((r) => r.record), reader }, { priority: 'background' }).catch(() => here(slice)),
     ),
   );
   const rows: BatchRow[] = [];

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { messageDecider, messageStream, type MessageAcceptedData } from '../../commands/message.ts';
 import type { EventMetadata, NewEvent } from '../eventstore/port.ts';
-import { newId } from '../ids.ts';
+import { derivedUuid, newId } from '../ids.ts';
 import type { ValidSend } from './validation.ts';
 import { toCountryField } from '../billing/recipient-country.ts';
 
@@ -66,6 +66,9 @@ export function acceptedData(
  * stream) is enforced by the no_stream expectation, and the event id is fixed here, once, so that a
  * re-sent batch is recognised where it was written.
  */
+/** The id of a message's MessageAccepted where it is fixed by the message (a campaign's, a bulk intake's). */
+export const acceptedEventId = (messageId: string): string => derivedUuid(messageId, 'accepted');
+
 export function newMessageStream(data: MessageAcceptedData, metadata: EventMetadata, eventId: string = randomUUID()) {
   return {
     streamId: messageStream(data.id),

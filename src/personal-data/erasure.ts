@@ -20,6 +20,7 @@ import type { Engage } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { comparePositions, type EventMetadata, type Position } from '../eventstore/port.ts';
 import { newId } from '../ids.ts';
+import { bulkIntakes } from '../messages/bulk-intake.ts';
 import { suppressRecipient } from '../messages/suppressions.ts';
 import { addressHasher, normaliseAddress } from './address-hash.ts';
 import { ERASED } from './codec.ts';
@@ -101,7 +102,8 @@ export async function eraseAddress(engage: Engage, accountId: string, address: s
 
 /**
  * Carries out a recorded erasure; every step is idempotent, so a request cut off half-way, or an
- * erasure applied again after a restore, completes it: the keys destroyed (subjects with none yet
+ * erasure applied again after a restore, completes it: the account's bulks not yet in the log
+ * appended, the keys destroyed (subjects with none yet
  * are marked, so nothing written for them later is readable), the event appended, the suppressions
  * kept, the contact's unique values released, the record marked done.
  */
@@ -111,6 +113,9 @@ async function completeErasure(engage: Engage, record: ErasureRecord, metadata: 
   // the values the contact's claims hold, read while its keys still exist (a run resumed after they
   // were destroyed, or after the contact's erasure was appended, finds its claims by their owner)
   const contact = record.kind === 'contact' ? await loadContact(engage, record.contact_id!) : undefined;
+  // a bulk accepted but not yet in the log keeps its messages in its intake, under a service key:
+  // appended now, they are sealed under the keys this erasure destroys, and the intake is gone
+  await bulkIntakes(engage).settleAccount(accountId);
   const keyIds = await eraseKeys(engage.pool, accountId, subjects, erasureId);
   const base = { accountId, erasureId, keyIds, ...(record.reason ? { reason: record.reason } : {}), erasedBy: record.erased_by, now: engage.clock.now() };
   let appended: { events: { data: unknown }[]; position?: Position } = { events: [] };

@@ -8,12 +8,15 @@ import { type SealJob, type SealMany, sealJobs } from './codec.ts';
 /** Events sealed per CPU work task: a few ms of work each, so slices spread across the threads. */
 const SEAL_SLICE = 1000;
 
-/** A SealMany that seals a batch of more than SEAL_SLICE events on the CPU work threads. */
+/**
+ * A SealMany that seals a batch of more than SEAL_SLICE events on the CPU work threads, after the
+ * requests' tasks waiting there: the batches it seals (a bulk's, a campaign's) were answered already.
+ */
 export function sealOnThreads(cpu: CpuWork): SealMany {
   // each key copied to its own 32 bytes: a key read from Postgres is a view into a shared slab, and
   // a view crosses to a thread with the whole buffer under it (8 KiB a key)
   const input = (slice: SealJob[]) => slice.map((j) => (j.key ? { ...j, key: new Uint8Array(j.key) } : j));
-  return (jobs) => cpu.runSlices('sealPersonalData', jobs, SEAL_SLICE, input, sealJobs);
+  return (jobs) => cpu.runSlices('sealPersonalData', jobs, SEAL_SLICE, input, sealJobs, 'background');
 }
 
 export type { SealJob };

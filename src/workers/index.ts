@@ -1,5 +1,6 @@
 // Background workers that run beside the API in `engage serve`, or alone in `engage worker`.
 import type { Engage } from '../context.ts';
+import { BulkIntakeSweeper } from './bulk-intake-sweeper.ts';
 import { CampaignSender } from './campaign-sender.ts';
 import { ImportWorker } from './imports.ts';
 import { type Messaging, startMessaging } from './messaging.ts';
@@ -16,6 +17,8 @@ export interface Workers {
   imports?: ImportWorker;
   /** sends the codes that prove senders' numbers, through the service's own providers */
   senderCodes?: SenderVerificationCourier;
+  /** appends the bulks a process accepted and left out of the log */
+  bulkIntakes?: BulkIntakeSweeper;
   /** the inbound SMTP listener, when INBOUND_SMTP_PORT is set */
   inboundSmtp?: InboundSmtp;
   stop(): Promise<void>;
@@ -36,6 +39,8 @@ export async function startWorkers(engage: Engage): Promise<Workers> {
   imports.start();
   const senderCodes = new SenderVerificationCourier(engage, messaging.providers);
   senderCodes.start();
+  const bulkIntakes = new BulkIntakeSweeper(engage);
+  bulkIntakes.start();
   const port = engage.config.INBOUND_SMTP_PORT;
   const inboundSmtp = port === undefined ? undefined : await startInboundSmtp(engage, port, engage.config.INBOUND_SMTP_HOST);
   return {
@@ -45,10 +50,11 @@ export async function startWorkers(engage: Engage): Promise<Workers> {
     campaigns,
     imports,
     senderCodes,
+    bulkIntakes,
     inboundSmtp,
     async stop() {
       await inboundSmtp?.close();
-      await Promise.all([messaging.stop(), webhooks.stop(), replays.stop(), campaigns.stop(), imports.stop(), senderCodes.stop()]);
+      await Promise.all([messaging.stop(), webhooks.stop(), replays.stop(), campaigns.stop(), imports.stop(), senderCodes.stop(), bulkIntakes.stop()]);
     },
   };
 }

@@ -38,4 +38,30 @@ describe('CpuWork.runSlices', () => {
     await stopped.close();
     expect(await stopped.runSlices('validateSends', items, 2, input, here)).toEqual(validateSends(items, now));
   });
+
+  it('shares a request’s slices between the threads and this thread; a background batch stays on the threads', async () => {
+    const work = pool({ threads: 1, timeoutMs: 30_000 });
+    let doneHere = 0;
+    const counted = (slice: unknown[]) => {
+      doneHere++;
+      return here(slice);
+    };
+    expect(await work.runSlices('validateSends', items, 4, input, counted)).toEqual(validateSends(items, now));
+    expect(doneHere).toBeGreaterThan(0);
+    doneHere = 0;
+    expect(await work.runSlices('validateSends', items, 4, input, counted, 'background')).toEqual(validateSends(items, now));
+    expect(doneHere).toBe(0);
+  });
+
+  it('gives a free thread the requests’ tasks before the background tasks that waited longer', async () => {
+    const work = pool({ threads: 1, timeoutMs: 30_000 });
+    const finished: string[] = [];
+    const task = (name: string, priority: 'request' | 'background') =>
+      work.run('validateSends', input(items), { priority }).then(() => {
+        finished.push(name);
+      });
+    await Promise.all([task('background 1', 'background'), task('background 2', 'background'), task('request 1', 'request'), task('request 2', 'request')]);
+    // the first background task had the thread already; the requests went before the second
+    expect(finished).toEqual(['background 1', 'request 1', 'request 2', 'background 2']);
+  });
 });

@@ -6,6 +6,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { Clock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
+import { bulkIntakes } from '../../src/messages/bulk-intake.ts';
 import { startServer, type Server } from '../../src/server.ts';
 import { newAccount, type TestAccount } from './accounts.ts';
 import { type ApiResponse, type CallOptions, checkedRequest, requestJson } from './http.ts';
@@ -53,9 +54,9 @@ export interface TestServer extends Server {
   request(method: string, path: string, opts?: CallOptions): Promise<ApiResponse>;
   newAccount(name?: string): Promise<TestAccount>;
   /**
-   * Waits until the read models `names` include every event stored so far: the barrier before a
+   * Waits until the read models `names` include every write accepted so far: the barrier before a
    * read that follows a write which does not wait for them (a bulk answers before its messages are
-   * in history).
+   * in the log, and they are in history later still). Every bulk not yet in the log is appended first.
    */
   caughtUp(names: readonly string[], timeoutMs?: number): Promise<void>;
 }
@@ -72,6 +73,8 @@ export async function startTestServer(overrides: Record<string, string> = {}, da
     request: (method, path, opts) => requestJson(server.url, method, path, opts),
     newAccount: (name) => newAccount(server, name),
     async caughtUp(names, timeoutMs = 60_000) {
+      // a bulk is answered before its messages are in the log (src/messages/bulk-intake.ts)
+      await bulkIntakes(server.engage).settleAll();
       const head = await server.engage.store.headPosition({ includeHeldBack: true });
       if (!(await server.engage.runner.waitFor(names, head, timeoutMs))) throw new Error(`read models ${names.join(', ')} did not reach the head of the log within ${timeoutMs} ms`);
     },

@@ -9,7 +9,8 @@ import { contactsWithTag } from '../../../projections/contacts.ts';
 import { emailFieldsOf, listMessages, type MessageRow, reasonOf } from '../../../projections/messages.ts';
 import { runCommand } from '../../command-handler.ts';
 import { SenderCheck } from '../../senders/send-check.ts';
-import { acceptMessages, acceptedRecord, cancelMessage, contentOf, findMessageById, timelineOf } from '../../messages/service.ts';
+import { bulkIntakes } from '../../messages/bulk-intake.ts';
+import { acceptMessages, acceptedData, acceptedRecord, cancelMessage, contentOf, findMessageById, timelineOf } from '../../messages/service.ts';
 import { SendBody, SendFields, contactAddressField, normaliseRecipient, validateSend, validateSends, validateTemplate, type ValidSend } from '../../messages/validation.ts';
 import type { AppDeps } from '../deps.ts';
 import { Timestamp, found, iso, metadataOf, pageById, pageQuery } from '../common.ts';
@@ -18,12 +19,6 @@ import { type AnyRoute, defineRoute } from '../route.ts';
 
 /** The read model a write's response waits for. */
 const MESSAGES = ['messages'];
-/**
- * A bulk (or send-by-tag) answers once its messages are stored, without waiting for the read model
- * to apply thousands of rows: each is readable by id at once (GET, timeline, cancel and resend read
- * the message's stream when its row is not there yet), and listed in history moments later.
- */
-const BULK_WAITS_FOR: readonly string[] = [];
 export const MAX_BULK = 10_000;
 /** Bulk items validated per CPU work task (README "The write path"). */
 const VALIDATE_SLICE = 1000;
@@ -230,7 +225,14 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       return null;
     }
   };
-  /** Validates many items, accepts the valid ones in batched appends, reports every item by index. */
+  /**
+   * Validates many items, accepts the valid ones, reports every item by index. A bulk (or
+   * send-by-tag) answers once its messages are stored in its intake, before they are in the log
+   * (src/messages/bulk-intake.ts) and without waiting for the read model to apply thousands of rows:
+   * each is readable by id at once (GET, timeline, cancel and resend read the message's stream when
+   * its row is not there yet, after appending its bulk when that is not in the log yet), and listed
+   * in history moments later.
+   */
   async function acceptMany(accountId: string, items: unknown[], req: Parameters<typeof metadataOf>[0]) {
     const now = engage.clock.now();
     const results: ItemResult[] = new Array(items.length);
@@ -247,7 +249,9 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       } else results[index] = { index, error: 'validation_error', message: describeIssues(issues) };
     }
     const bulkId = newId('message').replace('msg_', 'blk_');
-    const { accepted } = await runCommand(engage, metadataOf(req), BULK_WAITS_FOR, (metadata) => acceptMessages(engage, accountId, valid, metadata, { bulkId }));
+    // stored whole, then appended behind the answer (src/messages/bulk-intake.ts)
+    const accepted = valid.map((item) => acceptedData(accountId, item, now, { bulkId }));
+    if (accepted.length > 0) await bulkIntakes(engage).accept(accountId, bulkId, accepted, metadataOf(req));
     accepted.forEach((a, i) => {
       results[validIndex[i]] = { index: validIndex[i], id: a.id, status: a.status };
     });
