@@ -12,7 +12,7 @@ import { EVENTSTORE_MIGRATIONS } from './eventstore/postgres.ts';
 import { STORED_EVENT_BATCHES_MIGRATIONS } from './events/stored-batches.ts';
 import { IDEMPOTENCY_MIGRATIONS } from './idempotency.ts';
 import { IMPORT_UPLOADS_MIGRATIONS } from './imports/uploads.ts';
-import { BULK_INTAKE_MIGRATIONS } from './messages/bulk-intake.ts';
+import { BULK_INTAKE_MIGRATIONS } from './messages/bulk-intakes-table.ts';
 import { ERASURES_MIGRATIONS } from './personal-data/erasures-table.ts';
 import { DATA_KEYS_MIGRATIONS } from './personal-data/keys.ts';
 import { READ_MODEL_STATE_MIGRATIONS } from './read-models/state.ts';
