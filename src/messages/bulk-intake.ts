@@ -71,8 +71,11 @@ export class BulkIntakes {
        VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6::double precision / 1000))`,
       [bulkId, accountId, first, last, sealed, this.engage.config.DISPATCH_LEASE_MS],
     );
-    // a bulk taken while this process stops is left to the process that takes it up after its lease
-    if (!this.stopping.signal.aborted) void this.appendInBackground(intake);
+    // a bulk taken while this process stops is left to the process that takes it up after its lease;
+    // the append starts after this turn of the event loop, so the answer goes out first
+    setImmediate(() => {
+      if (!this.stopping.signal.aborted) void this.appendInBackground(intake);
+    });
   }
 
   /**
