@@ -67,9 +67,9 @@ export class BulkIntakes {
       if (m.id > last) last = m.id;
     }
     await this.engage.pool.query(
-      `INSERT INTO bulk_intakes (bulk_id, account_id, first_id, last_id, payload, lease_until)
-       VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6::double precision / 1000))`,
-      [bulkId, accountId, first, last, sealed, this.engage.config.DISPATCH_LEASE_MS],
+      `INSERT INTO bulk_intakes (bulk_id, account_id, first_id, last_id, messages, payload, lease_until)
+       VALUES ($1, $2, $3, $4, $5, $6, now() + make_interval(secs => $7::double precision / 1000))`,
+      [bulkId, accountId, first, last, messages.length, sealed, this.engage.config.DISPATCH_LEASE_MS],
     );
     // a bulk taken while this process stops is left to the process that takes it up after its lease;
     // the append starts after this turn of the event loop, so the answer goes out first

@@ -14,6 +14,7 @@ export const BULK_INTAKE_MIGRATIONS: Migration[] = [
         -- the bulk's message ids lie between these (ids are ULIDs: in byte order, "C")
         first_id text COLLATE "C" NOT NULL,
         last_id text COLLATE "C" NOT NULL,
+        messages int NOT NULL,
         payload bytea NOT NULL,
         accepted_at timestamptz NOT NULL DEFAULT now(),
         lease_until timestamptz NOT NULL
