@@ -20,7 +20,7 @@ export async function acceptMessages(
   accountId: string,
   items: readonly ValidSend[],
   metadata: EventMetadata,
-  extra: { resendOf?: string; bulkId?: string } = {},
+  extra: { resendOf?: string } = {},
 ): Promise<{ accepted: MessageAcceptedData[]; position?: Position }> {
   const now = engage.clock.now();
   const accepted = items.map((item) => acceptedData(accountId, item, now, extra));
