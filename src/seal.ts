@@ -7,7 +7,10 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { storedSecret } from './service-secrets.ts';
 
-async function sealKey(pool: pg.Pool, name = 'webhook_seal'): Promise<Buffer> {
+/** The key seal and unseal use (its name is where it was first used). */
+const WEBHOOK_SEAL = 'webhook_seal';
+
+async function sealKey(pool: pg.Pool, name: string): Promise<Buffer> {
   // base64 of 32 random bytes when this key was first made here; base64url from serviceSecret now:
   // Node's base64 decoder reads both
   return Buffer.from(await storedSecret(pool, name), 'base64');
@@ -29,10 +32,10 @@ export async function unsealBytes(pool: pg.Pool, keyName: string, sealed: Buffer
 }
 
 export async function seal(pool: pg.Pool, secret: string): Promise<string> {
-  return `sealed:v1:${(await sealBytes(pool, 'webhook_seal', Buffer.from(secret, 'utf8'))).toString('base64')}`;
+  return `sealed:v1:${(await sealBytes(pool, WEBHOOK_SEAL, Buffer.from(secret, 'utf8'))).toString('base64')}`;
 }
 
 export async function unseal(pool: pg.Pool, sealed: string): Promise<string> {
   if (!sealed.startsWith('sealed:v1:')) throw new Error('not a sealed secret');
-  return (await unsealBytes(pool, 'webhook_seal', Buffer.from(sealed.slice(10), 'base64'))).toString('utf8');
+  return (await unsealBytes(pool, WEBHOOK_SEAL, Buffer.from(sealed.slice(10), 'base64'))).toString('utf8');
 }

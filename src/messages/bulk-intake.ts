@@ -21,18 +21,20 @@ const SEAL_KEY = 'bulk_intake_seal';
 const RETRY_FIRST_MS = 250;
 const RETRY_MAX_MS = 5000;
 
-/** What a row holds: a bulk's messages, ready to append. */
-export interface BulkIntake {
-  bulkId: string;
-  accountId: string;
-  metadata: EventMetadata;
-  messages: MessageAcceptedData[];
-}
-
+/** What a row's payload holds: a bulk's messages, ready to append. */
 interface Payload {
   metadata: EventMetadata;
   messages: MessageAcceptedData[];
 }
+
+/** A bulk, opened from its row (or still in hand where it was accepted). */
+interface BulkIntake extends Payload {
+  bulkId: string;
+  accountId: string;
+}
+
+/** A row as read to append it. */
+type IntakeRow = { bulk_id: string; account_id: string; payload: Buffer };
 
 const perEngage = new WeakMap<Engage, BulkIntakes>();
 
@@ -110,7 +112,7 @@ export class BulkIntakes {
    * any, and appends it; answers whether it found one. The lease is renewed as it is taken.
    */
   async sweepOne(): Promise<boolean> {
-    const { rows } = await this.engage.pool.query<{ bulk_id: string; account_id: string; payload: Buffer }>(
+    const { rows } = await this.engage.pool.query<IntakeRow>(
       `UPDATE bulk_intakes SET lease_until = now() + make_interval(secs => $1::double precision / 1000)
        WHERE bulk_id = (SELECT bulk_id FROM bulk_intakes WHERE lease_until < now() ORDER BY accepted_at LIMIT 1 FOR UPDATE SKIP LOCKED)
        RETURNING bulk_id, account_id, payload`,
@@ -162,7 +164,7 @@ export class BulkIntakes {
         // that attempt failed: try once more here, from the row
       }
     }
-    const { rows } = await this.engage.pool.query<{ bulk_id: string; account_id: string; payload: Buffer }>(
+    const { rows } = await this.engage.pool.query<IntakeRow>(
       'SELECT bulk_id, account_id, payload FROM bulk_intakes WHERE bulk_id = $1',
       [bulkId],
     );
@@ -181,7 +183,7 @@ export class BulkIntakes {
     return attempt;
   }
 
-  private async opened(row: { bulk_id: string; account_id: string; payload: Buffer }): Promise<BulkIntake> {
+  private async opened(row: IntakeRow): Promise<BulkIntake> {
     const payload = JSON.parse((await inflate(await unsealBytes(this.engage.pool, SEAL_KEY, row.payload))).toString('utf8')) as Payload;
     return { bulkId: row.bulk_id, accountId: row.account_id, metadata: payload.metadata, messages: payload.messages };
   }

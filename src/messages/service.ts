@@ -34,18 +34,23 @@ export async function acceptMessages(
 export async function findMessageById(engage: Engage, accountId: string, id: string): Promise<MessageRow | undefined> {
   const row = await findMessage(engage.pool, accountId, id);
   if (row) return row;
-  const { events } = await loadMessage(engage, accountId, id);
-  const folded = messageRowOf(events);
+  const folded = messageRowOf(await messageEvents(engage, accountId, id));
   return folded?.account_id === accountId ? folded : undefined;
 }
 
 /**
- * A message's events and state, from its stream. A message of a bulk whose messages are not in the
- * log yet has none: its bulk's are appended first (src/messages/bulk-intake.ts), then it is read.
+ * A message's events, from its stream. A message of a bulk whose messages are not in the log yet
+ * has none: its bulk's are appended first (src/messages/bulk-intake.ts), then it is read.
  */
+async function messageEvents(engage: Engage, accountId: string, id: string) {
+  const events = await engage.store.readStream(messageStream(id));
+  if (events.length > 0 || !(await bulkIntakes(engage).settle(accountId, id))) return events;
+  return engage.store.readStream(messageStream(id));
+}
+
+/** A message's events and the state they fold to. */
 async function loadMessage(engage: Engage, accountId: string, id: string) {
-  let events = await engage.store.readStream(messageStream(id));
-  if (events.length === 0 && (await bulkIntakes(engage).settle(accountId, id))) events = await engage.store.readStream(messageStream(id));
+  const events = await messageEvents(engage, accountId, id);
   return { events, state: fold(messageDecider, events.map((e) => ({ type: e.type, data: e.data }) as MessageEvent)) };
 }
 
