@@ -81,13 +81,13 @@ export class BulkIntakes {
   }
 
   /**
-   * Whether a bulk not yet in the log holds this message of the account; if one does, its messages
-   * are appended (or the append under way awaited) before this resolves.
+   * Appends the bulk not yet in the log that holds this message of the account, if one does (or
+   * awaits the append under way): once this resolves, the message is in the log if it was accepted.
    */
-  async settle(accountId: string, messageId: string): Promise<boolean> {
+  async settle(accountId: string, messageId: string): Promise<void> {
     // the bulks whose ids span it (another process's message may fall between a bulk's ids too:
     // appending that bulk early does no harm)
-    return (await this.appendEach('WHERE account_id = $1 AND $2::text COLLATE "C" BETWEEN first_id AND last_id', [accountId, messageId])) > 0;
+    await this.appendEach('WHERE account_id = $1 AND $2::text COLLATE "C" BETWEEN first_id AND last_id', [accountId, messageId]);
   }
 
   /** Appends every bulk of the account not yet in the log (an erasure does, before it destroys keys). */
@@ -100,11 +100,10 @@ export class BulkIntakes {
     await this.appendEach('', []);
   }
 
-  /** Appends each bulk (oldest first) that `where` finds now; answers how many it found. */
-  private async appendEach(where: string, params: unknown[]): Promise<number> {
+  /** Appends each bulk (oldest first) that `where` finds now. */
+  private async appendEach(where: string, params: unknown[]): Promise<void> {
     const { rows } = await this.engage.pool.query<{ bulk_id: string }>(`SELECT bulk_id FROM bulk_intakes ${where} ORDER BY accepted_at`, params);
     for (const r of rows) await this.appendNow(r.bulk_id);
-    return rows.length;
   }
 
   /**

@@ -40,11 +40,13 @@ export async function findMessageById(engage: Engage, accountId: string, id: str
 
 /**
  * A message's events, from its stream. A message of a bulk whose messages are not in the log yet
- * has none: its bulk's are appended first (src/messages/bulk-intake.ts), then it is read.
+ * has none: its bulk's are appended first (src/messages/bulk-intake.ts), then it is read again
+ * (again too when no bulk holds it any more: its append may have ended since the first read).
  */
 async function messageEvents(engage: Engage, accountId: string, id: string) {
   const events = await engage.store.readStream(messageStream(id));
-  if (events.length > 0 || !(await bulkIntakes(engage).settle(accountId, id))) return events;
+  if (events.length > 0) return events;
+  await bulkIntakes(engage).settle(accountId, id);
   return engage.store.readStream(messageStream(id));
 }
 
@@ -64,8 +66,10 @@ export async function cancelMessage(engage: Engage, accountId: string, id: strin
   try {
     return await cancel();
   } catch (err) {
-    // a bulk's message not in the log yet: its bulk's messages are appended, then it is cancelled
-    if ((err as AppError).statusCode !== 404 || !(await bulkIntakes(engage).settle(accountId, id))) throw err;
+    // a bulk's message not in the log yet (or only since the cancel read it): its bulk's messages
+    // are appended, then it is cancelled
+    if ((err as AppError).statusCode !== 404) throw err;
+    await bulkIntakes(engage).settle(accountId, id);
     return cancel();
   }
 }
