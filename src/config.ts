@@ -107,6 +107,8 @@ const ConfigSchema = z.object({
   READER_HOLD_WARN_MS: z.coerce.number().int().min(0).default(30_000),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).default(2000),
   RATE_LIMITS_ENABLED: bool.default(true),
+  /** the built dashboard served at /app (unset: dist/dashboard in the checkout or image) */
+  DASHBOARD_DIR: z.string().min(1).optional(),
   /** which reverse proxies' X-Forwarded-For to believe for the client address (rate limits per IP); off by default */
   TRUST_PROXY: trustProxy,
   /** the waits before each retry of a failed webhook delivery; after the last, it has failed */

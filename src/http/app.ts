@@ -5,6 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { newUlid } from '../ids.ts';
 import { type AnyRoute, registerRoutes, routeRules } from './route.ts';
+import { dashboardRoutes, defaultDashboardDir } from './dashboard.ts';
 import { swaggerOptions } from './openapi.ts';
 import { VERSION } from '../version.ts';
 import type { AppDeps } from './deps.ts';
@@ -129,5 +130,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.get('/v1/openapi.json', { config: { auth: 'none', rateGroup: 'public' } }, async () => app.swagger());
   await app.register(swaggerUi, { routePrefix: '/docs' });
+  // the web dashboard at /app: its pages, and / sends a browser there
+  await app.register(dashboardRoutes(engage.config.DASHBOARD_DIR ?? defaultDashboardDir()));
   return app;
 }

@@ -1,9 +1,12 @@
 // Starts the test Postgres once per run: DATABASE_URL when set, else an embedded cluster of its own.
 // Builds the CLI once per run too (plain JavaScript, as `npm run build` makes it): the tests start
 // hundreds of engage processes, and each one from the TypeScript sources (tsx) costs twice the CPU.
+// And the dashboard (Vite, as `npm run build` makes it), once per version of its sources: the test
+// servers serve it at /app.
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -20,8 +23,41 @@ async function buildCli(): Promise<{ main: string; out: string }> {
   return { main: path.join(out, 'src', 'main.js'), out };
 }
 
+/** A digest of every file under `paths`: the dashboard's build is reused while its sources are the same. */
+function digestOf(paths: string[]): string {
+  const hash = createHash('sha256');
+  const add = (file: string) => {
+    if (statSync(file).isDirectory()) {
+      for (const name of readdirSync(file).sort()) add(path.join(file, name));
+      return;
+    }
+    hash.update(path.relative(ROOT, file)).update('\0').update(readFileSync(file));
+  };
+  for (const p of paths) add(p);
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** The dashboard built from the current sources (a folder of its own, made once per version); returns its folder. */
+async function buildDashboard(): Promise<string> {
+  const dashboard = path.join(ROOT, 'dashboard');
+  const sources = ['src', 'index.html', 'vite.config.ts', 'package.json'].map((p) => path.join(dashboard, p));
+  const out = path.join(ROOT, '.engage', `dashboard-build-${digestOf([...sources, path.join(ROOT, 'client', 'src')])}`);
+  if (existsSync(path.join(out, 'index.html'))) return out;
+  const scratch = `${out}-${randomBytes(4).toString('hex')}`;
+  const vite = path.join(path.dirname(createRequire(path.join(dashboard, 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js');
+  await promisify(execFile)(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: dashboard, env: { ...process.env, ENGAGE_DASHBOARD_OUT: scratch } });
+  // another run may have built the same version meanwhile: either folder is the same build
+  try {
+    renameSync(scratch, out);
+  } catch {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return out;
+}
+
 export default async function setup(project: { provide: (key: string, value: unknown) => void }) {
   const build = buildCli();
+  const dashboard = buildDashboard();
   let url = process.env.DATABASE_URL;
   const dataDir = path.resolve(process.env.ENGAGE_TEST_DATA_DIR ?? './.engage/test');
   if (!url) {
@@ -36,6 +72,7 @@ export default async function setup(project: { provide: (key: string, value: unk
   project.provide('adminDatabaseUrl', url);
   const cli = await build;
   project.provide('cliMain', cli.main);
+  project.provide('dashboardDir', await dashboard);
   return async () => {
     rmSync(cli.out, { recursive: true, force: true });
     await embedded?.stop();
@@ -52,5 +89,7 @@ declare module 'vitest' {
     adminDatabaseUrl: string;
     /** the built CLI (dist-style main.js) the tests run engage processes from */
     cliMain: string;
+    /** the dashboard built from the current sources, served by the test servers at /app */
+    dashboardDir: string;
   }
 }

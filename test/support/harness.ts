@@ -43,7 +43,7 @@ const TEST_DEFAULTS: Record<string, string> = {
 };
 
 export function testConfig(databaseUrl: string, overrides: Record<string, string> = {}): Config {
-  return loadConfig({ DATABASE_URL: databaseUrl, ...TEST_DEFAULTS, ...overrides });
+  return loadConfig({ DATABASE_URL: databaseUrl, ...TEST_DEFAULTS, DASHBOARD_DIR: inject('dashboardDir'), ...overrides });
 }
 
 export interface TestServer extends Server {

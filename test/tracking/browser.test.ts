@@ -5,22 +5,15 @@
 // and the identity survives into the next page; the other origin is refused by CORS, and a wrong
 // user_hash is refused with the error reported on the console. What arrived is read back through
 // the API.
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser.ts';
 import { testServerForSuite } from '../support/harness.ts';
 import { eventually } from '../support/waits.ts';
 import { contactByEmail, identitySecret, performed, trackedEvents, trackingKey, type TrackingKey, userHash } from './helpers.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-// this machine has no internet: without these Chromium waits on network lookups of its own
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
 
 const server = testServerForSuite();
 let browser: Browser;
@@ -42,10 +35,7 @@ async function startSite(): Promise<string> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y --no-install-recommends chromium; .ci/run does it) to run the browser tests`);
-  }
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   allowed = await startSite();
   refused = await startSite();
 });
