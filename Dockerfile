@@ -12,15 +12,19 @@
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
-# --- build: all dependencies, TypeScript → dist/ ---------------------------------------------------
+# --- build: all dependencies, TypeScript → dist/, the dashboard → dist/dashboard ---------------------
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY client/package.json ./client/
+COPY dashboard/package.json ./dashboard/
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY commands ./commands
 COPY projections ./projections
+COPY client ./client
+COPY dashboard ./dashboard
 RUN npm run build
 
 # --- runtime: production dependencies and the built output only ------------------------------------
@@ -28,7 +32,9 @@ FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev && npm cache clean --force
+# the root's production dependencies only: the workspaces (the typed client, the dashboard's build
+# tools) are not needed to run; the built dashboard comes with dist/
+RUN npm ci --omit=dev --workspaces=false && npm cache clean --force
 # the CLI on PATH: `docker exec <container> engage accounts create …` (bin/engage.js runs dist/ when
 # there are no sources). Not `npx engage`: npx would chmod the root-owned bin as the node user and fail.
 COPY bin ./bin

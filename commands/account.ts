@@ -38,7 +38,8 @@ export interface AccountState {
   accountId?: string;
   users: Map<string, { email: string; role: Role }>;
   keys: Map<string, { scopes: Scope[] | null; name: string | null; expiresAt?: string; revoked: boolean }>;
-  hasWebhookSecret?: boolean;
+  /** the per-message webhook secret in force (sealed), once one is issued */
+  webhookSecretSealed?: string;
   settings: AccountSettings;
 }
 
@@ -82,7 +83,7 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
         return { ...state, keys };
       }
       case 'WebhookSecretIssued':
-        return { ...state, hasWebhookSecret: true };
+        return { ...state, webhookSecretSealed: event.data.secret_sealed };
       case 'AccountSettingsChanged':
         return { ...state, settings: { default_country: event.data.default_country, timezone: event.data.timezone } };
     }
@@ -126,7 +127,7 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
         ];
       }
       case 'IssueWebhookSecret':
-        if (state.hasWebhookSecret && !command.rotate) return [];
+        if (state.webhookSecretSealed !== undefined && !command.rotate) return [];
         return [{ type: 'WebhookSecretIssued', data: { account_id, secret_sealed: command.secretSealed, issued_at: at, rotated: command.rotate } }];
       case 'RevokeApiKey': {
         const k = state.keys.get(command.keyId);

@@ -111,6 +111,45 @@ describe('npm start (bin/build.js)', () => {
     expect(buildRuns()).toBe(2);
   }, 60_000);
 
+  it("builds when the dashboard's build is missing or older than its sources (dashboard/, client/src)", async () => {
+    const hoursAgo = (n: number) => new Date(Date.now() - n * 3_600_000);
+    const pages = path.join(dir, 'dashboard', 'src', 'App.tsx');
+    const client = path.join(dir, 'client', 'src', 'index.ts');
+    const built = path.join(dir, 'dist', 'dashboard', 'index.html');
+    mkdirSync(path.dirname(pages), { recursive: true });
+    mkdirSync(path.dirname(client), { recursive: true });
+    writeFileSync(path.join(dir, 'dashboard', 'index.html'), '<!doctype html>\n');
+    writeFileSync(pages, 'export {};\n');
+    writeFileSync(client, 'export {};\n');
+    const script = "const fs=require('fs');fs.mkdirSync('dist/src',{recursive:true});fs.writeFileSync('dist/src/main.js','');fs.mkdirSync('dist/dashboard',{recursive:true});fs.writeFileSync('dist/dashboard/index.html','');fs.appendFileSync('builds','x')";
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'start-check', type: 'module', scripts: { build: `node -e "${script}"` } }));
+    const sources = [path.join(dir, 'src', 'main.ts'), path.join(dir, 'dashboard', 'index.html'), pages, client];
+    /** every source two hours old, the builds one hour old: all current */
+    const settle = () => {
+      for (const f of sources) utimesSync(f, hoursAgo(2), hoursAgo(2));
+      for (const f of [path.join(dir, 'dist', 'src', 'main.js'), built]) utimesSync(f, hoursAgo(1), hoursAgo(1));
+    };
+    const before = buildRuns();
+
+    // the service's build is current, the dashboard's is missing
+    utimesSync(sources[0], hoursAgo(2), hoursAgo(2));
+    utimesSync(path.join(dir, 'dist', 'src', 'main.js'), hoursAgo(1), hoursAgo(1));
+    expect((await buildFirst()).stderr).toMatch(/sources are newer than dist/);
+    expect(buildRuns()).toBe(before + 1);
+    expect(statSync(built).isFile()).toBe(true);
+    settle();
+    expect((await buildFirst()).stderr).toBe('');
+    expect(buildRuns()).toBe(before + 1);
+
+    // an edit of a page, then of the typed client the dashboard calls through
+    for (const edited of [pages, client]) {
+      settle();
+      utimesSync(edited, new Date(), new Date());
+      expect((await buildFirst()).stderr).toMatch(/sources are newer than dist/);
+    }
+    expect(buildRuns()).toBe(before + 3);
+  }, 60_000);
+
   it('stops the start when the build fails, naming npm run dev', async () => {
     writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'start-check', type: 'module', scripts: { build: 'node -e "process.exit(3)"' } }));
     rmSync(path.join(dir, 'dist'), { recursive: true, force: true });

@@ -1980,6 +1980,29 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A campaign: its name, its audience (a list or a segment), when it sends, and the message every member gets */
+        CampaignBodyInput: {
+            /** @enum {string} */
+            channel: "sms" | "rcs" | "whatsapp" | "voice" | "email" | "push";
+            message: string;
+            htmlmessage?: string;
+            subject?: string;
+            transactional?: boolean;
+            category?: string;
+            sender?: string;
+            reply_to?: string;
+            from_name?: string;
+            headers?: {
+                [key: string]: string;
+            };
+            scheduled_at?: string;
+            webhook_url?: string;
+            name: string;
+            audience: {
+                list_id?: string;
+                segment_id?: string;
+            };
+        };
         /** @description rules joined by match: all (and) or any (or); a rule set may hold rule sets */
         SegmentRuleSetInput: {
             /** @enum {string} */
@@ -7697,7 +7720,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CampaignBodyInput"];
+            };
+        };
         responses: {
             /** @description the campaign (status sending, or scheduled) */
             201: {

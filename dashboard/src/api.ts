@@ -2,7 +2,7 @@
 // session's token. Nothing here calls fetch by hand; the fetch given to the client only watches the
 // answers, so a page can say when the service asked it to wait (a 503 while the database is away) and
 // a session that expired sends the user back to the sign-in form.
-import { createClient, type ApiError, type EngageClient } from '@engage/client';
+import { createClient, type ApiError, type EngageClient, EngageError } from '@engage/client';
 
 export type { ApiError, EngageClient };
 export type { components } from '@engage/client';
@@ -26,12 +26,14 @@ export function apiClient(token: string | undefined, events: ClientEvents = {}):
   return createClient({ baseUrl: window.location.origin, ...(token ? { token } : {}), fetch: watching, maxRetries: 5 });
 }
 
-/** The API's error body, from a failed answer (or a network failure, said in the same shape). */
+/** The API's error body, from a failed answer or a failed page (or a network failure, said in the same shape). */
 export function errorOf(error: unknown, response?: Response): ApiError {
   if (error && typeof error === 'object' && 'message' in error && typeof (error as ApiError).message === 'string') {
     const e = error as ApiError;
     return { ...e, error: e.error ?? 'error' };
   }
+  // a failed page of the client's paginate
+  if (error instanceof EngageError) return error.body;
   if (error instanceof Error) return { error: 'network', message: `The service could not be reached: ${error.message}` };
   return { error: 'unknown', message: response ? `The service answered ${response.status}` : 'Something went wrong' };
 }

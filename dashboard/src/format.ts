@@ -1,4 +1,16 @@
-// How the dashboard writes times, numbers and money.
+// How the dashboard writes times, numbers, money and channels.
+import type { components } from './api.ts';
+
+export type Channel = components['schemas']['Message']['channel'];
+
+/** How a channel is named on the pages. */
+export const CHANNEL_NAMES: Record<Channel, string> = { sms: 'SMS', rcs: 'RCS', whatsapp: 'WhatsApp', voice: 'Voice', email: 'Email', push: 'Push' };
+
+/** Every channel, in the order the pages list them. */
+export const CHANNELS = Object.keys(CHANNEL_NAMES) as Channel[];
+
+/** A channel as a select's option. */
+export const channelOption = <C extends Channel>(channel: C) => ({ value: channel, label: CHANNEL_NAMES[channel] });
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const number = new Intl.NumberFormat();
 

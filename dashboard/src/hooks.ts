@@ -31,7 +31,6 @@ export function useLoad<T>(load: (client: EngageClient) => Promise<T>, deps: Dep
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client, round, ...deps]);
   useEffect(() => {
     if (!everyMs) return;

@@ -23,8 +23,9 @@ export async function accountWebhookSecret(engage: Engage, accountId: string, op
     { accountId, actor: opts.actor ?? 'system' },
   );
   if (result.position) await engage.runner.waitFor(['auth'], result.position, 5000);
-  // another request may have issued one first: the read model has the winner
-  return unseal(engage.pool, (await accountWebhookSecretSealed(engage.pool, accountId)) ?? sealed);
+  // another request may have issued one first (this one then issued nothing, and the read model may
+  // not have the winner yet): the stream's state holds the secret in force either way
+  return unseal(engage.pool, result.state.webhookSecretSealed ?? sealed);
 }
 
 export async function endpointSecret(engage: Engage, endpointId: string): Promise<string | null> {

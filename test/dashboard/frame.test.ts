@@ -4,6 +4,7 @@
 // viewer whose session the API itself refuses every write.
 import { createClient } from '../../client/src/index.ts';
 import { describe, expect, it } from 'vitest';
+import { bootstrapFirstAccount } from '../../src/server.ts';
 import { dashboardSuite, expectAccessible, openFromNavigation, signedIn, userWithRole } from './support.ts';
 
 const suite = dashboardSuite();
@@ -12,6 +13,17 @@ const { server } = suite;
 const NAVIGATION = ['Overview', 'Messages', 'Contacts', 'Lists', 'Segments', 'Campaigns', 'Domains', 'Webhooks', 'Conversations', 'API keys', 'Billing'];
 
 describe('the dashboard at /app', () => {
+  it('signs in a new user with the credentials the first start prints', async () => {
+    // this suite's database has no account yet: the start's own bootstrap, on a terminal
+    const printed: string[] = [];
+    await bootstrapFirstAccount(server.engage, (line) => printed.push(line), true);
+    const credentials = /dashboard: (\S+@\S+) \/ (\S+)/.exec(printed.join('\n'));
+    expect(credentials, printed.join('\n')).not.toBeNull();
+    const page = await signedIn(suite, { email: credentials![1], password: credentials![2] });
+    await expect.poll(() => page.getByText('My account · owner@engage.local (owner)').count()).toBe(1);
+    await page.context().close();
+  });
+
   it('is served at /app with a strict content security policy, and / sends a browser there', async () => {
     const root = await fetch(`${server.url}/`, { redirect: 'manual' });
     expect(root.status).toBe(302);

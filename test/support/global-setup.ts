@@ -45,7 +45,8 @@ async function buildDashboard(): Promise<string> {
   if (existsSync(path.join(out, 'index.html'))) return out;
   const scratch = `${out}-${randomBytes(4).toString('hex')}`;
   const vite = path.join(path.dirname(createRequire(path.join(dashboard, 'package.json')).resolve('vite/package.json')), 'bin', 'vite.js');
-  await promisify(execFile)(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: dashboard, env: { ...process.env, ENGAGE_DASHBOARD_OUT: scratch } });
+  // each build writes a folder of its own: Vite's one-build-per-project lock would only fail a second test run
+  await promisify(execFile)(process.execPath, [vite, 'build', '--logLevel', 'warn', '--bypass-lock'], { cwd: dashboard, env: { ...process.env, ENGAGE_DASHBOARD_OUT: scratch } });
   // another run may have built the same version meanwhile: either folder is the same build
   try {
     renameSync(scratch, out);

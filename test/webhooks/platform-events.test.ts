@@ -123,6 +123,16 @@ describe('platform events and per-message webhooks', () => {
     expect(h(hit, 'x-legacy-signature')).toBe(h(hit, 'x-service-signature'));
   }
 
+  it('concurrent first reads of the account secret all answer the one secret that is kept', async () => {
+    // the first read issues the secret: a read that loses that race must answer the winner's, not its own
+    for (let i = 0; i < 8; i++) {
+      const acct = await server.newAccount();
+      const first = await Promise.all([1, 2, 3].map(() => server.call('GET', '/v1/account/webhook-secret', { key: acct.key })));
+      const kept = (await server.call('GET', '/v1/account/webhook-secret', { key: acct.key })).body.secret;
+      expect(first.map((r) => r.body.secret)).toEqual([kept, kept, kept]);
+    }
+  });
+
   it('a per-message webhook_url gets queued, sent and delivered, signed with the account secret', async () => {
     const secretRes = await server.call('GET', '/v1/account/webhook-secret', { key });
     expect(secretRes.status).toBe(200);

@@ -1,10 +1,11 @@
 // The signed-in frame: the navigation (README "The dashboard": links named Overview, Messages, …),
 // who is signed in and as what, the service's own waits (a 503 being retried, read models rebuilding),
 // and the page.
-import { NavLink, Outlet } from 'react-router';
+import { NavLink, Outlet, useLocation } from 'react-router';
 import { useLoad } from '../hooks.ts';
 import { must } from '../api.ts';
 import { useSession, useSessionState } from '../session.tsx';
+import { PageErrorBoundary } from './ErrorBoundary.tsx';
 import { Progress } from './ui.tsx';
 
 export const NAVIGATION = [
@@ -23,7 +24,7 @@ export const NAVIGATION = [
 
 /** Read models being rebuilt (GET /health): reads may lag behind until they catch up. */
 function RebuildBanner() {
-  const health = useLoad((client) => must(client.GET('/health')), [], 5000);
+  const health = useLoad((client) => must(client.GET('/health')), [], 10_000);
   const rebuilding = (health.data?.projections ?? []).filter((p) => p.rebuild || p.status === 'rebuilding');
   if (!rebuilding.length) return null;
   return (
@@ -40,6 +41,7 @@ function RebuildBanner() {
 export function Layout() {
   const { me, role, signOut } = useSession();
   const { waiting } = useSessionState();
+  const { pathname } = useLocation();
   return (
     <div className="frame">
       <a className="skip" href="#main">
@@ -72,7 +74,10 @@ export function Layout() {
           </div>
         ) : null}
         <RebuildBanner />
-        <Outlet />
+        {/* keyed by the path: a page that failed to draw is drawn afresh when the user goes elsewhere */}
+        <PageErrorBoundary key={pathname}>
+          <Outlet />
+        </PageErrorBoundary>
       </main>
     </div>
   );

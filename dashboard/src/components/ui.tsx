@@ -15,18 +15,26 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
   );
 }
 
+/** A per-field issue of a 400: its path is the field's name (`to`, `messages.3.to`), or a list of its parts. */
+interface Issue {
+  path?: string | (string | number)[];
+  message: string;
+}
+
+const issuePath = (path: Issue['path']): string => (Array.isArray(path) ? path.join('.') : (path ?? ''));
+
 /** The API's error message (and its per-field issues), announced to screen readers. */
 export function ErrorNote({ error }: { error?: ApiError }) {
   if (!error) return null;
-  const issues = (error as { issues?: { path?: (string | number)[]; message: string }[] }).issues;
+  const issues = (error as { issues?: Issue[] }).issues;
   return (
     <div role="alert" className="error-note">
       <strong>{error.message}</strong>
-      {issues?.length ? (
+      {Array.isArray(issues) && issues.length ? (
         <ul>
           {issues.map((issue, i) => (
             <li key={i}>
-              {issue.path?.length ? <code>{issue.path.join('.')}</code> : null} {issue.message}
+              {issuePath(issue.path) ? <code>{issuePath(issue.path)}</code> : null} {issue.message}
             </li>
           ))}
         </ul>
@@ -182,9 +190,9 @@ export function DataTable<T>({ caption, columns, rows, rowKey, empty = 'Nothing 
 
 /**
  * A button that asks first, in a modal dialog (the browser's own <dialog>: focus is kept inside and
- * Escape closes it). The dialog's confirming button is named `confirmLabel`.
+ * Escape closes it). The dialog's confirming button is named `confirmLabel`, the other `dismissLabel`.
  */
-export function ConfirmButton(props: { label: string; title: string; children: ReactNode; confirmLabel: string; onConfirm: () => void | Promise<void>; danger?: boolean; disabled?: boolean }) {
+export function ConfirmButton(props: { label: string; title: string; children: ReactNode; confirmLabel: string; onConfirm: () => void | Promise<void>; danger?: boolean; disabled?: boolean; /** the button that closes the dialog doing nothing (default "Cancel") */ dismissLabel?: string }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const [busy, setBusy] = useState(false);
@@ -198,7 +206,7 @@ export function ConfirmButton(props: { label: string; title: string; children: R
         <div className="dialog-body">{props.children}</div>
         <div className="dialog-actions">
           <button type="button" onClick={() => dialog.current?.close()}>
-            Cancel
+            {props.dismissLabel ?? 'Cancel'}
           </button>
           <button
             type="button"

@@ -10,7 +10,7 @@ import { runCommand } from '../../command-handler.ts';
 import type { Engage } from '../../context.ts';
 import { type Issue, invalid } from '../../errors.ts';
 import { requireCapabilities } from '../plugins/auth.ts';
-import { MAX_SCHEDULE_AHEAD_MS, contactAddressField, validateTemplate } from '../../messages/validation.ts';
+import { MAX_SCHEDULE_AHEAD_MS, SendFields, contactAddressField, validateTemplate } from '../../messages/validation.ts';
 import { toIssues } from '../../validation.ts';
 import type { AppDeps } from '../deps.ts';
 import { Timestamp, found, metadataOf, pageById, pageQuery } from '../common.ts';
@@ -28,6 +28,10 @@ const AudienceBody = z
   .refine((a) => (a.list_id === undefined) !== (a.segment_id === undefined), { message: 'name exactly one of list_id or segment_id' });
 /** The campaign's own fields; the rest of the body is the message template (the fields of a send, without `to`). */
 const CampaignFields = z.object({ name: z.string().trim().min(1).max(200), audience: AudienceBody, scheduled_at: Timestamp.optional() });
+
+/** The create body as documented: the campaign's fields and a send's fields without `to` (parseCampaign validates it). */
+const { to: _to, ...TemplateFields } = SendFields;
+const CampaignBody = z.strictObject({ ...TemplateFields, ...CampaignFields.shape }).meta({ id: 'CampaignBody', description: "A campaign: its name, its audience (a list or a segment), when it sends, and the message every member gets" });
 
 /** The read model a write's response waits for. */
 const CAMPAIGNS = ['campaigns'];
@@ -111,6 +115,7 @@ export function campaignRoutes({ engage }: AppDeps): AnyRoute[] {
       operationId: 'createCampaign',
       summary: 'Create a campaign: one message to every member of a list or segment, sent now or at scheduled_at',
       tags: ['campaigns'],
+      docBody: CampaignBody,
       responses: { 201: CampaignOut.describe('the campaign (status sending, or scheduled)') },
       async handler({ body, auth, req, reply }) {
         // its messages go to the account's contacts, whose addresses every status webhook carries:
