@@ -31,11 +31,12 @@ try {
   ];
   const sent = await engage.POST('/v1/messages/bulk', { body: { messages } });
   if (sent.error) throw new Error(`the bulk was refused: ${sent.error.message}`);
-  // the sandbox reports delivery after its delay; give the read models a moment to count it
+  // the sandbox reports delivery after its delay (200 ms); a picture needs no exact count: a moment is enough
   await new Promise((resolve) => setTimeout(resolve, 4000));
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview', exact: true }).click();
   await page.reload();
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  await page.getByLabel('Period').selectOption({ label: 'Last 7 days' });
   await page.waitForLoadState('networkidle');
   await page.screenshot({ path: out });
   process.stdout.write(`${out}\n`);

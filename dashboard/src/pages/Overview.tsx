@@ -149,7 +149,7 @@ function DailyChart({ report }: { report: AnalyticsReport }) {
         <Tooltip labelFormatter={(day) => formatDay(String(day))} />
         <Legend itemSorter={null} />
         {METRICS.map((m) => (
-          <Line key={m.key} type="monotone" dataKey={m.key} name={m.label} stroke={m.color} strokeWidth={2} dot={false} isAnimationActive={false} />
+          <Line key={m.key} type="linear" dataKey={m.key} name={m.label} stroke={m.color} strokeWidth={2} dot={{ r: 2 }} isAnimationActive={false} />
         ))}
       </LineChart>
     </Chart>
