@@ -876,7 +876,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One conversation: its contact, channel, status, assignee and unread count */
+        get: operations["getConversation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9674,6 +9675,86 @@ export interface operations {
             };
             /** @description The credential may not do this (insufficient_scope names the missing capabilities, or the role is too low) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed (internal_error, with request_id) or cannot reach its database (unavailable, with Retry-After) */
+            "5XX": {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this (insufficient_scope names the missing capabilities, or the role is too low) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not this account’s */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -142,6 +142,10 @@ describe('the inbox', () => {
     expect((await list(a, '?assignee=usr_agent_1&unread=false')).data.map((c: any) => c.id)).toEqual([id]);
     expect((await list(a, '?assignee=none')).data).toEqual([]);
     expect((await list(a, '?unread=true')).data).toEqual([]);
+    // one conversation by its id: as the inbox lists it
+    const one = await server.call('GET', `/v1/conversations/${id}`, { key: a.key });
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual((await list(a, '?status=closed')).data[0]);
   });
 
   it('the contact writing again opens it again, unread', async () => {
@@ -180,11 +184,12 @@ describe('the inbox', () => {
     await bad('GET', '/v1/conversations?cursor=nonsense');
     await bad('PUT', '/v1/account/inbound', { webhook_url: 'ftp://example.com/x' });
     await bad('PUT', '/v1/account/inbound', { help_text: '' });
-    for (const [method, path] of [['PATCH', `/v1/conversations/${id}`], ['GET', `/v1/conversations/${id}/messages`], ['POST', `/v1/conversations/${id}/reply`]] as const) {
+    for (const [method, path] of [['GET', `/v1/conversations/${id}`], ['PATCH', `/v1/conversations/${id}`], ['GET', `/v1/conversations/${id}/messages`], ['POST', `/v1/conversations/${id}/reply`]] as const) {
       const res = await server.call(method, path, { key: b.key, body: method === 'GET' ? undefined : method === 'PATCH' ? { read: true } : { message: 'x' } });
       expect(res.status, `${method} ${path}`).toBe(404);
     }
     expect((await server.call('GET', '/v1/conversations/conv_nope/messages', { key: a.key })).status).toBe(404);
+    expect((await server.call('GET', '/v1/conversations/conv_nope', { key: a.key })).status).toBe(404);
   });
 
   it('a rebuild of the conversations read model replays the log into the same rows', async () => {

@@ -20,8 +20,6 @@ const INBOX_POLL_MS = 10_000;
 const THREAD_POLL_MS = 4000;
 const PAGE_SIZE = 25;
 const THREAD_PAGE_SIZE = 100;
-/** The newest conversations looked through for one opened by its address (the API has no GET of one conversation). */
-const LOOKUP_SIZE = 100;
 
 
 // ---------------------------------------------------------------------------------------------
@@ -178,27 +176,23 @@ function contactAddress(entries: ThreadEntry[]): string | undefined {
   return inbound?.from ?? entries.find((e) => e.direction === 'outbound' && e.to)?.to ?? undefined;
 }
 
-function ConversationFacts({ id, conversation, address }: { id: string; conversation?: Conversation; address?: string }) {
+function ConversationFacts({ id, conversation, address }: { id: string; conversation: Conversation; address?: string }) {
   return (
     <dl className="facts" aria-label="Conversation">
       <Fact term="ID">
         <code>{id}</code>
       </Fact>
       {address ? <Fact term="Contact address">{address}</Fact> : null}
-      {conversation ? (
-        <>
-          <Fact term="Contact">
-            <Link to={`/contacts/${conversation.contact_id}`}>
-              <code>{conversation.contact_id}</code>
-            </Link>
-          </Fact>
-          <Fact term="Channel">{conversation.channel}</Fact>
-          <StatusFact value={conversation.status} />
-          <Fact term="Unread">{conversation.unread_count ? `${formatNumber(conversation.unread_count)} unread` : 'read'}</Fact>
-          <Fact term="Assignee">{conversation.assignee ?? 'nobody'}</Fact>
-          <Fact term="Started">{formatTime(conversation.created_at)}</Fact>
-        </>
-      ) : null}
+      <Fact term="Contact">
+        <Link to={`/contacts/${conversation.contact_id}`}>
+          <code>{conversation.contact_id}</code>
+        </Link>
+      </Fact>
+      <Fact term="Channel">{conversation.channel}</Fact>
+      <StatusFact value={conversation.status} />
+      <Fact term="Unread">{conversation.unread_count ? `${formatNumber(conversation.unread_count)} unread` : 'read'}</Fact>
+      <Fact term="Assignee">{conversation.assignee ?? 'nobody'}</Fact>
+      <Fact term="Started">{formatTime(conversation.created_at)}</Fact>
     </dl>
   );
 }
@@ -331,16 +325,16 @@ export function ConversationPage() {
   const [pollMs, setPollMs] = useState<number | undefined>(THREAD_POLL_MS);
   const loaded = useLoad(
     async (client) => {
-      const [thread, newest] = await Promise.all([
+      const [thread, conversation] = await Promise.all([
         must(client.GET('/v1/conversations/{id}/messages', { params: { path: { id }, query: { limit: THREAD_PAGE_SIZE, ...(pages.cursor ? { cursor: pages.cursor } : {}) } } })),
-        must(client.GET('/v1/conversations', { params: { query: { limit: LOOKUP_SIZE } } })),
+        must(client.GET('/v1/conversations/{id}', { params: { path: { id } } })),
       ]).catch((err: unknown) => {
         // no such conversation: nothing to follow (any other failure is tried again)
         if (err instanceof ApiFailure && err.status === 404) setPollMs(undefined);
         throw err;
       });
       setPollMs(THREAD_POLL_MS);
-      return { id, thread, conversation: newest.data.find((c) => c.id === id) };
+      return { id, thread, conversation };
     },
     [id, pages.cursor],
     pollMs,
@@ -357,7 +351,7 @@ export function ConversationPage() {
         <>
           <section className="card" aria-label="Details">
             <ConversationFacts id={id} conversation={data.conversation} address={contactAddress(data.thread.data)} />
-            {can('write') && data.conversation ? <ConversationActions conversation={data.conversation} onChanged={loaded.reload} /> : null}
+            {can('write') ? <ConversationActions conversation={data.conversation} onChanged={loaded.reload} /> : null}
           </section>
           <section aria-labelledby={threadHeading}>
             <h2 id={threadHeading}>Thread</h2>
@@ -372,7 +366,7 @@ export function ConversationPage() {
             )}
             <Pager hasNext={Boolean(data.thread.next_cursor)} hasPrevious={pages.hasPrevious} onNext={() => pages.next(data.thread.next_cursor)} onPrevious={pages.previous} />
           </section>
-          {can('write') ? <ReplyForm conversationId={id} channel={data.conversation?.channel} onSent={loaded.reload} /> : null}
+          {can('write') ? <ReplyForm conversationId={id} channel={data.conversation.channel} onSent={loaded.reload} /> : null}
         </>
       ) : loaded.error ? null : (
         <Loading what="Loading the conversation" />

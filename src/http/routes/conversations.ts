@@ -164,6 +164,19 @@ export function conversationRoutes({ engage }: AppDeps): AnyRoute[] {
       },
     }),
     defineRoute({
+      method: 'GET',
+      url: '/v1/conversations/:id',
+      auth: 'key_or_login',
+      operationId: 'getConversation',
+      summary: 'One conversation: its contact, channel, status, assignee and unread count',
+      tags: ['conversations'],
+      params: Params,
+      responses: { 200: ConversationOut },
+      async handler({ params, auth }) {
+        return conversationOut(await own(auth.accountId, params.id));
+      },
+    }),
+    defineRoute({
       method: 'PATCH',
       url: '/v1/conversations/:id',
       auth: 'key_or_login',
