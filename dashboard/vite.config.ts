@@ -5,13 +5,15 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export default defineConfig({
   root: here('.'),
   base: '/app/',
-  plugins: [react()],
+  // every bundle also written gzip'd and brotli'd, which the service sends to a browser that takes them
+  plugins: [react(), compression({ algorithms: ['gzip', 'brotliCompress'], logLevel: 'silent' })],
   resolve: {
     // the typed client's sources: the workspace package builds to client/dist, which a fresh clone lacks
     alias: { '@engage/client': here('../client/src/index.ts') },

@@ -1,21 +1,32 @@
 // The dashboard's pages under /app (README "The dashboard"). Signed out, every path shows the sign-in
 // form and comes back to the same page once signed in.
+import { lazy } from 'react';
 import { BrowserRouter, Link, Route, Routes } from 'react-router';
 import { Layout } from './components/Layout.tsx';
 import { Loading, PageHeader } from './components/ui.tsx';
-import { ApiKeysPage } from './pages/ApiKeys.tsx';
-import { BillingPage } from './pages/Billing.tsx';
-import { CampaignPage, CampaignsPage } from './pages/Campaigns.tsx';
-import { ContactPage, ContactsPage } from './pages/Contacts.tsx';
-import { ConversationPage, ConversationsPage } from './pages/Conversations.tsx';
-import { DomainsPage, EmailDomainPage } from './pages/Domains.tsx';
-import { ListPage, ListsPage } from './pages/Lists.tsx';
-import { MessagePage, MessagesPage } from './pages/Messages.tsx';
-import { Overview } from './pages/Overview.tsx';
-import { SegmentEditor, SegmentsPage } from './pages/Segments.tsx';
 import { SignIn } from './pages/SignIn.tsx';
-import { WebhookPage, WebhooksPage } from './pages/Webhooks.tsx';
 import { SessionProvider, useSessionState } from './session.tsx';
+
+// each area's pages are their own bundle, loaded when first opened (the charts' library only with the overview)
+const ApiKeysPage = lazy(() => import('./pages/ApiKeys.tsx').then((m) => ({ default: m.ApiKeysPage })));
+const BillingPage = lazy(() => import('./pages/Billing.tsx').then((m) => ({ default: m.BillingPage })));
+const CampaignPage = lazy(() => import('./pages/Campaigns.tsx').then((m) => ({ default: m.CampaignPage })));
+const CampaignsPage = lazy(() => import('./pages/Campaigns.tsx').then((m) => ({ default: m.CampaignsPage })));
+const ContactPage = lazy(() => import('./pages/Contacts.tsx').then((m) => ({ default: m.ContactPage })));
+const ContactsPage = lazy(() => import('./pages/Contacts.tsx').then((m) => ({ default: m.ContactsPage })));
+const ConversationPage = lazy(() => import('./pages/Conversations.tsx').then((m) => ({ default: m.ConversationPage })));
+const ConversationsPage = lazy(() => import('./pages/Conversations.tsx').then((m) => ({ default: m.ConversationsPage })));
+const DomainsPage = lazy(() => import('./pages/Domains.tsx').then((m) => ({ default: m.DomainsPage })));
+const EmailDomainPage = lazy(() => import('./pages/Domains.tsx').then((m) => ({ default: m.EmailDomainPage })));
+const ListPage = lazy(() => import('./pages/Lists.tsx').then((m) => ({ default: m.ListPage })));
+const ListsPage = lazy(() => import('./pages/Lists.tsx').then((m) => ({ default: m.ListsPage })));
+const MessagePage = lazy(() => import('./pages/Messages.tsx').then((m) => ({ default: m.MessagePage })));
+const MessagesPage = lazy(() => import('./pages/Messages.tsx').then((m) => ({ default: m.MessagesPage })));
+const Overview = lazy(() => import('./pages/Overview.tsx').then((m) => ({ default: m.Overview })));
+const SegmentEditor = lazy(() => import('./pages/Segments.tsx').then((m) => ({ default: m.SegmentEditor })));
+const SegmentsPage = lazy(() => import('./pages/Segments.tsx').then((m) => ({ default: m.SegmentsPage })));
+const WebhookPage = lazy(() => import('./pages/Webhooks.tsx').then((m) => ({ default: m.WebhookPage })));
+const WebhooksPage = lazy(() => import('./pages/Webhooks.tsx').then((m) => ({ default: m.WebhooksPage })));
 
 function NotFound() {
   return (

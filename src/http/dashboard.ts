@@ -66,6 +66,8 @@ export function dashboardRoutes(dir: string) {
         prefix: '/app/assets/',
         decorateReply: false,
         index: false,
+        // the build writes .br and .gz beside each bundle: sent to a browser that accepts them
+        preCompressed: true,
         // the names carry a hash of their content: a new build has new names
         immutable: true,
         maxAge: '365d',

@@ -40,6 +40,10 @@ describe('the dashboard at /app', () => {
     const asset = await fetch(`${server.url}${script}`);
     expect(asset.status).toBe(200);
     expect(asset.headers.get('cache-control')).toContain('immutable');
+    // compressed at build, sent as the browser accepts it
+    const brotli = await fetch(`${server.url}${script}`, { headers: { 'accept-encoding': 'br' } });
+    expect(brotli.headers.get('content-encoding')).toBe('br');
+    expect(await brotli.text()).toBe(await asset.text());
     expect((await fetch(`${server.url}/app/assets/missing.js`)).status).toBe(404);
     // the API is where it was, and the OpenAPI document does not list the dashboard's paths
     const doc = (await (await fetch(`${server.url}/v1/openapi.json`)).json()) as { paths: Record<string, unknown> };

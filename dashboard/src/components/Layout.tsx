@@ -1,12 +1,13 @@
 // The signed-in frame: the navigation (README "The dashboard": links named Overview, Messages, …),
 // who is signed in and as what, the service's own waits (a 503 being retried, read models rebuilding),
 // and the page.
+import { Suspense } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { useLoad } from '../hooks.ts';
 import { must } from '../api.ts';
 import { useSession, useSessionState } from '../session.tsx';
 import { PageErrorBoundary } from './ErrorBoundary.tsx';
-import { Progress } from './ui.tsx';
+import { Loading, Progress } from './ui.tsx';
 
 export const NAVIGATION = [
   { to: '/', label: 'Overview' },
@@ -76,7 +77,10 @@ export function Layout() {
         <RebuildBanner />
         {/* keyed by the path: a page that failed to draw is drawn afresh when the user goes elsewhere */}
         <PageErrorBoundary key={pathname}>
-          <Outlet />
+          {/* a page's bundle loads when it is first opened */}
+          <Suspense fallback={<Loading what="Loading the page" />}>
+            <Outlet />
+          </Suspense>
         </PageErrorBoundary>
       </main>
     </div>

@@ -153,6 +153,31 @@ export function Status({ value }: { value: string }) {
   return <span className={`status status-${value}`}>{value}</span>;
 }
 
+/** A fact of a <dl>: its term and its value. */
+export function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <>
+      <dt>{term}</dt>
+      <dd>{children}</dd>
+    </>
+  );
+}
+
+/** The status as a fact of a <dl>, in a polite live region named Status: a change is announced, and found by its name. */
+export function StatusFact({ value }: { value: string }) {
+  const id = useId();
+  return (
+    <>
+      <dt id={id}>Status</dt>
+      <dd>
+        <span role="status" aria-labelledby={id}>
+          <Status value={value} />
+        </span>
+      </dd>
+    </>
+  );
+}
+
 export interface Column<T> {
   header: string;
   cell: (row: T) => ReactNode;

@@ -2,10 +2,10 @@
 // contact and channel, newest activity first, filtered and paged; a conversation's thread of inbound
 // and outbound messages with their times, a reply form, and closing, reopening or marking it read.
 // Both refresh by polling, since contacts write in on their own.
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiFailure, type components, must } from '../api.ts';
-import { type Column, DataTable, ErrorNote, Loading, Notice, PageHeader, Pager, SelectField, Status, TextArea, TextField, useCursor } from '../components/ui.tsx';
+import { type Column, DataTable, ErrorNote, Fact, Loading, Notice, PageHeader, Pager, SelectField, Status, StatusFact, TextArea, TextField, useCursor } from '../components/ui.tsx';
 import { formatNumber, formatTime } from '../format.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useSession } from '../session.tsx';
@@ -146,29 +146,7 @@ export function ConversationsPage() {
 // ---------------------------------------------------------------------------------------------
 // one conversation
 
-function Fact({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <>
-      <dt>{term}</dt>
-      <dd>{children}</dd>
-    </>
-  );
-}
 
-/** The status as text, a polite live region named Status: a change is announced, and found by its name. */
-function StatusFact({ value }: { value: string }) {
-  const id = useId();
-  return (
-    <>
-      <dt id={id}>Status</dt>
-      <dd>
-        <span role="status" aria-labelledby={id}>
-          <Status value={value} />
-        </span>
-      </dd>
-    </>
-  );
-}
 
 /** The contact's address: who wrote in, or who the replies went to. */
 function contactAddress(entries: ThreadEntry[]): string | undefined {

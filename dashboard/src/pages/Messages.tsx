@@ -2,10 +2,10 @@
 // range) over cursor pages, a form to send one message, and a message's own page: its id and status
 // as text (README "The dashboard"), content, times and timeline, followed by polling until the
 // status is final, with Cancel (a scheduled or queued message not yet picked up) and Resend.
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiFailure, type components, must } from '../api.ts';
-import { Checkbox, ConfirmButton, type Column, DataTable, ErrorNote, Loading, Notice, PageHeader, Pager, SelectField, Status, TextArea, TextField, useCursor } from '../components/ui.tsx';
+import { Checkbox, ConfirmButton, type Column, DataTable, ErrorNote, Fact, Loading, Notice, PageHeader, Pager, SelectField, Status, StatusFact, TextArea, TextField, useCursor } from '../components/ui.tsx';
 import { CHANNELS, type Channel, channelOption, formatTime } from '../format.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useSession } from '../session.tsx';
@@ -216,30 +216,7 @@ export function MessagesPage() {
 // ---------------------------------------------------------------------------------------------
 // one message
 
-/** A fact of a <dl>: its term and its value. */
-function Fact({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <>
-      <dt>{term}</dt>
-      <dd>{children}</dd>
-    </>
-  );
-}
 
-/** The status as text, a polite live region named Status: a change is announced, and found by its name. */
-function StatusFact({ value }: { value: string }) {
-  const id = useId();
-  return (
-    <>
-      <dt id={id}>Status</dt>
-      <dd>
-        <span role="status" aria-labelledby={id}>
-          <Status value={value} />
-        </span>
-      </dd>
-    </>
-  );
-}
 
 const EVENT_NAMES: Record<TimelineEvent['type'], string> = {
   MessageAccepted: 'Accepted',
