@@ -81,6 +81,34 @@ describe('the dashboard at /app', () => {
     await page.context().close();
   });
 
+  it('works from the keyboard: signs in with Tab and Enter, and opens a page from the navigation', async () => {
+    const acct = await server.newAccount();
+    const page = await (await suite.browser().newContext()).newPage();
+    await page.goto(`${server.url}/app/`);
+    await page.getByLabel('Email').waitFor();
+    const focused = () => page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      const label = el?.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : undefined;
+      return label ?? el?.textContent ?? '';
+    });
+    /** Tab until the control named `name` has the focus (at most 30 presses). */
+    const tabTo = async (name: string) => {
+      for (let i = 0; i < 30 && (await focused()) !== name; i++) await page.keyboard.press('Tab');
+      expect(await focused()).toBe(name);
+    };
+    await tabTo('Email');
+    await page.keyboard.type(acct.email);
+    await tabTo('Password');
+    await page.keyboard.type(acct.password);
+    await page.keyboard.press('Enter');
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    await tabTo('Conversations');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Conversations' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/app/conversations');
+    await page.context().close();
+  });
+
   it("gives a viewer a session the API itself refuses every write: the dashboard cannot go around the API's checks", async () => {
     const acct = await server.newAccount();
     const viewer = await userWithRole(server, acct, 'viewer');
