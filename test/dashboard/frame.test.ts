@@ -4,6 +4,10 @@
 // viewer whose session the API itself refuses every write.
 import { createClient } from '../../client/src/index.ts';
 import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { listsProjection } from '../../projections/lists.ts';
+import { requestRebuild } from '../../src/read-models/generations.ts';
+import { GENERATION_LOCK_NAMESPACE } from '../../src/read-models/state.ts';
 import { bootstrapFirstAccount } from '../../src/server.ts';
 import { dashboardSuite, expectAccessible, openFromNavigation, signedIn, userWithRole } from './support.ts';
 
@@ -106,6 +110,32 @@ describe('the dashboard at /app', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Conversations' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/app/conversations');
+    await page.context().close();
+  });
+
+  it('shows a read model being rebuilt as a progress bar until it has caught up', async () => {
+    const acct = await server.newAccount();
+    for (let i = 0; i < 3; i++) expect((await server.call('POST', '/v1/lists', { key: acct.key, body: { name: `List ${i}` } })).status).toBe(201);
+    const page = await signedIn(suite, acct);
+    // the rebuild's batches wait for this lock of its generation (the runner's own, held here): it stays rebuilding
+    const holder = new pg.Client({ connectionString: server.databaseUrl });
+    await holder.connect();
+    try {
+      const { rows } = await holder.query<{ g: number }>("SELECT max(generation)::int AS g FROM projection_state WHERE name = 'lists'");
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [GENERATION_LOCK_NAMESPACE, `lists:${rows[0].g + 1}`]);
+      expect(await requestRebuild(server.engage.pool, listsProjection)).toBe(rows[0].g + 1);
+      await page.reload();
+      const bar = page.getByRole('progressbar', { name: /^Rebuilding lists/ });
+      await bar.waitFor({ timeout: 20_000 });
+      await expectAccessible(page, 'the overview while a read model is rebuilt');
+      await holder.query('COMMIT');
+      // caught up and swapped in: the banner goes on its next look at /health
+      await bar.waitFor({ state: 'detached', timeout: 30_000 });
+    } finally {
+      await holder.end();
+    }
+    expect((await server.call('GET', '/v1/lists', { key: acct.key })).body.data).toHaveLength(3);
     await page.context().close();
   });
 
