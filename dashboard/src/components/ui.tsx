@@ -1,6 +1,7 @@
 // The dashboard's shared pieces: every control has a visible label or an accessible name, errors are
 // alerts carrying the API's message, progress is a labelled progressbar (README "The dashboard").
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import type { ApiError } from '../api.ts';
 
 export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
@@ -274,6 +275,27 @@ export function SecretOnce({ label, value }: { label: string; value: string }) {
         {copied ? 'Copied' : `Copy ${label.toLowerCase()}`}
       </button>
     </div>
+  );
+}
+
+/** A filter form's buttons: apply what is entered (the form's submit), or clear every filter. */
+export function FilterButtons({ onClear }: { onClear: () => void }) {
+  return (
+    <div className="row">
+      <button type="submit">Apply filters</button>
+      <button type="button" onClick={onClear}>
+        Clear filters
+      </button>
+    </div>
+  );
+}
+
+/** A link to a resource's page, named by its id. */
+export function IdLink({ to, id }: { to: string; id: string }) {
+  return (
+    <Link to={to}>
+      <code>{id}</code>
+    </Link>
   );
 }
 

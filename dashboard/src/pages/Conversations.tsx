@@ -5,7 +5,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiFailure, type components, must } from '../api.ts';
-import { type Column, DataTable, ErrorNote, Fact, Loading, Notice, PageHeader, Pager, SelectField, Status, StatusFact, TextArea, TextField, useCursor } from '../components/ui.tsx';
+import { type Column, DataTable, ErrorNote, Fact, FilterButtons, IdLink, Loading, Notice, PageHeader, Pager, SelectField, Status, StatusFact, TextArea, TextField, useCursor } from '../components/ui.tsx';
 import { formatNumber, formatTime } from '../format.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useSession } from '../session.tsx';
@@ -56,18 +56,12 @@ function InboxFilterForm({ applied, onApply }: { applied: InboxFilters; onApply:
         onChange={set('unread')}
       />
       <TextField label="Assignee" value={draft.assignee} onChange={set('assignee')} hint='"none" for the unassigned' />
-      <div className="row">
-        <button type="submit">Apply filters</button>
-        <button
-          type="button"
-          onClick={() => {
-            setDraft(NO_FILTERS);
-            onApply(NO_FILTERS);
-          }}
-        >
-          Clear filters
-        </button>
-      </div>
+      <FilterButtons
+        onClear={() => {
+          setDraft(NO_FILTERS);
+          onApply(NO_FILTERS);
+        }}
+      />
     </form>
   );
 }
@@ -75,11 +69,7 @@ function InboxFilterForm({ applied, onApply }: { applied: InboxFilters; onApply:
 const INBOX_COLUMNS: Column<Conversation>[] = [
   {
     header: 'Conversation',
-    cell: (c) => (
-      <Link to={`/conversations/${c.id}`}>
-        <code>{c.id}</code>
-      </Link>
-    ),
+    cell: (c) => <IdLink to={`/conversations/${c.id}`} id={c.id} />,
   },
   {
     header: 'Contact',

@@ -5,7 +5,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiFailure, type components, must } from '../api.ts';
-import { Checkbox, ConfirmButton, type Column, DataTable, ErrorNote, Fact, Loading, Notice, PageHeader, Pager, SelectField, Status, StatusFact, TextArea, TextField, useCursor } from '../components/ui.tsx';
+import { Checkbox, ConfirmButton, type Column, DataTable, ErrorNote, Fact, FilterButtons, IdLink, Loading, Notice, PageHeader, Pager, SelectField, Status, StatusFact, TextArea, TextField, useCursor } from '../components/ui.tsx';
 import { CHANNELS, type Channel, channelOption, formatTime } from '../format.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useSession } from '../session.tsx';
@@ -60,18 +60,12 @@ function HistoryFilters({ applied, onApply }: { applied: Filters; onApply: (filt
       <TextField label="Recipient" value={draft.to} onChange={set('to')} placeholder="address or number" />
       <TextField label="Created from" type="datetime-local" value={draft.from} onChange={set('from')} />
       <TextField label="Created until" type="datetime-local" value={draft.until} onChange={set('until')} />
-      <div className="row">
-        <button type="submit">Apply filters</button>
-        <button
-          type="button"
-          onClick={() => {
-            setDraft(NO_FILTERS);
-            onApply(NO_FILTERS);
-          }}
-        >
-          Clear filters
-        </button>
-      </div>
+      <FilterButtons
+        onClear={() => {
+          setDraft(NO_FILTERS);
+          onApply(NO_FILTERS);
+        }}
+      />
     </form>
   );
 }
@@ -79,11 +73,7 @@ function HistoryFilters({ applied, onApply }: { applied: Filters; onApply: (filt
 const COLUMNS: Column<Message>[] = [
   {
     header: 'Message',
-    cell: (m) => (
-      <Link to={`/messages/${m.id}`}>
-        <code>{m.id}</code>
-      </Link>
-    ),
+    cell: (m) => <IdLink to={`/messages/${m.id}`} id={m.id} />,
   },
   { header: 'Recipient', cell: (m) => m.to },
   { header: 'Channel', cell: (m) => m.channel },
