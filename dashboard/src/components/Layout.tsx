@@ -1,7 +1,7 @@
 // The signed-in frame: the navigation (README "The dashboard": links named Overview, Messages, …),
 // who is signed in and as what, the service's own waits (a 503 being retried, read models rebuilding),
 // and the page.
-import { Suspense } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { useLoad } from '../hooks.ts';
 import { must } from '../api.ts';
@@ -25,8 +25,11 @@ export const NAVIGATION = [
 
 /** Read models being rebuilt (GET /health): reads may lag behind until they catch up. */
 function RebuildBanner() {
-  const health = useLoad((client) => must(client.GET('/health')), [], 10_000);
+  // looked at every 10 s, and every 2 s while a rebuild moves
+  const [moving, setMoving] = useState(false);
+  const health = useLoad((client) => must(client.GET('/health')), [], moving ? 2000 : 10_000);
   const rebuilding = (health.data?.projections ?? []).filter((p) => p.rebuild || p.status === 'rebuilding');
+  useEffect(() => setMoving(rebuilding.length > 0), [rebuilding.length]);
   if (!rebuilding.length) return null;
   return (
     <div className="banner" role="status">

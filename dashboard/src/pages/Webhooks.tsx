@@ -26,7 +26,7 @@ type DeliveryFilter = 'all' | Delivery['status'];
 
 /** Deliveries and replays are refreshed this often while one is still on its way, and the list of deliveries at rest. */
 const BUSY_POLL_MS = 1500;
-const IDLE_POLL_MS = 5000;
+const IDLE_POLL_MS = 3000;
 const DELIVERIES_PER_PAGE = 20;
 const REPLAYS_PER_PAGE = 10;
 
