@@ -1,5 +1,6 @@
 // Whether dist/ (`npm run build`) is current: there, and at least as new as every source the build
-// compiles (the service's TypeScript; the dashboard's sources, built to dist/dashboard). Read by bin/engage.js (run the build or the sources) and bin/build.js (`npm start`).
+// compiles (the service's TypeScript; the dashboard's sources, built to dist/dashboard). Read by
+// bin/engage.js (run the build or the sources) and bin/build.js (`npm start`).
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

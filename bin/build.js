@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start`'s first step: runs `npm run build` when dist/ (the service, or the dashboard in
-// dist/dashboard) is missing or older than its sources, so
-// the service always runs as plain JavaScript under plain node, as in production (README "Production":
+// dist/dashboard) is missing or older than its sources, so the service always runs as plain
+// JavaScript under plain node, as in production (README "Production":
 // the TypeScript loader would cost every isolate, the main thread and each CPU work thread, tens of
 // MiB). A current build is left as it is: a start after no edit costs nothing.
 import { spawnSync } from 'node:child_process';
