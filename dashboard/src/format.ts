@@ -20,6 +20,16 @@ export function formatTime(iso: string | null | undefined): string {
   return Number.isNaN(t) ? iso : dateTime.format(t);
 }
 
+/**
+ * The value of a datetime-local input (the browser's time zone) as the RFC 3339 instant the API takes
+ * (README "Timestamps"); undefined for '' or a value the browser cannot read.
+ */
+export function instantOf(local: string): string | undefined {
+  if (!local) return undefined;
+  const t = Date.parse(local);
+  return Number.isNaN(t) ? undefined : new Date(t).toISOString();
+}
+
 export const formatNumber = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : number.format(n));
 
 export function formatPercent(ratio: number | null | undefined, digits = 1): string {

@@ -4,11 +4,9 @@
 // viewer whose session the API itself refuses every write.
 import { createClient } from '../../client/src/index.ts';
 import { describe, expect, it } from 'vitest';
-import pg from 'pg';
 import { listsProjection } from '../../projections/lists.ts';
-import { requestRebuild } from '../../src/read-models/generations.ts';
-import { GENERATION_LOCK_NAMESPACE } from '../../src/read-models/state.ts';
 import { bootstrapFirstAccount } from '../../src/server.ts';
+import { holdRebuild } from '../support/held-read-model.ts';
 import { dashboardSuite, expectAccessible, openFromNavigation, signedIn, userWithRole } from './support.ts';
 
 const suite = dashboardSuite();
@@ -117,23 +115,18 @@ describe('the dashboard at /app', () => {
     const acct = await server.newAccount();
     for (let i = 0; i < 3; i++) expect((await server.call('POST', '/v1/lists', { key: acct.key, body: { name: `List ${i}` } })).status).toBe(201);
     const page = await signedIn(suite, acct);
-    // the rebuild's batches wait for this lock of its generation (the runner's own, held here): it stays rebuilding
-    const holder = new pg.Client({ connectionString: server.databaseUrl });
-    await holder.connect();
+    // the rebuild's batches wait for the runner's lock of its generation, held here: it stays rebuilding
+    const held = await holdRebuild(server.engage.pool, listsProjection);
     try {
-      const { rows } = await holder.query<{ g: number }>("SELECT max(generation)::int AS g FROM projection_state WHERE name = 'lists'");
-      await holder.query('BEGIN');
-      await holder.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [GENERATION_LOCK_NAMESPACE, `lists:${rows[0].g + 1}`]);
-      expect(await requestRebuild(server.engage.pool, listsProjection)).toBe(rows[0].g + 1);
       await page.reload();
       const bar = page.getByRole('progressbar', { name: /^Rebuilding lists/ });
       await bar.waitFor({ timeout: 20_000 });
       await expectAccessible(page, 'the overview while a read model is rebuilt');
-      await holder.query('COMMIT');
+      await held.release();
       // caught up and swapped in: the banner goes on its next look at /health
       await bar.waitFor({ state: 'detached', timeout: 30_000 });
     } finally {
-      await holder.end();
+      await held.release();
     }
     expect((await server.call('GET', '/v1/lists', { key: acct.key })).body.data).toHaveLength(3);
     await page.context().close();

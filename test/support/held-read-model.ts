@@ -2,6 +2,9 @@
 // SHARE mode, so the read model's writes to it wait while every read goes on. How the tests prove a
 // callback that reads a read model waits for it to catch up rather than answering from stale rows.
 import type pg from 'pg';
+import type { Projection } from '../../src/read-models/projection.ts';
+import { requestRebuild } from '../../src/read-models/generations.ts';
+import { GENERATION_LOCK_NAMESPACE } from '../../src/read-models/state.ts';
 import { eventually } from './waits.ts';
 
 export interface HeldReadModel {
@@ -41,4 +44,34 @@ export async function holdReadModelTable(db: pg.Pool, readModel: string, table: 
       }, 30_000);
     },
   };
+}
+
+/**
+ * A rebuild held mid-way: the lock the runner takes for each batch of a generation is taken first for
+ * the next generation of `projection`, then its rebuild is requested. The new generation stays
+ * rebuilding (behind the log) until `release`.
+ */
+export async function holdRebuild(db: pg.Pool, projection: Projection): Promise<{ generation: number; release(): Promise<void> }> {
+  const holder = await db.connect();
+  let held = true;
+  const release = async () => {
+    if (!held) return;
+    held = false;
+    try {
+      await holder.query('COMMIT');
+    } finally {
+      holder.release();
+    }
+  };
+  try {
+    const { rows } = await holder.query<{ g: number }>('SELECT max(generation)::int AS g FROM projection_state WHERE name = $1', [projection.name]);
+    await holder.query('BEGIN');
+    await holder.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [GENERATION_LOCK_NAMESPACE, `${projection.name}:${rows[0]!.g + 1}`]);
+    const generation = await requestRebuild(db, projection);
+    if (generation !== rows[0]!.g + 1) throw new Error(`${projection.name}: the rebuild made generation ${generation}, not the one held (${rows[0]!.g + 1})`);
+    return { generation, release };
+  } catch (err) {
+    await release().catch(() => undefined);
+    throw err;
+  }
 }

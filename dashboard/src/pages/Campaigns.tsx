@@ -22,7 +22,7 @@ import {
   TextField,
   useCursor,
 } from '../components/ui.tsx';
-import { channelOption, formatNumber, formatTime } from '../format.ts';
+import { channelOption, formatNumber, formatTime, instantOf } from '../format.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useSession } from '../session.tsx';
 import './Campaigns.css';
@@ -58,12 +58,6 @@ function audienceText(audience: Audience, names?: { segments: Segment[]; lists: 
   }
   const list = names?.lists.find((l) => l.id === audience.list_id);
   return `List ${list ? list.name : audience.list_id}`;
-}
-
-/** The value of a datetime-local input (the browser's time zone) as an RFC 3339 instant. */
-function instantOf(local: string): string | undefined {
-  const t = Date.parse(local);
-  return Number.isNaN(t) ? undefined : new Date(t).toISOString();
 }
 
 /** The form's Send at, a day from now, as a datetime-local value. */

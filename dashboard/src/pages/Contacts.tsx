@@ -11,6 +11,7 @@ import {
   ConfirmButton,
   DataTable,
   ErrorNote,
+  Fact,
   Field,
   Loading,
   Notice,
@@ -473,28 +474,19 @@ function ContactFacts({ contact, fields }: { contact: Contact; fields: CustomFie
   return (
     <dl className="facts">
       {STANDARD_FIELDS.map(([key, label]) => (
-        <Fact key={key} label={label} value={orDash(contact[key])} />
+        <Fact key={key} term={label}>{orDash(contact[key])}</Fact>
       ))}
-      <Fact label="Tags" value={contact.tags.length ? contact.tags.join(', ') : '—'} />
+      <Fact term="Tags">{contact.tags.length ? contact.tags.join(', ') : '—'}</Fact>
       {fields.map((f) => (
-        <Fact key={f.key} label={f.label} value={shown(contact.custom_fields[f.key])} />
+        <Fact key={f.key} term={f.label}>{shown(contact.custom_fields[f.key])}</Fact>
       ))}
       {undefinedKeys.map((key) => (
-        <Fact key={key} label={`${key} (no longer defined)`} value={shown(contact.custom_fields[key])} />
+        <Fact key={key} term={`${key} (no longer defined)`}>{shown(contact.custom_fields[key])}</Fact>
       ))}
-      <Fact label="Created" value={formatTime(contact.created_at)} />
-      <Fact label="Updated" value={formatTime(contact.updated_at)} />
-      <Fact label="Id" value={contact.id} />
+      <Fact term="Created">{formatTime(contact.created_at)}</Fact>
+      <Fact term="Updated">{formatTime(contact.updated_at)}</Fact>
+      <Fact term="Id">{contact.id}</Fact>
     </dl>
-  );
-}
-
-function Fact({ label, value }: { label: string; value: string }) {
-  return (
-    <>
-      <dt>{label}</dt>
-      <dd>{value}</dd>
-    </>
   );
 }
 

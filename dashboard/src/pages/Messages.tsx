@@ -6,7 +6,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiFailure, type components, must } from '../api.ts';
 import { Checkbox, ConfirmButton, type Column, DataTable, ErrorNote, Fact, FilterButtons, IdLink, Loading, Notice, PageHeader, Pager, SelectField, Status, StatusFact, TextArea, TextField, useCursor } from '../components/ui.tsx';
-import { CHANNELS, type Channel, channelOption, formatTime } from '../format.ts';
+import { CHANNELS, type Channel, channelOption, formatTime, instantOf } from '../format.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useSession } from '../session.tsx';
 import './Messages.css';
@@ -24,13 +24,6 @@ const CANCELLABLE: readonly MessageStatus[] = ['scheduled', 'queued'];
 const POLL_MS = 1500;
 const SCHEDULED_POLL_MS = 5000;
 const PAGE_SIZE = 25;
-
-/** A datetime-local value as the RFC 3339 instant the API takes (README "Timestamps"); '' is none. */
-function instant(local: string): string | undefined {
-  if (!local) return undefined;
-  const t = new Date(local);
-  return Number.isNaN(t.getTime()) ? undefined : t.toISOString();
-}
 
 
 // ---------------------------------------------------------------------------------------------
@@ -95,8 +88,8 @@ function MessageHistory() {
               ...(filters.status ? { status: filters.status } : {}),
               ...(filters.channel ? { channel: filters.channel } : {}),
               ...(filters.to.trim() ? { to: filters.to.trim() } : {}),
-              ...(instant(filters.from) ? { from: instant(filters.from) } : {}),
-              ...(instant(filters.until) ? { until: instant(filters.until) } : {}),
+              ...(instantOf(filters.from) ? { from: instantOf(filters.from) } : {}),
+              ...(instantOf(filters.until) ? { until: instantOf(filters.until) } : {}),
             },
           },
         }),
@@ -147,7 +140,7 @@ function SendForm() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const scheduledAt = instant(sendAt);
+    const scheduledAt = instantOf(sendAt);
     const accepted = await send.run((client) =>
       must(
         client.POST('/v1/messages/send', {

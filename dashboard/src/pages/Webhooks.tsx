@@ -9,7 +9,7 @@ import { type components, must } from '../api.ts';
 import {
   Checkbox, ConfirmButton, DataTable, ErrorNote, Field, Loading, Notice, PageHeader, Pager, Progress, SecretOnce, SelectField, Status, TextField, useCursor,
 } from '../components/ui.tsx';
-import { formatNumber, formatTime } from '../format.ts';
+import { formatNumber, formatTime, instantOf } from '../format.ts';
 import { useAction, useLoad } from '../hooks.ts';
 import { useSession } from '../session.tsx';
 import './Webhooks.css';
@@ -66,8 +66,6 @@ function DateTimeField({ label, value, onChange, hint, required }: { label: stri
     </Field>
   );
 }
-
-const rfc3339 = (local: string) => new Date(local).toISOString();
 
 // ---------------------------------------------------------------------------------------------------
 // /webhooks
@@ -570,7 +568,8 @@ function StartReplay({ endpoint, catalogue, onStarted }: { endpoint: Endpoint; c
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const body = { from: rfc3339(from), ...(until ? { until: rfc3339(until) } : {}), ...(types.length ? { types } : {}) };
+    // a time the browser cannot read goes as written, for the API to name the field
+    const body = { from: instantOf(from) ?? from, ...(until ? { until: instantOf(until) ?? until } : {}), ...(types.length ? { types } : {}) };
     const started = await action.run((client) => must(client.POST('/v1/webhook-endpoints/{id}/replay', { params: { path: { id: endpoint.id } }, body })));
     if (started) onStarted(started);
   }
