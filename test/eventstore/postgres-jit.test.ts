@@ -11,6 +11,7 @@ import { WrongExpectedVersionError } from '../../src/eventstore/port.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
 import { migrate } from '../../src/schema.ts';
 import { freshDatabase } from '../support/harness.ts';
+import { eventually } from '../support/waits.ts';
 
 const STORE_FUNCTIONS = ['es_append', 'es_read_all', 'es_write'];
 
@@ -131,8 +132,13 @@ describe('postgres event store on a Postgres with JIT', () => {
       { streamId: `${s}-c`, events: [ev()], expected: 'no_stream' },
       { streamId: `${s}-a`, events: [ev()], expected: 'stream_exists' },
     ]);
-    // the reads the catch-up readers and /health run
-    const all = await store.readAll({ maxCount: 100 });
+    // the reads the catch-up readers and /health run. A read stops before any transaction still open
+    // anywhere in the cluster (another test file's, on a shared server), so this waits for its own
+    // events to become readable, as a catch-up reader would
+    const all = await eventually('this test\'s appends to be readable', async () => {
+      const read = await store.readAll({ maxCount: 100 });
+      return read.some((e) => e.streamId === `${s}-c`) ? read : undefined;
+    });
     await store.readAll({ maxCount: 100, types: ['JitProbe'] });
     await store.headPosition();
     await store.headPosition({ includeHeldBack: true });
