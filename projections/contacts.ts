@@ -308,9 +308,8 @@ export async function contactIdsWithAddress(db: Db, accountId: string, address: 
 
 /**
  * The time zone of each recipient that is a contact's email or phone and has one (the lowest contact
- * id wins when several match), for quiet hours. The addresses also as `= ANY`, conditions of the
- * email and phone indexes (README "The write path": a batch reads only the rows it names). A function
- * planned once per session (RECIPIENT_TIMEZONES_FUNCTION).
+ * id wins when several match), for quiet hours. A function planned once per session
+ * (RECIPIENT_TIMEZONES_FUNCTION).
  */
 export async function recipientTimezones(db: Db, recipients: readonly Recipient[]): Promise<(Recipient & { timezone: string })[]> {
   const { rows } = await db.query<Recipient & { timezone: string }>(prepared(
@@ -321,18 +320,28 @@ export async function recipientTimezones(db: Db, recipients: readonly Recipient[
 }
 
 /**
- * recipientTimezones' statement, planned once per session (plannedOnceFunction): probes of the email
- * and phone indexes per recipient.
+ * recipientTimezones' statement, planned once per session (plannedOnceFunction): for each recipient,
+ * a probe of the email index and one of the phone index, each by account and address (README "The
+ * write path": a batch reads only the rows it names). The probes are the only plan a lateral join
+ * leaves: matched by email OR phone in one join, a plan made without statistics (the dispatcher's
+ * first marketing batch after an import, before autovacuum has analyzed the contacts) probed the
+ * account alone for each recipient and filtered its contacts by address, every contact of the
+ * account read once per recipient. `p_each_account` is no longer read (kept: the signature callers use).
  */
 const RECIPIENT_TIMEZONES_FUNCTION = plannedOnceFunction(
   'recipient_timezones(p_accounts text[], p_addresses text[], p_each_account text[])',
   'o_account_id text, o_address text, o_timezone text',
-  `SELECT DISTINCT ON (c.account_id, u.addr) c.account_id, u.addr, c.timezone FROM contacts c
-     JOIN unnest(p_accounts, p_addresses) AS u(a, addr) ON c.account_id = u.a AND (c.email = u.addr OR c.phone = u.addr)
-    WHERE c.account_id = ANY(p_each_account) AND (c.email = ANY(p_addresses) OR c.phone = ANY(p_addresses)) AND c.timezone IS NOT NULL
-    ORDER BY c.account_id, u.addr, c.id`,
+  `SELECT DISTINCT ON (u.a, u.addr) u.a, u.addr, m.timezone
+     FROM unnest(p_accounts, p_addresses) AS u(a, addr)
+     CROSS JOIN LATERAL (
+       SELECT c.id, c.timezone FROM contacts c WHERE c.account_id = u.a AND c.email = u.addr AND c.timezone IS NOT NULL
+       UNION ALL
+       SELECT c.id, c.timezone FROM contacts c WHERE c.account_id = u.a AND c.phone = u.addr AND c.timezone IS NOT NULL
+     ) m
+    ORDER BY u.a, u.addr, m.id`,
 );
 
 export const CONTACT_LOOKUP_MIGRATIONS: Migration[] = [
   { id: 62, name: "contacts: recipients' time zones read by a function planned once per session", sql: RECIPIENT_TIMEZONES_FUNCTION },
+  { id: 66, name: "contacts: recipients' time zones probed by email and by phone, whatever the planner knows of the contacts", sql: RECIPIENT_TIMEZONES_FUNCTION },
 ];
