@@ -20,6 +20,12 @@ const SEAL_KEY = 'bulk_intake_seal';
 /** The retries of a bulk its own process could not append: 250 ms doubling to 5 s, until it stops. */
 const RETRY_FIRST_MS = 250;
 const RETRY_MAX_MS = 5000;
+/**
+ * Bulks whose messages a process appends at once, in the background (README "The write path"): each
+ * holds its 10,000 messages in memory, sealed and encoded, while it is appended; bulks taken faster
+ * wait in their rows.
+ */
+export const BULK_APPENDS_AT_ONCE = 2;
 
 /** What a row's payload holds: a bulk's messages, ready to append. */
 interface Payload {
@@ -49,6 +55,10 @@ export class BulkIntakes {
   /** the appends running in this process, by bulk: a reader that needs a bulk's messages joins its append */
   private readonly running = new Map<string, Promise<void>>();
   private readonly stopping = new AbortController();
+  /** the background appends of bulks this process took (BULK_APPENDS_AT_ONCE at most) */
+  private appending = 0;
+  /** bulks this process took, in their rows, for when fewer appends run */
+  private readonly waiting: string[] = [];
 
   constructor(private readonly engage: Engage) {}
 
@@ -74,9 +84,13 @@ export class BulkIntakes {
       [bulkId, accountId, first, last, messages.length, sealed, this.engage.config.DISPATCH_LEASE_MS],
     );
     // a bulk taken while this process stops is left to the process that takes it up after its lease;
-    // the append starts after this turn of the event loop, so the answer goes out first
+    // the append starts after this turn of the event loop, so the answer goes out first. Beyond
+    // BULK_APPENDS_AT_ONCE appends running, the bulk waits in its row, not in memory: its messages
+    // are read back when its turn comes
     setImmediate(() => {
-      if (!this.stopping.signal.aborted) void this.appendInBackground(intake);
+      if (this.stopping.signal.aborted) return;
+      if (this.appending < BULK_APPENDS_AT_ONCE) void this.appendInBackground(bulkId, intake);
+      else this.waiting.push(bulkId);
     });
   }
 
@@ -134,22 +148,34 @@ export class BulkIntakes {
     await Promise.allSettled([...this.running.values()]);
   }
 
-  private async appendInBackground(intake: BulkIntake): Promise<void> {
-    for (let failures = 1; ; failures++) {
-      try {
-        // after a failure, another process (or a reader here) may have appended it meanwhile
-        if (failures > 1 && (await this.engage.pool.query('SELECT 1 FROM bulk_intakes WHERE bulk_id = $1', [intake.bulkId])).rowCount === 0) return;
-        await this.appendOnce(intake);
-        return;
-      } catch (err) {
-        const stopped = this.stopping.signal.aborted;
-        this.engage.log.error(
-          { err, bulkId: intake.bulkId, accountId: intake.accountId, messages: intake.messages.length },
-          stopped ? 'appending a bulk’s messages failed while stopping; another process takes it up once its lease ends' : 'appending a bulk’s messages failed; trying again',
-        );
-        if (stopped) return;
-        await sleep(doublingDelay(failures, RETRY_FIRST_MS, RETRY_MAX_MS), this.stopping.signal);
+  /**
+   * Appends a bulk this process took, trying again until it is in the log or this process stops;
+   * then starts the next bulk waiting. `inHand`: its messages as accepted (a bulk that waited, or
+   * one tried before, is appended from its row: another process, or a reader here, may have
+   * appended it meanwhile).
+   */
+  private async appendInBackground(bulkId: string, inHand?: BulkIntake): Promise<void> {
+    this.appending++;
+    try {
+      for (let failures = 1; ; failures++) {
+        try {
+          if (failures === 1 && inHand) await this.appendOnce(inHand);
+          else await this.appendNow(bulkId);
+          return;
+        } catch (err) {
+          const stopped = this.stopping.signal.aborted;
+          this.engage.log.error(
+            { err, bulkId, messages: inHand?.messages.length },
+            stopped ? 'appending a bulk’s messages failed while stopping; another process takes it up once its lease ends' : 'appending a bulk’s messages failed; trying again',
+          );
+          if (stopped) return;
+          await sleep(doublingDelay(failures, RETRY_FIRST_MS, RETRY_MAX_MS), this.stopping.signal);
+        }
       }
+    } finally {
+      this.appending--;
+      // the bulks waiting are appended in the order they were taken (left in their rows when stopping)
+      while (!this.stopping.signal.aborted && this.appending < BULK_APPENDS_AT_ONCE && this.waiting.length > 0) void this.appendInBackground(this.waiting.shift()!);
     }
   }
 

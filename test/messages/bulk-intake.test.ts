@@ -4,11 +4,14 @@
 // one by id, its timeline, cancelling or resending it, erasing its recipient, or another process's
 // sweeper once the lease has run out. Each then finds every message of the bulk in the log, once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bulkIntakes } from '../../src/messages/bulk-intake.ts';
+import type { Engage } from '../../src/context.ts';
+import { acceptedData } from '../../src/messages/accepted.ts';
+import { BULK_APPENDS_AT_ONCE, bulkIntakes } from '../../src/messages/bulk-intake.ts';
+import { newId } from '../../src/ids.ts';
 import { BulkIntakeSweeper } from '../../src/workers/bulk-intake-sweeper.ts';
 import { readyAccount } from '../support/accounts.ts';
 import { testServerForSuite } from '../support/harness.ts';
-import { eventually } from '../support/waits.ts';
+import { eventually, until } from '../support/waits.ts';
 
 const server = testServerForSuite({ WORKERS_ENABLED: 'false', DISPATCH_LEASE_MS: '1000' });
 let account: Awaited<ReturnType<typeof readyAccount>>;
@@ -108,6 +111,59 @@ describe('a bulk whose messages are not in the log yet', () => {
       await sweeper.stop();
     }
     expect(await acceptedCounts(ids)).toEqual([1, 1, 1, 1]);
+  });
+});
+
+describe('bulks taken faster than they are appended', () => {
+  it(`are appended ${BULK_APPENDS_AT_ONCE} at a time by the process that took them; the others wait in their rows, and every message is appended once`, async () => {
+    // the log's appends of MessageAccepted are held until released, and counted while they run
+    let running = 0;
+    let most = 0;
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const store = new Proxy(server.engage.store, {
+      get(target, prop, receiver) {
+        if (prop === 'appendMany') {
+          return async (...args: Parameters<typeof target.appendMany>) => {
+            running++;
+            most = Math.max(most, running);
+            try {
+              await released;
+              return await target.appendMany(...args);
+            } finally {
+              running--;
+            }
+          };
+        }
+        const v = Reflect.get(target, prop, receiver);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    const engage: Engage = { ...server.engage, store };
+    const intakes = bulkIntakes(engage);
+    const bulks = 5;
+    const ids: string[] = [];
+    try {
+      for (let b = 0; b < bulks; b++) {
+        const bulkId = newId('message').replace('msg_', 'blk_');
+        const messages = items(3, (i) => `+1415556${String(1000 + b * 10 + i)}`).map((item) =>
+          acceptedData(account.accountId, { content: item as never }, new Date(), { bulkId }),
+        );
+        ids.push(...messages.map((m) => m.id));
+        await intakes.accept(account.accountId, bulkId, messages, { actor: 'test', accountId: account.accountId });
+      }
+      // the first appends reach the log; no other starts while they are held (given a second to: each
+      // accepted bulk's append starts a turn after its answer, once its messages are sealed)
+      await eventually('the first appends to start', async () => (running >= BULK_APPENDS_AT_ONCE ? true : undefined));
+      expect(await until(() => running, (n) => n > BULK_APPENDS_AT_ONCE, 1000)).toBe(BULK_APPENDS_AT_ONCE);
+    } finally {
+      release();
+    }
+    // the waiting bulks follow, read back from their rows, until none is left
+    await eventually('every bulk appended', async () => ((await intakesOfAccount()) === 0 ? true : undefined));
+    expect(most).toBe(BULK_APPENDS_AT_ONCE);
+    expect(await acceptedCounts(ids)).toEqual(ids.map(() => 1));
+    await intakes.stop();
   });
 });
 
