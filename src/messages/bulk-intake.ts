@@ -165,7 +165,7 @@ export class BulkIntakes {
         } catch (err) {
           const stopped = this.stopping.signal.aborted;
           this.engage.log.error(
-            { err, bulkId, messages: inHand?.messages.length },
+            { err, bulkId, accountId: inHand?.accountId, messages: inHand?.messages.length },
             stopped ? 'appending a bulk’s messages failed while stopping; another process takes it up once its lease ends' : 'appending a bulk’s messages failed; trying again',
           );
           if (stopped) return;
