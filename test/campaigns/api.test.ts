@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignStream } from '../../commands/campaign.ts';
 import { campaignsProjection } from '../../projections/campaigns.ts';
 import { sendCampaign } from '../../src/campaigns/service.ts';
-import type { Engage } from '../../src/context.ts';
 import { suppressRecipient } from '../../src/messages/suppressions.ts';
 import { readyAccount } from '../support/accounts.ts';
+import { withAppendMany } from '../support/append-many.ts';
 import { startTestServer, testServerForSuite, type TestServer } from '../support/harness.ts';
 import { startReceiver } from '../support/receivers.ts';
 import { rebuildAndWait } from '../support/rebuild.ts';
@@ -267,21 +267,10 @@ describe('a send that stops part-way', () => {
     // the store fails the second batch's append: the sender stops after one batch of 3
     const engage = server.engage;
     let appends = 0;
-    const failing: Engage = {
-      ...engage,
-      store: new Proxy(engage.store, {
-        get(target, prop, receiver) {
-          if (prop === 'appendMany') {
-            return async (...args: Parameters<typeof target.appendMany>) => {
-              if (++appends === 2) throw new Error('connection lost');
-              return target.appendMany(...args);
-            };
-          }
-          const v = Reflect.get(target, prop, receiver);
-          return typeof v === 'function' ? v.bind(target) : v;
-        },
-      }),
-    };
+    const failing = withAppendMany(engage, async (appendMany, batch) => {
+      if (++appends === 2) throw new Error('connection lost');
+      return appendMany(batch);
+    });
     await expect(sendCampaign(failing, campaign.id, { actor: 'test' }, 3)).rejects.toThrow('connection lost');
     expect((await campaignMessages(server, key, campaign.id)).length).toBe(3);
     // a second sender (after a restart) carries on after the first batch

@@ -4,12 +4,12 @@
 // one by id, its timeline, cancelling or resending it, erasing its recipient, or another process's
 // sweeper once the lease has run out. Each then finds every message of the bulk in the log, once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Engage } from '../../src/context.ts';
 import { acceptedData } from '../../src/messages/accepted.ts';
 import { BULK_APPENDS_AT_ONCE, bulkIntakes } from '../../src/messages/bulk-intake.ts';
 import { newId } from '../../src/ids.ts';
 import { BulkIntakeSweeper } from '../../src/workers/bulk-intake-sweeper.ts';
 import { readyAccount } from '../support/accounts.ts';
+import { withAppendMany } from '../support/append-many.ts';
 import { testServerForSuite } from '../support/harness.ts';
 import { eventually, until } from '../support/waits.ts';
 
@@ -121,25 +121,16 @@ describe('bulks taken faster than they are appended', () => {
     let most = 0;
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
-    const store = new Proxy(server.engage.store, {
-      get(target, prop, receiver) {
-        if (prop === 'appendMany') {
-          return async (...args: Parameters<typeof target.appendMany>) => {
-            running++;
-            most = Math.max(most, running);
-            try {
-              await released;
-              return await target.appendMany(...args);
-            } finally {
-              running--;
-            }
-          };
-        }
-        const v = Reflect.get(target, prop, receiver);
-        return typeof v === 'function' ? v.bind(target) : v;
-      },
+    const engage = withAppendMany(server.engage, async (appendMany, batch) => {
+      running++;
+      most = Math.max(most, running);
+      try {
+        await released;
+        return await appendMany(batch);
+      } finally {
+        running--;
+      }
     });
-    const engage: Engage = { ...server.engage, store };
     const intakes = bulkIntakes(engage);
     const bulks = 5;
     const ids: string[] = [];

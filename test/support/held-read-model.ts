@@ -14,13 +14,17 @@ export interface HeldReadModel {
   release(): Promise<void>;
 }
 
-/** Locks `table` (its name without the generation suffix) of `readModel`'s live generation. */
-export async function holdReadModelTable(db: pg.Pool, readModel: string, table: string): Promise<HeldReadModel> {
+/**
+ * A connection holding what `hold` takes in its transaction (begun before `hold` runs) until `release`
+ * commits it (once; later calls do nothing) and gives the connection back. A `hold` that fails
+ * releases at once.
+ */
+async function heldTransaction<T>(db: pg.Pool, hold: (holder: pg.PoolClient) => Promise<T>): Promise<{ held: T; release(): Promise<void> }> {
   const holder = await db.connect();
-  let held = true;
+  let open = true;
   const release = async () => {
-    if (!held) return;
-    held = false;
+    if (!open) return;
+    open = false;
     try {
       await holder.query('COMMIT');
     } finally {
@@ -29,12 +33,19 @@ export async function holdReadModelTable(db: pg.Pool, readModel: string, table: 
   };
   try {
     await holder.query('BEGIN');
-    const { rows } = await holder.query<{ name: string }>(`SELECT $2 || '_g' || generation AS name FROM projection_state WHERE name = $1 AND active`, [readModel, table]);
-    await holder.query(`LOCK TABLE ${rows[0]!.name} IN SHARE MODE`);
+    return { held: await hold(holder), release };
   } catch (err) {
     await release().catch(() => undefined);
     throw err;
   }
+}
+
+/** Locks `table` (its name without the generation suffix) of `readModel`'s live generation. */
+export async function holdReadModelTable(db: pg.Pool, readModel: string, table: string): Promise<HeldReadModel> {
+  const { release } = await heldTransaction(db, async (holder) => {
+    const { rows } = await holder.query<{ name: string }>(`SELECT $2 || '_g' || generation AS name FROM projection_state WHERE name = $1 AND active`, [readModel, table]);
+    await holder.query(`LOCK TABLE ${rows[0]!.name} IN SHARE MODE`);
+  });
   return {
     release,
     async writerWaiting() {
@@ -52,26 +63,13 @@ export async function holdReadModelTable(db: pg.Pool, readModel: string, table: 
  * rebuilding (behind the log) until `release`.
  */
 export async function holdRebuild(db: pg.Pool, projection: Projection): Promise<{ generation: number; release(): Promise<void> }> {
-  const holder = await db.connect();
-  let held = true;
-  const release = async () => {
-    if (!held) return;
-    held = false;
-    try {
-      await holder.query('COMMIT');
-    } finally {
-      holder.release();
-    }
-  };
-  try {
+  const { held: generation, release } = await heldTransaction(db, async (holder) => {
     const { rows } = await holder.query<{ g: number }>('SELECT max(generation)::int AS g FROM projection_state WHERE name = $1', [projection.name]);
-    await holder.query('BEGIN');
-    await holder.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [GENERATION_LOCK_NAMESPACE, `${projection.name}:${rows[0]!.g + 1}`]);
-    const generation = await requestRebuild(db, projection);
-    if (generation !== rows[0]!.g + 1) throw new Error(`${projection.name}: the rebuild made generation ${generation}, not the one held (${rows[0]!.g + 1})`);
-    return { generation, release };
-  } catch (err) {
-    await release().catch(() => undefined);
-    throw err;
-  }
+    const next = rows[0]!.g + 1;
+    await holder.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [GENERATION_LOCK_NAMESPACE, `${projection.name}:${next}`]);
+    const made = await requestRebuild(db, projection);
+    if (made !== next) throw new Error(`${projection.name}: the rebuild made generation ${made}, not the one held (${next})`);
+    return made;
+  });
+  return { generation, release };
 }
