@@ -24,6 +24,7 @@ export const ID_PREFIXES = {
   key: 'key',
   user: 'usr',
   message: 'msg',
+  bulk: 'blk',
   contact: 'ct',
   field: 'fld',
   list: 'lst',

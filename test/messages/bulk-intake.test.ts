@@ -136,7 +136,7 @@ describe('bulks taken faster than they are appended', () => {
     const ids: string[] = [];
     try {
       for (let b = 0; b < bulks; b++) {
-        const bulkId = newId('message').replace('msg_', 'blk_');
+        const bulkId = newId('bulk');
         const messages = items(3, (i) => `+1415556${String(1000 + b * 10 + i)}`).map((item) =>
           acceptedData(account.accountId, { content: item as never }, new Date(), { bulkId }),
         );

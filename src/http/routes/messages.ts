@@ -248,7 +248,7 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
         validIndex.push(index);
       } else results[index] = { index, error: 'validation_error', message: describeIssues(issues) };
     }
-    const bulkId = newId('message').replace('msg_', 'blk_');
+    const bulkId = newId('bulk');
     // stored whole, then appended behind the answer (src/messages/bulk-intake.ts)
     const accepted = valid.map((item) => acceptedData(accountId, item, now, { bulkId }));
     if (accepted.length > 0) await bulkIntakes(engage).accept(accountId, bulkId, accepted, metadataOf(req));
