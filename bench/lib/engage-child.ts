@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { getHeapSpaceStatistics } from 'node:v8';
 import pino from 'pino';
 import { createAccount } from '../../src/accounts/service.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -48,7 +49,9 @@ if (process.env.BENCH_MEM_LOG === '1') {
   const mib = (n: number) => Math.round(n / 2 ** 20);
   setInterval(() => {
     const m = process.memoryUsage();
-    process.stderr.write(`  [engage mem] rss ${mib(m.rss)} heapTotal ${mib(m.heapTotal)} heapUsed ${mib(m.heapUsed)} external ${mib(m.external)} arrayBuffers ${mib(m.arrayBuffers)} MiB\n`);
+    // each heap space's committed size (used in brackets): the young generation's semi-spaces, old space, code, large objects
+    const spaces = getHeapSpaceStatistics().map((sp) => `${sp.space_name.replace(/_space$/, '')} ${mib(sp.space_size)}(${mib(sp.space_used_size)})`).join(' ');
+    process.stderr.write(`  [engage mem] rss ${mib(m.rss)} heapTotal ${mib(m.heapTotal)} heapUsed ${mib(m.heapUsed)} external ${mib(m.external)} arrayBuffers ${mib(m.arrayBuffers)} MiB; ${spaces}\n`);
   }, 5_000).unref();
 }
 
