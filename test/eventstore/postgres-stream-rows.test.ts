@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { migratedStoreForSuite, openMigratedStore } from '../support/event-store.ts';
-import { eventually } from '../support/waits.ts';
+import { updatesOf } from '../support/table-stats.ts';
 
 const db = migratedStoreForSuite(4);
 
@@ -28,12 +28,7 @@ describe('es_streams rows', () => {
       await writer.close();
     }
     const updates = streams.length * 3;
-    const stats = await eventually('the stream rows\' update counts', async () => {
-      const { rows } = await db.pool.query<{ updated: number; hot: number }>(
-        `SELECT n_tup_upd::int AS updated, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables WHERE relname = 'es_streams'`,
-      );
-      return rows[0] && rows[0].updated >= updates ? rows[0] : undefined;
-    }, 10_000, 100);
+    const stats = await updatesOf(db.pool, 'es_streams', updates, 10_000);
     expect(stats.updated).toBe(updates);
     // a few may still move (a page whose dead versions are not pruned yet); before, almost all did
     expect(stats.hot / stats.updated).toBeGreaterThanOrEqual(0.9);

@@ -12,7 +12,8 @@ import type { NewEvent } from '../../src/eventstore/port.ts';
 import { ProjectionRunner } from '../../src/read-models/runner.ts';
 import { openMigratedStore } from '../support/event-store.ts';
 import { freshDatabase } from '../support/harness.ts';
-import { eventually } from '../support/waits.ts';
+import { liveTable } from '../support/held-read-model.ts';
+import { updatesOf } from '../support/table-stats.ts';
 
 const ACCOUNT = 'acct_01JCOUNTSINPLACE00000000000';
 const CONTACTS = 2_000;
@@ -35,9 +36,7 @@ describe('contact_event_counts rows', () => {
     await runner.start();
     const stats = new pg.Pool({ connectionString: url, max: 1 });
     closing.push(() => stats.end());
-    const table = (await stats.query<{ relname: string }>(
-      "SELECT relname FROM pg_class WHERE relname LIKE 'contact_event_counts%' AND relkind = 'r' ORDER BY relname DESC LIMIT 1",
-    )).rows[0]!.relname;
+    const table = await liveTable(stats, 'contact_events', 'contact_event_counts');
     // no autovacuum while it is written: a vacuum or an analyze holding a snapshot keeps a page from
     // dropping the versions of the round before
     await stats.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
@@ -56,10 +55,7 @@ describe('contact_event_counts rows', () => {
       await node.close();
     }
     const updates = CONTACTS;
-    const counted = await eventually('the counts\' update statistics', async () => {
-      const { rows } = await stats.query<{ updated: number; hot: number }>(`SELECT n_tup_upd::int AS updated, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables WHERE relname = $1`, [table]);
-      return rows[0] && rows[0].updated >= updates ? rows[0] : undefined;
-    }, 15_000, 100);
+    const counted = await updatesOf(stats, table, updates);
     expect(counted.updated).toBe(updates);
     expect(counted.hot / counted.updated).toBeGreaterThanOrEqual(0.9);
   }, 90_000);

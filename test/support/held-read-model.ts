@@ -40,11 +40,16 @@ async function heldTransaction<T>(db: pg.Pool, hold: (holder: pg.PoolClient) => 
   }
 }
 
+/** The name of `table` (without the generation suffix) in `readModel`'s live generation. */
+export async function liveTable(db: Pick<pg.Pool, 'query'>, readModel: string, table: string): Promise<string> {
+  const { rows } = await db.query<{ name: string }>(`SELECT $2 || '_g' || generation AS name FROM projection_state WHERE name = $1 AND active`, [readModel, table]);
+  return rows[0]!.name;
+}
+
 /** Locks `table` (its name without the generation suffix) of `readModel`'s live generation. */
 export async function holdReadModelTable(db: pg.Pool, readModel: string, table: string): Promise<HeldReadModel> {
   const { release } = await heldTransaction(db, async (holder) => {
-    const { rows } = await holder.query<{ name: string }>(`SELECT $2 || '_g' || generation AS name FROM projection_state WHERE name = $1 AND active`, [readModel, table]);
-    await holder.query(`LOCK TABLE ${rows[0]!.name} IN SHARE MODE`);
+    await holder.query(`LOCK TABLE ${await liveTable(holder, readModel, table)} IN SHARE MODE`);
   });
   return {
     release,

@@ -17,8 +17,9 @@ const PER_HOST = 4;
 // the attempts in flight at the kill stay leased until the lease ends: a short one lets the restarted
 // process send them again soon. Not the shortest the sender allows (3 × the timeout): an attempt's
 // outcome must be stored within its lease, less a second, or the delivery is claimed and sent again
-// (at least once, README "Operations: crashes and database restarts"), and on a starved machine (the whole suite on two busy cores)
-// a batch of outcomes took longer than that: the new process sent 4 events twice
+// (at least once, README "Operations: crashes and database restarts"), and on a starved machine (the
+// whole suite on two busy cores) a batch of outcomes took longer than that: the new process sent 4
+// events twice
 const ENV = {
   RATE_LIMITS_ENABLED: 'false',
   WEBHOOK_ALLOW_PRIVATE: 'true',
