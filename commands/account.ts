@@ -23,15 +23,26 @@ export type AccountEvent =
   /** the account's signing secret for per-message delivery webhooks (sealed, never in clear) */
   | { type: 'WebhookSecretIssued'; data: { account_id: string; secret_sealed: string; issued_at: string; rotated: boolean } }
   /** the account's settings after the change, whole (a reader needs no earlier event to know them) */
-  | { type: 'AccountSettingsChanged'; data: { account_id: string } & AccountSettings & { changed_at: string } };
+  | { type: 'AccountSettingsChanged'; data: { account_id: string } & StoredSettings & { changed_at: string } };
 
-/** Account-wide defaults: the country of phone numbers without a + (imports), the time zone of quiet hours. */
+/**
+ * Account-wide defaults: the country of phone numbers without a + (imports), the time zone of quiet
+ * hours, and whether a template's variables must all be given (README "Templates").
+ */
 export interface AccountSettings {
   /** ISO 3166-1 alpha-2, or null */
   default_country: string | null;
   /** IANA time zone, or null */
   timezone: string | null;
+  /** strict: a send that leaves a variable of its template without a value is refused; lenient: it renders empty */
+  template_variables: TemplateVariables;
 }
+
+export type TemplateVariables = 'strict' | 'lenient';
+/** The settings as an event holds them: one written before a setting existed has not got it. */
+type StoredSettings = Omit<AccountSettings, 'template_variables'> & { template_variables?: TemplateVariables };
+/** An account's settings before it changed any (and what an event from before a setting existed leaves it at). */
+export const DEFAULT_SETTINGS: AccountSettings = { default_country: null, timezone: null, template_variables: 'lenient' };
 
 export interface AccountState {
   exists: boolean;
@@ -51,10 +62,10 @@ export type AccountCommand =
   | { type: 'RevokeApiKey'; keyId: string; now: Date }
   | { type: 'IssueWebhookSecret'; secretSealed: string; rotate: boolean; now: Date }
   /** a setting left out stays as it is; null clears it */
-  | { type: 'SetAccountSettings'; defaultCountry?: string | null; timezone?: string | null; now: Date };
+  | { type: 'SetAccountSettings'; defaultCountry?: string | null; timezone?: string | null; templateVariables?: TemplateVariables; now: Date };
 
 export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent> = {
-  initialState: { exists: false, users: new Map(), keys: new Map(), settings: { default_country: null, timezone: null } },
+  initialState: { exists: false, users: new Map(), keys: new Map(), settings: DEFAULT_SETTINGS },
 
   evolve(state, event) {
     switch (event.type) {
@@ -85,7 +96,10 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
       case 'WebhookSecretIssued':
         return { ...state, webhookSecretSealed: event.data.secret_sealed };
       case 'AccountSettingsChanged':
-        return { ...state, settings: { default_country: event.data.default_country, timezone: event.data.timezone } };
+        return {
+          ...state,
+          settings: { default_country: event.data.default_country, timezone: event.data.timezone, template_variables: event.data.template_variables ?? DEFAULT_SETTINGS.template_variables },
+        };
     }
   },
 
@@ -139,8 +153,10 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
         const next: AccountSettings = {
           default_country: command.defaultCountry === undefined ? state.settings.default_country : command.defaultCountry,
           timezone: command.timezone === undefined ? state.settings.timezone : command.timezone,
+          template_variables: command.templateVariables ?? state.settings.template_variables,
         };
-        if (next.default_country === state.settings.default_country && next.timezone === state.settings.timezone) return [];
+        const now = state.settings;
+        if (next.default_country === now.default_country && next.timezone === now.timezone && next.template_variables === now.template_variables) return [];
         return [{ type: 'AccountSettingsChanged', data: { account_id, ...next, changed_at: at } }];
       }
     }

@@ -1,7 +1,7 @@
 // Read model for authentication: accounts (with their settings), dashboard users and API keys, and
 // the typed queries that read them. No hashes: those live in the credentials table
 // (src/credentials.ts); authentication joins the two by id.
-import type { AccountEvent, AccountSettings, Role, Scope } from '../commands/account.ts';
+import { type AccountEvent, type AccountSettings, DEFAULT_SETTINGS, type Role, type Scope, type TemplateVariables } from '../commands/account.ts';
 import { ACCOUNT_EVENT_TYPES } from '../commands/account.ts';
 import { adoptLegacyCredential } from '../src/credentials.ts';
 import type { Projection } from '../src/read-models/projection.ts';
@@ -15,6 +15,7 @@ export interface AccountRow {
   webhook_secret_sealed: string | null;
   default_country: string | null;
   timezone: string | null;
+  template_variables: TemplateVariables;
 }
 
 export interface UserRow {
@@ -41,13 +42,14 @@ export const authProjection: Projection = {
   name: 'auth',
   // 2: password_hash and key_hash left users and api_keys (issue 8, finding 7)
   // 3: accounts.default_country and accounts.timezone (AccountSettingsChanged)
-  version: 3,
+  // 4: accounts.template_variables (AccountSettingsChanged)
+  version: 4,
   tables: ['accounts', 'users', 'api_keys'],
   types: [...ACCOUNT_EVENT_TYPES],
   schema: (t) => `
     CREATE TABLE ${t('accounts')} (
       id text PRIMARY KEY, name text NOT NULL, created_at timestamptz NOT NULL, webhook_secret_sealed text,
-      default_country text, timezone text
+      default_country text, timezone text, template_variables text NOT NULL DEFAULT '${DEFAULT_SETTINGS.template_variables}'
     );
     CREATE TABLE ${t('users')} (
       id text PRIMARY KEY, account_id text NOT NULL, email text NOT NULL,
@@ -94,7 +96,9 @@ export const authProjection: Projection = {
           await tx.query(`UPDATE ${t('accounts')} SET webhook_secret_sealed = $2 WHERE id = $1`, [e.data.account_id, e.data.secret_sealed]);
           break;
         case 'AccountSettingsChanged':
-          await tx.query(`UPDATE ${t('accounts')} SET default_country = $2, timezone = $3 WHERE id = $1`, [e.data.account_id, e.data.default_country, e.data.timezone]);
+          await tx.query(`UPDATE ${t('accounts')} SET default_country = $2, timezone = $3, template_variables = $4 WHERE id = $1`, [
+            e.data.account_id, e.data.default_country, e.data.timezone, e.data.template_variables ?? DEFAULT_SETTINGS.template_variables,
+          ]);
           break;
       }
     }
@@ -125,26 +129,29 @@ export async function accountWebhookSecretSealed(db: Db, accountId: string): Pro
 }
 
 /**
- * Until this version's generation swaps in, the live one (built by older code) has no settings
- * columns: its accounts have no settings yet, which is what they read as (stale, never wrong).
+ * Until this version's generation swaps in, the live one (built by older code) may lack the newer
+ * settings columns: its accounts read as the settings it has, the others at their defaults (stale,
+ * never wrong).
  */
-async function withoutSettingsColumns<T>(query: () => Promise<T>, meanwhile: T): Promise<T> {
+async function withoutSettingsColumns<T>(query: () => Promise<T>, meanwhile: () => Promise<T>): Promise<T> {
   try {
     return await query();
   } catch (err) {
-    if ((err as { code?: string }).code === '42703') return meanwhile; // undefined_column
+    if ((err as { code?: string }).code === '42703') return meanwhile(); // undefined_column
     throw err;
   }
 }
 
-const NO_SETTINGS: AccountSettings = { default_country: null, timezone: null };
-
-/** The account's settings (each null when unset; both null for an unknown account). */
+/** The account's settings (the defaults for an unknown account). */
 export async function accountSettings(db: Db, accountId: string): Promise<AccountSettings> {
-  return withoutSettingsColumns(async () => {
-    const { rows } = await db.query<AccountSettings>('SELECT default_country, timezone FROM accounts WHERE id = $1', [accountId]);
-    return rows[0] ?? NO_SETTINGS;
-  }, NO_SETTINGS);
+  const read = (columns: string) => async () => {
+    const { rows } = await db.query<Partial<AccountSettings>>(`SELECT ${columns} FROM accounts WHERE id = $1`, [accountId]);
+    return { ...DEFAULT_SETTINGS, ...rows[0] };
+  };
+  // version 3 had no template_variables, version 2 no settings at all
+  return withoutSettingsColumns(read('default_country, timezone, template_variables'), () =>
+    withoutSettingsColumns(read('default_country, timezone'), async () => DEFAULT_SETTINGS),
+  );
 }
 
 /** The time zone of each of these accounts that has one set, by account id: one query for them all. */
@@ -153,7 +160,7 @@ export async function accountTimezones(db: Db, accountIds: readonly string[]): P
   return withoutSettingsColumns(async () => {
     const { rows } = await db.query<{ id: string; timezone: string }>('SELECT id, timezone FROM accounts WHERE id = ANY($1::text[]) AND timezone IS NOT NULL', [[...new Set(accountIds)]]);
     return new Map(rows.map((r) => [r.id, r.timezone]));
-  }, new Map<string, string>());
+  }, async () => new Map<string, string>());
 }
 
 export async function userExists(db: Db, id: string): Promise<boolean> {

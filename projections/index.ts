@@ -22,11 +22,13 @@ import { suppressionsProjection } from './suppressions.ts';
 import { trackingProjection } from './tracking.ts';
 import { webhookOutboxProjection } from './webhook-outbox.ts';
 import { aiProjection } from './ai.ts';
+import { templatesProjection } from './templates.ts';
 
 export const ALL_PROJECTIONS: Projection[] = [
   authProjection, campaignsProjection, contactEventsProjection, contactsProjection, customFieldsProjection, importsProjection, listsProjection,
   messagesProjection, segmentsProjection, conversationsProjection, replyRoutesProjection, suppressionsProjection, trackingProjection, webhookOutboxProjection,
   sendersProjection, emailDomainsProjection, integrationsProjection, linkDomainsProjection, billingProjection, analyticsProjection, listGrowthProjection, aiProjection,
+  templatesProjection,
 ];
 
 export function findProjection(name: string): Projection | undefined {

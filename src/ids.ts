@@ -42,6 +42,7 @@ export const ID_PREFIXES = {
   campaign: 'cmp',
   inboundMessage: 'inb',
   webhookReplay: 'rpl',
+  template: 'tpl',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

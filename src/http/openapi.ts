@@ -151,6 +151,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'account analytics': 'Usage and deliverability reports',
   tracking: 'Browser tracking: the snippet, its key and identity',
   'agent tools': 'The tool endpoint for AI agents (MCP)',
+  templates: 'Messages written once in Liquid, versioned, previewed and sent personalised',
 };
 
 /** The document's tag list: every tag an operation carries, in order of first use, described. */

@@ -29,9 +29,9 @@ const secretIssued = (minutes: number, rotated: boolean, sealed = 'sealed-1'): A
   type: 'WebhookSecretIssued',
   data: { account_id, secret_sealed: sealed, issued_at: iso(minutes), rotated },
 });
-const settingsChanged = (minutes: number, default_country: string | null, timezone: string | null): AccountEvent => ({
+const settingsChanged = (minutes: number, default_country: string | null, timezone: string | null, template_variables: 'strict' | 'lenient' = 'lenient'): AccountEvent => ({
   type: 'AccountSettingsChanged',
-  data: { account_id, default_country, timezone, changed_at: iso(minutes) },
+  data: { account_id, default_country, timezone, template_variables, changed_at: iso(minutes) },
 });
 const GRACE_MINUTES = 60;
 const rotate = (oldKeyId: string, keyId: string, minutes: number) => ({
@@ -187,5 +187,19 @@ describe('account settings', () => {
       .thenNothingHappened();
     given([created]).when({ type: 'SetAccountSettings', defaultCountry: null, timezone: null, now: at(1) }).thenNothingHappened();
     given([created, settingsChanged(1, 'FR', null)]).when({ type: 'SetAccountSettings', now: at(2) }).thenNothingHappened();
+  });
+
+  it('template variables are lenient until made strict, and kept when another setting changes', () => {
+    given([created]).when({ type: 'SetAccountSettings', templateVariables: 'lenient', now: at(1) }).thenNothingHappened();
+    given([created]).when({ type: 'SetAccountSettings', templateVariables: 'strict', now: at(1) }).then([settingsChanged(1, null, null, 'strict')]);
+    given([created, settingsChanged(1, null, null, 'strict')])
+      .when({ type: 'SetAccountSettings', defaultCountry: 'FR', now: at(2) })
+      .then([settingsChanged(2, 'FR', null, 'strict')]);
+  });
+
+  it('an event written before template variables existed leaves them lenient', () => {
+    const older: AccountEvent = { type: 'AccountSettingsChanged', data: { account_id, default_country: 'FR', timezone: null, changed_at: iso(1) } };
+    given([created, older]).when({ type: 'SetAccountSettings', templateVariables: 'lenient', defaultCountry: 'FR', now: at(2) }).thenNothingHappened();
+    given([created, older]).when({ type: 'SetAccountSettings', templateVariables: 'strict', now: at(2) }).then([settingsChanged(2, 'FR', null, 'strict')]);
   });
 });

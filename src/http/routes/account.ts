@@ -21,11 +21,17 @@ const KeyParams = z.object({ id: z.string().max(64) });
 const AUTH = ['auth'];
 
 /** A setting left out stays as it is; null clears it. */
-const SettingsBody = z.strictObject({ default_country: CountrySchema.nullable().optional(), timezone: TimezoneSchema.nullable().optional() });
+const TemplateVariablesSchema = z.enum(['strict', 'lenient']);
+const SettingsBody = z.strictObject({
+  default_country: CountrySchema.nullable().optional(),
+  timezone: TimezoneSchema.nullable().optional(),
+  template_variables: TemplateVariablesSchema.optional(),
+});
 const SettingsOut = z
   .object({
     default_country: z.string().nullable().describe('ISO 3166-1 alpha-2: the country of phone numbers written without + (imports)'),
     timezone: z.string().nullable().describe('IANA time zone of quiet hours'),
+    template_variables: TemplateVariablesSchema.describe('strict: a send that leaves a variable of its template without a value is refused (400, naming them); lenient (the default): it renders empty'),
   })
   .meta({ id: 'AccountSettings', description: "The account's settings (null: not set)" });
 
@@ -138,7 +144,7 @@ export function accountRoutes({ engage, authenticator }: AppDeps): AnyRoute[] {
       url: '/v1/account/settings',
       auth: 'key_or_login',
       operationId: 'getAccountSettings',
-      summary: "The account's settings: the default country of phone numbers (imports) and the time zone of quiet hours",
+      summary: "The account's settings: the default country of phone numbers (imports), the time zone of quiet hours, and whether templates' variables are strict",
       tags: ['account'],
       responses: { 200: SettingsOut },
       async handler({ auth }) {
@@ -161,7 +167,7 @@ export function accountRoutes({ engage, authenticator }: AppDeps): AnyRoute[] {
         const { state } = await runCommand(engage, metadataOf(req), AUTH, {
           decider: accountDecider,
           streamId: accountStream(auth.accountId),
-          command: { type: 'SetAccountSettings', defaultCountry: body.default_country, timezone: body.timezone, now: engage.clock.now() },
+          command: { type: 'SetAccountSettings', defaultCountry: body.default_country, timezone: body.timezone, templateVariables: body.template_variables, now: engage.clock.now() },
         });
         // the settings as written (the auth read model has them too, unless its wait timed out)
         return state.settings;

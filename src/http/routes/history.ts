@@ -1,4 +1,4 @@
-// GET …/:id/history for contacts, lists, segments, webhook endpoints, API keys and email domains:
+// GET …/:id/history for contacts, lists, segments, templates, webhook endpoints, API keys and email domains:
 // the resource's audit trail from its stream (src/audit/history.ts), for the account that owns it.
 import { z } from 'zod';
 import { accountStream } from '../../../commands/account.ts';
@@ -6,6 +6,7 @@ import { contactStream } from '../../../commands/contact.ts';
 import { emailDomainStream } from '../../../commands/email-domain.ts';
 import { listStream } from '../../../commands/list.ts';
 import { segmentStream } from '../../../commands/segment.ts';
+import { templateStream } from '../../../commands/template.ts';
 import { webhookEndpointStream } from '../../../commands/webhook-endpoint.ts';
 import { historyOf, type HistorySource } from '../../audit/history.ts';
 import type { RecordedEvent } from '../../eventstore/port.ts';
@@ -47,6 +48,7 @@ const ROUTES: HistoryRoute[] = [
   { url: '/v1/contacts/:id/history', operationId: 'listContactHistory', tag: 'contacts', resource: 'contact', source: (_a, id) => ({ stream: contactStream(id) }) },
   { url: '/v1/lists/:id/history', operationId: 'listListHistory', tag: 'lists', resource: 'list', source: (_a, id) => ({ stream: listStream(id) }) },
   { url: '/v1/segments/:id/history', operationId: 'listSegmentHistory', tag: 'segments', resource: 'segment', source: (_a, id) => ({ stream: segmentStream(id) }) },
+  { url: '/v1/templates/:id/history', operationId: 'listTemplateHistory', tag: 'templates', resource: 'template', source: (_a, id) => ({ stream: templateStream(id) }) },
   { url: '/v1/webhook-endpoints/:id/history', operationId: 'listWebhookEndpointHistory', tag: 'webhooks', resource: 'webhook endpoint', source: (_a, id) => ({ stream: webhookEndpointStream(id) }) },
   {
     url: '/v1/account/api-keys/:id/history',
