@@ -35,6 +35,9 @@ export interface MessageAcceptedData extends MessageContent {
   bulk_id?: string;
   /** the campaign that sent it (commands/campaign.ts) */
   campaign_id?: string;
+  /** the template version its content was rendered from (commands/template.ts) */
+  template_id?: string;
+  template_version?: number;
   /** phone channels: the recipient's country (ISO alpha-2), in clear: billing prices by it (src/billing/recipient-country.ts) */
   to_country?: string;
   created_at: string;
@@ -204,7 +207,7 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
   evolve(state, event) {
     switch (event.type) {
       case 'MessageAccepted': {
-        const { account_id, id, status, scheduled_at, created_at: _c, resend_of: _r, bulk_id: _b, campaign_id: _k, ...content } = event.data;
+        const { account_id, id, status, scheduled_at, created_at: _c, resend_of: _r, bulk_id: _b, campaign_id: _k, template_id: _t, template_version: _v, ...content } = event.data;
         return { ...state, exists: true, id, accountId: account_id, status, channel: content.channel, notBefore: scheduled_at, content: content as MessageContent };
       }
       case 'MessageQueued':

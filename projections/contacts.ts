@@ -307,6 +307,20 @@ export async function contactIdsWithAddress(db: Db, accountId: string, address: 
 }
 
 /**
+ * The account's contacts whose email or phone is one of these addresses (emails lowercased, phones in
+ * E.164: as contacts keep them), with every field: what templates read for a send's recipient.
+ */
+export async function contactsWithAddresses(db: Db, accountId: string, addresses: readonly string[]): Promise<ContactRow[]> {
+  if (addresses.length === 0) return [];
+  const { rows } = await db.query<ContactRow>(
+    `SELECT * FROM contacts WHERE account_id = $1 AND email = ANY($2::text[])
+     UNION ALL SELECT * FROM contacts WHERE account_id = $1 AND phone = ANY($2::text[])`,
+    [accountId, [...new Set(addresses)]],
+  );
+  return rows;
+}
+
+/**
  * The time zone of each recipient that is a contact's email or phone and has one (the lowest contact
  * id wins when several match), for quiet hours. A function planned once per session
  * (RECIPIENT_TIMEZONES_FUNCTION).

@@ -7005,8 +7005,8 @@ export interface operations {
                 "application/json": {
                     to: string;
                     /** @enum {string} */
-                    channel: "sms" | "rcs" | "whatsapp" | "voice" | "email" | "push";
-                    message: string;
+                    channel?: "sms" | "rcs" | "whatsapp" | "voice" | "email" | "push";
+                    message?: string;
                     htmlmessage?: string;
                     subject?: string;
                     transactional?: boolean;
@@ -7019,6 +7019,14 @@ export interface operations {
                     };
                     scheduled_at?: string;
                     webhook_url?: string;
+                    /** @description render the message from this template (message, subject and htmlmessage are then left out) */
+                    template_id?: string;
+                    /** @description the template version to render; the newest when left out */
+                    template_version?: number;
+                    /** @description the values the template reads as data.<key> */
+                    data?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -7225,7 +7233,7 @@ export interface operations {
                     tag: string;
                     /** @enum {string} */
                     channel: "sms" | "rcs" | "whatsapp" | "voice" | "email" | "push";
-                    message: string;
+                    message?: string;
                     htmlmessage?: string;
                     subject?: string;
                     transactional?: boolean;
@@ -7238,6 +7246,14 @@ export interface operations {
                     };
                     scheduled_at?: string;
                     webhook_url?: string;
+                    /** @description render the message from this template (message, subject and htmlmessage are then left out) */
+                    template_id?: string;
+                    /** @description the template version to render; the newest when left out */
+                    template_version?: number;
+                    /** @description the values the template reads as data.<key> */
+                    data?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };

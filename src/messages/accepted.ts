@@ -33,7 +33,8 @@ const isoOf = (now: Date) => (now.getTime() === lastNow.time ? lastNow.iso : (la
 /**
  * The MessageAccepted data of one valid send, accepted `now` (scheduled when it names a later time).
  * Built field by field: the content's fields, then account_id, id, status, scheduled_at, resend_of,
- * bulk_id, campaign_id, to_country and created_at, each only when it has a value.
+ * bulk_id, campaign_id, template_id and template_version, to_country and created_at, each only when
+ * it has a value.
  */
 export function acceptedData(
   accountId: string,
@@ -48,12 +49,16 @@ export function acceptedData(
   const content = item.content as unknown as Record<string, unknown>;
   for (const key in content) data[key] = content[key];
   data.account_id = accountId;
-  data.id = extra.id ?? newId('message');
+  data.id = extra.id ?? item.id ?? newId('message');
   data.status = scheduled ? 'scheduled' : 'queued';
   if (scheduled) data.scheduled_at = item.scheduledAt!.toISOString();
   if (extra.resendOf) data.resend_of = extra.resendOf;
   if (extra.bulkId) data.bulk_id = extra.bulkId;
   if (extra.campaignId) data.campaign_id = extra.campaignId;
+  if (item.template) {
+    data.template_id = item.template.id;
+    data.template_version = item.template.version;
+  }
   // the country validation found with the recipient's one parse, when it did
   const country = item.toCountry === undefined ? toCountryField(item.content.channel, item.content.to).to_country : item.toCountry;
   if (country) data.to_country = country;

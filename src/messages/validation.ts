@@ -44,6 +44,10 @@ export type SendInput = z.infer<typeof SendBody>;
 export interface ValidSend {
   content: MessageContent;
   scheduledAt?: Date;
+  /** the message's id, where it was fixed before the send was validated (a template's message.id) */
+  id?: string;
+  /** the template version the content was rendered from (README "Templates") */
+  template?: { id: string; version: number };
   /**
    * The recipient's country (MessageAccepted's `to_country`), found by the same parse that
    * normalised a phone recipient (null: none, or not a phone channel); absent: not known yet, and

@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ContactCreateBody, ContactPatchBody } from '../../src/contacts/validation.ts';
-import { SendBody } from '../../src/messages/validation.ts';
+import { SendDoc } from '../../src/http/routes/messages.ts';
 import { readyAccount, type TestAccount } from '../support/accounts.ts';
 import { testServerForSuite } from '../support/harness.ts';
 import { eventually } from '../support/waits.ts';
@@ -108,7 +108,7 @@ describe('tools/list', () => {
 
   it('gives each tool the JSON Schema of its route’s own zod schemas: a body-only route’s schema exactly', async () => {
     const byName = new Map((await agent.listTools()).tools.map((t) => [t.name, t.inputSchema]));
-    expect(byName.get('send_message')).toEqual(jsonSchema(SendBody));
+    expect(byName.get('send_message')).toEqual(jsonSchema(SendDoc));
     expect(byName.get('create_contact')).toEqual(jsonSchema(ContactCreateBody));
     // a path param joins the body's fields as a required argument
     const patch = jsonSchema(ContactPatchBody);

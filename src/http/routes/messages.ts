@@ -11,7 +11,8 @@ import { runCommand } from '../../command-handler.ts';
 import { SenderCheck } from '../../senders/send-check.ts';
 import { bulkIntakes } from '../../messages/bulk-intake.ts';
 import { acceptMessages, acceptedData, acceptedRecord, cancelMessage, contentOf, findMessageById, timelineOf } from '../../messages/service.ts';
-import { SendBody, SendFields, contactAddressField, normaliseRecipient, validateSend, validateSends, validateTemplate, type ValidSend } from '../../messages/validation.ts';
+import { SendFields, contactAddressField, normaliseRecipient, validateSend, validateSends, validateTemplate, type ValidSend } from '../../messages/validation.ts';
+import { renderTemplatedSends, TemplateSendFields } from '../../templates/sends.ts';
 import type { AppDeps } from '../deps.ts';
 import { Timestamp, found, iso, metadataOf, pageById, pageQuery } from '../common.ts';
 import { DateTime, Page } from '../openapi.ts';
@@ -30,7 +31,19 @@ const BulkBody = z.strictObject({
 });
 
 const { to: _to, ...byTagFields } = SendFields;
-const SendByTagBody = z.strictObject({ tag: z.string().trim().min(1).max(100), ...byTagFields });
+/** A send's template fields, each optional (README "Templates"). */
+const TemplateRefFields = {
+  template_id: TemplateSendFields.template_id.optional(),
+  template_version: TemplateSendFields.template_version.optional(),
+  data: TemplateSendFields.data.optional(),
+};
+const messageOrTemplate = (b: { message?: string; template_id?: string }) => (b.message === undefined) !== (b.template_id === undefined);
+const MESSAGE_OR_TEMPLATE = { message: 'give either message or template_id', path: ['message'] };
+const SendByTagBody = z
+  .strictObject({ tag: z.string().trim().min(1).max(100), ...byTagFields, message: byTagFields.message.optional(), ...TemplateRefFields })
+  .refine(messageOrTemplate, MESSAGE_OR_TEMPLATE);
+/** A send as documented (and an agent's send_message tool): its content given, or made by a template (channel then optional: the template's). */
+export const SendDoc = z.strictObject({ ...SendFields, channel: SendFields.channel.optional(), message: SendFields.message.optional(), ...TemplateRefFields });
 
 const HistoryQuery = z.strictObject({
   ...pageQuery,
@@ -239,12 +252,22 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
     const valid: ValidSend[] = [];
     const validIndex: number[] = [];
     const senders = new SenderCheck(engage, accountId);
+    // the items that name a template are rendered first, into the sends they stand for
+    const rendered = await renderTemplatedSends(engage, accountId, items);
+    const toCheck: number[] = [];
+    for (const [index, r] of rendered.entries()) {
+      if (r.ok) toCheck.push(index);
+      else results[index] = { index, error: 'validation_error', message: describeIssues(r.issues) };
+    }
+    const bodies = toCheck.map((index) => (rendered[index] as Extract<(typeof rendered)[number], { ok: true }>).body);
     // each item's validation (its phone number parsed once) on the CPU work threads, a slice a task
-    const checked = await engage.cpu.runSlices('validateSends', items, VALIDATE_SLICE, (slice) => ({ items: slice, now, allowPrivateWebhooks: sendOptions.allowPrivateWebhooks }), (slice) => validateSends(slice, now, sendOptions));
-    for (const [index, v] of checked.entries()) {
+    const checked = await engage.cpu.runSlices('validateSends', bodies, VALIDATE_SLICE, (slice) => ({ items: slice, now, allowPrivateWebhooks: sendOptions.allowPrivateWebhooks }), (slice) => validateSends(slice, now, sendOptions));
+    for (const [i, v] of checked.entries()) {
+      const index = toCheck[i];
       const issues = v.ok ? await senders.issues(v.value) : v.issues;
       if (v.ok && issues.length === 0) {
-        valid.push(v.value);
+        const r = rendered[index] as Extract<(typeof rendered)[number], { ok: true }>;
+        valid.push(r.template ? { ...v.value, id: r.messageId, template: r.template } : v.value);
         validIndex.push(index);
       } else results[index] = { index, error: 'validation_error', message: describeIssues(issues) };
     }
@@ -267,12 +290,16 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
       operationId: 'sendMessage',
       summary: 'Send one message (202: accepted for dispatch, or scheduled)',
       tags: ['messages'],
-      docBody: SendBody,
+      docBody: SendDoc,
       responses: { 202: AcceptedMessageOut.describe('the message, accepted for dispatch (queued) or scheduled, and the hold it will meet if the sending policy holds it') },
       async handler({ body, auth, req, reply }) {
         const now = engage.clock.now();
-        const v = validateSend(body, now, sendOptions);
-        if (!v.ok) throw invalid(v.issues);
+        // a send that names a template is rendered first, into the send it stands for
+        const [rendered] = await renderTemplatedSends(engage, auth.accountId, [body]);
+        if (!rendered.ok) throw invalid(rendered.issues);
+        const checked = validateSend(rendered.body, now, sendOptions);
+        if (!checked.ok) throw invalid(checked.issues);
+        const v = { ok: true as const, value: rendered.template ? { ...checked.value, id: rendered.messageId, template: rendered.template } : checked.value };
         const senderIssues = await new SenderCheck(engage, auth.accountId).issues(v.value);
         if (senderIssues.length > 0) throw invalid(senderIssues);
         const held = forecastHoldOf(auth.accountId, v.value.content, v.value.scheduledAt ?? now);
@@ -311,9 +338,11 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
         // the recipients are the account's contacts, whose addresses every status webhook carries:
         // a webhook_url of the caller's choosing needs read as well (README "API conventions")
         if (body.webhook_url !== undefined) requireCapabilities(auth, ['read']);
-        const { tag, ...template } = body;
-        const checked = validateTemplate(template, engage.clock.now(), sendOptions);
+        const { tag, template_id, template_version, data, ...template } = body;
+        // a template's message is made per contact (acceptMany): the rest is checked here, once
+        const checked = validateTemplate(template_id === undefined ? template : { ...template, message: '-' }, engage.clock.now(), sendOptions);
         if (!checked.ok) throw invalid(checked.issues);
+        const templateRef = template_id === undefined ? {} : { template_id, ...(template_version !== undefined ? { template_version } : {}), ...(data !== undefined ? { data } : {}) };
         const addressColumn = contactAddressField(body.channel);
         const rows = await contactsWithTag(engage.pool, auth.accountId, tag, MAX_BULK + 1);
         if (rows.length > MAX_BULK) throw validationError(`more than ${MAX_BULK} contacts carry this tag; use bulk in pages`, [{ path: 'tag', message: 'too many contacts' }]);
@@ -326,7 +355,7 @@ export function messageRoutes({ engage }: AppDeps): AnyRoute[] {
             skipped.push({ contact_id: c.id, reason: addressColumn ? `no ${addressColumn}` : `contacts carry no ${body.channel} address` });
             continue;
           }
-          items.push({ ...template, to });
+          items.push({ ...template, to, ...templateRef });
           contactOfItem.push(c.id);
         }
         const out = items.length ? await acceptMany(auth.accountId, items, req) : { accepted: 0, failed: 0, results: [] as ItemResult[] };
