@@ -9,8 +9,17 @@ import type { MessageContent } from './message.ts';
 
 export type CampaignStatus = 'scheduled' | 'sending' | 'sent' | 'cancelled' | 'failed';
 export type Audience = { type: 'list' | 'segment'; id: string };
-/** The message every member gets, addressed to the member's email or phone when sent. */
-export type CampaignTemplate = Omit<MessageContent, 'to'>;
+/**
+ * The message every member gets, addressed to the member's email or phone when sent: its content, or
+ * the template (commands/template.ts) that makes each member's own from the member's contact and
+ * `data` when the campaign is sent (`template_version`, else the newest then).
+ */
+export type CampaignTemplate = Omit<MessageContent, 'to' | 'message'> & {
+  message?: string;
+  template_id?: string;
+  template_version?: number;
+  data?: Record<string, unknown>;
+};
 
 export type CampaignEvent =
   | {

@@ -114,6 +114,18 @@ export async function findTemplateVersion(db: Db, accountId: string, id: string,
   return rows[0];
 }
 
+/**
+ * The version a send renders: `version`, else the newest, of a live or a deleted template (its
+ * versions stay: a campaign scheduled from it still sends).
+ */
+export async function sendableTemplateVersion(db: Db, accountId: string, id: string, version?: number): Promise<TemplateVersionRow | undefined> {
+  const { rows } = await db.query<TemplateVersionRow>(
+    'SELECT * FROM template_versions WHERE id = $1 AND account_id = $2 AND ($3::int IS NULL OR version = $3) ORDER BY version DESC LIMIT 1',
+    [id, accountId, version ?? null],
+  );
+  return rows[0];
+}
+
 /** A template's versions, newest first, below version `before` when given. */
 export async function listTemplateVersions(db: Db, accountId: string, id: string, range: { limit: number; before?: number }): Promise<TemplateVersionRow[]> {
   const { rows } = await db.query<TemplateVersionRow>(

@@ -2086,11 +2086,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description A campaign: its name, its audience (a list or a segment), when it sends, and the message every member gets */
+        /** @description A campaign: its name, its audience (a list or a segment), when it sends, and the message every member gets (its content, or the template that makes each member’s own) */
         CampaignBodyInput: {
             /** @enum {string} */
             channel: "sms" | "rcs" | "whatsapp" | "voice" | "email" | "push";
-            message: string;
+            message?: string;
             htmlmessage?: string;
             subject?: string;
             transactional?: boolean;
@@ -2103,6 +2103,14 @@ export interface components {
             };
             scheduled_at?: string;
             webhook_url?: string;
+            /** @description render the message from this template (message, subject and htmlmessage are then left out) */
+            template_id?: string;
+            /** @description the template version to send; the newest when the campaign sends, when left out */
+            template_version?: number;
+            /** @description the values the template reads as data.<key>, the same for every member */
+            data?: {
+                [key: string]: unknown;
+            };
             name: string;
             audience: {
                 list_id?: string;
@@ -2206,7 +2214,14 @@ export interface components {
             };
             /** @enum {string} */
             channel: "sms" | "rcs" | "whatsapp" | "voice" | "email" | "push";
-            message: string;
+            /** @description left out when a template makes each member’s message */
+            message?: string;
+            template_id?: string;
+            /** @description the version it sends; left out: the newest when it sends */
+            template_version?: number;
+            data?: {
+                [key: string]: unknown;
+            };
             htmlmessage?: string;
             subject?: string;
             reply_to?: string;
@@ -8032,7 +8047,14 @@ export interface operations {
                         };
                         /** @enum {string} */
                         channel: "sms" | "rcs" | "whatsapp" | "voice" | "email" | "push";
-                        message: string;
+                        /** @description left out when a template makes each member’s message */
+                        message?: string;
+                        template_id?: string;
+                        /** @description the version it sends; left out: the newest when it sends */
+                        template_version?: number;
+                        data?: {
+                            [key: string]: unknown;
+                        };
                         htmlmessage?: string;
                         subject?: string;
                         reply_to?: string;

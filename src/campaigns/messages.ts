@@ -1,14 +1,27 @@
 // A campaign batch's messages: one per member with an address on the channel (the others are
-// skipped), with ids derived from (campaign, contact) so a repeated batch finds what it wrote. Pure
-// and light on imports: a CPU work thread builds them (src/cpu-work/tasks.ts), the recipient's
-// country parse included.
+// skipped), with ids derived from (campaign, contact) so a repeated batch finds what it wrote. A
+// campaign that names a template renders each member's own message here, from the member's contact
+// (README "Templates"); a member whose render fails still gets its message, failed with reason
+// `template_error` and the render's words. Pure and light on imports: a CPU work thread builds them
+// (src/cpu-work/tasks.ts), the recipient's country parse and the render included.
+import type { TemplateVariables } from '../../commands/account.ts';
 import type { CampaignTemplate } from '../../commands/campaign.ts';
-import type { MessageAcceptedData } from '../../commands/message.ts';
+import type { MessageAcceptedData, MessageContent } from '../../commands/message.ts';
+import type { ContactRow } from '../../projections/contacts.ts';
+import { AppError, describeIssues } from '../errors.ts';
 import { derivedId } from '../ids.ts';
 import { acceptedData } from '../messages/accepted.ts';
+import { renderScope, renderVersion, type TemplateVersion } from '../templates/render.ts';
 
-/** What a member is sent to (src/campaigns/audience.ts reads them; not imported here, so a CPU work thread loads no read-model code). */
-type Member = { id: string; email: string | null; phone: string | null };
+/** What a member is sent to (src/campaigns/audience.ts reads them; not imported here, so a CPU work thread loads no read-model code), and, for a template that reads contact.*, its contact. */
+type Member = { id: string; email: string | null; phone: string | null; contact?: ContactRow };
+
+/** How a templated campaign's messages are rendered: the version, the account, the strictness. */
+export interface CampaignRender {
+  version: TemplateVersion;
+  account: { id: string; name: string };
+  mode: TemplateVariables;
+}
 
 export interface CampaignMessagesInput {
   campaignId: string;
@@ -18,16 +31,50 @@ export interface CampaignMessagesInput {
   members: readonly Member[];
   startedAt: string;
   now: Date;
+  /** a campaign that names a template */
+  render?: CampaignRender;
+}
+
+/** A message of the batch, and, when its render failed, why (it is appended failed). */
+export interface CampaignMessage {
+  data: MessageAcceptedData;
+  templateError?: string;
+}
+
+/** The message's content for one member: the campaign's own, or the template rendered for the member. */
+function contentFor(template: CampaignTemplate, render: CampaignRender | undefined, member: Member, to: string, messageId: string): { content: MessageContent; templateError?: string } {
+  const { template_id: _t, template_version: _v, data, message, ...fields } = template;
+  if (!render) return { content: { ...fields, message: message ?? '', to } };
+  const scope = renderScope({ contact: member.contact, data, account: render.account, message: { id: messageId, channel: fields.channel, to } });
+  try {
+    const r = renderVersion(render.version, scope, render.mode);
+    if (r.text.trim() === '') throw new AppError(400, 'validation_error', 'the template renders an empty message');
+    return {
+      content: {
+        ...fields, message: r.text, to,
+        ...(r.subject !== null && r.subject !== '' ? { subject: r.subject } : {}),
+        ...(r.html !== null && r.html.trim() !== '' ? { htmlmessage: r.html } : {}),
+      },
+    };
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const issues = (err.extra as { issues?: { path: string; message: string }[] }).issues;
+    // the message keeps what it was to be made from: the template's text, unrendered
+    return { content: { ...fields, message: render.version.content.text, to }, templateError: issues?.length ? describeIssues(issues) : err.message };
+  }
 }
 
 /** One message per member that has an address on the channel (the others are skipped). */
-export function campaignMessages({ campaignId, accountId, template, addressField, members, startedAt, now }: CampaignMessagesInput): MessageAcceptedData[] {
+export function campaignMessages({ campaignId, accountId, template, addressField, members, startedAt, now, render }: CampaignMessagesInput): CampaignMessage[] {
   const at = new Date(startedAt);
-  const out: MessageAcceptedData[] = [];
+  const out: CampaignMessage[] = [];
   for (const m of members) {
     const to = addressField ? m[addressField] : null;
     if (!to) continue;
-    out.push(acceptedData(accountId, { content: { ...template, to } }, now, { id: derivedId('message', at, campaignId, m.id), campaignId }));
+    const id = derivedId('message', at, campaignId, m.id);
+    const { content, templateError } = contentFor(template, render, m, to, id);
+    const data = acceptedData(accountId, { content, ...(render ? { template: { id: render.version.id, version: render.version.version } } : {}) }, now, { id, campaignId });
+    out.push(templateError === undefined ? { data } : { data, templateError });
   }
   return out;
 }

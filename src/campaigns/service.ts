@@ -23,7 +23,13 @@ import { acceptedEventId, newMessageStream } from '../messages/accepted.ts';
 import { sealedForAppend } from '../messages/append-accepted.ts';
 import { contactAddressField } from '../messages/validation.ts';
 import { AUDIENCE_READ_MODELS, audienceExists, audiencePage, type Member } from './audience.ts';
-import { campaignMessages } from './messages.ts';
+import { type CampaignMessage, type CampaignRender, campaignMessages } from './messages.ts';
+import { messageDecider } from '../../commands/message.ts';
+import { accountSettings, findAccount } from '../../projections/auth.ts';
+import { findContacts } from '../../projections/contacts.ts';
+import { sendableTemplateVersion } from '../../projections/templates.ts';
+import { compiled } from '../templates/liquid.ts';
+import type { TemplateVersion } from '../templates/render.ts';
 
 /** Members per batch: one appendMany of this many message streams and the campaign's progress. */
 export const CAMPAIGN_BATCH = 5000;
@@ -121,17 +127,29 @@ export async function sendCampaign(engage: Engage, id: string, metadata: EventMe
   const template = state.template!;
   const addressField = contactAddressField(template.channel);
   const startedAt = state.startedAt!;
+  // a campaign that names a template: its version (the newest now, unless it names one), rendered
+  // for each member as its batch is built
+  const render = template.template_id === undefined ? undefined : await campaignRender(engage, accountId, template.template_id, template.template_version);
+  if (render === null) {
+    const failed = await handleCommand(engage.store, campaignDecider, stream, { type: 'FailSend', reason: 'its template has no such version', now: engage.clock.now() }, metadata);
+    return failed.position ?? position;
+  }
+  const readsContact = render !== undefined && readsContactOf(render.version);
   // a page of members and its messages, built (on the CPU work threads: the recipients' country
   // parse) and sealed (their data keys made) ready for the append. `after`: where the page starts,
   // known once the page before it is read; null after a last page (nothing more is read)
   const prepare = (after: Promise<{ id: string | undefined } | null>) => {
-    const members = after.then((from) => (from === null ? [] : audiencePage(engage.pool, accountId, state.audience!, { after: from.id, limit: batchSize, now: new Date(startedAt) })));
+    const members = after.then(async (from) => {
+      if (from === null) return [];
+      const page = await audiencePage(engage.pool, accountId, state.audience!, { after: from.id, limit: batchSize, now: new Date(startedAt) });
+      return page && readsContact ? withContacts(engage, accountId, page) : page;
+    });
     const prepared = members.then(async (members) => {
       if (members === undefined || members.length === 0) return { members, streams: [], accepted: 0 };
       const now = engage.clock.now();
-      const input = (slice: Member[]) => ({ campaignId: id, accountId, template, addressField, members: slice, startedAt, now });
+      const input = (slice: Member[]) => ({ campaignId: id, accountId, template, addressField, members: slice, startedAt, now, ...(render ? { render } : {}) });
       const messages = await engage.cpu.runSlices('campaignMessages', members, MEMBERS_SLICE, input, (slice) => campaignMessages(input(slice)), 'background');
-      const streams = await sealedForAppend(engage, messages.map((m) => newMessageStream(m, metadata, acceptedEventId(m.id))));
+      const streams = await sealedForAppend(engage, messages.map((m) => campaignMessageStream(m, metadata, now)));
       return { members, streams, accepted: messages.length, now };
     });
     // awaited (and their errors thrown) when used; never an unhandled rejection when dropped
@@ -181,4 +199,38 @@ export async function sendCampaign(engage: Engage, id: string, metadata: EventMe
       ahead = [];
     }
   }
+}
+
+/** The version a templated campaign sends (of a deleted template too: its versions stay), with the account's name and strictness; null when it has no such version. */
+async function campaignRender(engage: Engage, accountId: string, templateId: string, version: number | undefined): Promise<CampaignRender | null> {
+  const row = await sendableTemplateVersion(engage.pool, accountId, templateId, version);
+  if (!row) return null;
+  const [account, settings] = await Promise.all([findAccount(engage.pool, accountId), accountSettings(engage.pool, accountId)]);
+  return {
+    version: { id: row.id, channel: row.channel, version: row.version, content: { name: row.name, subject: row.subject, text: row.text, html: row.html } },
+    account: { id: accountId, name: account?.name ?? '' },
+    mode: settings.template_variables,
+  };
+}
+
+/** Whether a version reads contact.* (then a page's members are read with their contacts). */
+const readsContactOf = (v: TemplateVersion) => compiled(`${v.id}:${v.version}`, v.content).variables.some((path) => path[0] === 'contact');
+
+/** A page's members, each with its contact's fields (as the contacts read model shows them now). */
+async function withContacts(engage: Engage, accountId: string, members: Member[]) {
+  const contacts = new Map((await findContacts(engage.pool, accountId, members.map((m) => m.id))).map((c) => [c.id, c]));
+  return members.map((m) => ({ ...m, contact: contacts.get(m.id) }));
+}
+
+/**
+ * A campaign message's new stream: accepted, and, when its render failed, failed in the same append
+ * (reason `template_error`; its event id derived from the message, as the acceptance's is, so a
+ * repeated batch finds it).
+ */
+function campaignMessageStream(m: CampaignMessage, metadata: EventMetadata, now: Date) {
+  const stream = newMessageStream(m.data, metadata, acceptedEventId(m.data.id));
+  if (m.templateError === undefined) return stream;
+  const accepted = messageDecider.evolve(messageDecider.initialState, { type: 'MessageAccepted', data: m.data });
+  const failed = messageDecider.decide({ type: 'RecordFailed', now, reason: `template_error: ${m.templateError}`, stage: 'policy' }, accepted);
+  return { ...stream, events: [...stream.events, ...failed.map((e): NewEvent => ({ ...e, metadata, id: derivedUuid(m.data.id, 'template_error') }))] };
 }

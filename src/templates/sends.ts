@@ -14,7 +14,8 @@ import { newId } from '../ids.ts';
 import { normaliseRecipient } from '../messages/validation.ts';
 import { toIssues } from '../validation.ts';
 import { compiled } from './liquid.ts';
-import { renderScope, renderVersion, type TemplateVersion, templateVersion } from './service.ts';
+import { renderScope, renderVersion, type TemplateVersion } from './render.ts';
+import { templateVersion } from './service.ts';
 
 const MAX_DATA_CHARS = 65_536;
 

@@ -1,6 +1,5 @@
 // Templates (README "Templates"): saving one (each change a new version, its Liquid checked first),
 // the views the API answers with, and rendering a version for a contact and a send's data.
-import type { TemplateVariables } from '../../commands/account.ts';
 import type { Channel } from '../../commands/message.ts';
 import { type TemplateCommand, type TemplateContent, templateDecider, type TemplateState, templateStream } from '../../commands/template.ts';
 import { accountSettings, findAccount } from '../../projections/auth.ts';
@@ -11,7 +10,8 @@ import { handleCommand } from '../command-handler.ts';
 import { invalid, type Issue, notFound, validationError } from '../errors.ts';
 import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { isId, newId } from '../ids.ts';
-import { compiled, missingVariables, type PartName, render, RenderFailure, type Rendered, syntaxIssues } from './liquid.ts';
+import { type PartName, type Rendered, syntaxIssues } from './liquid.ts';
+import { renderScope, renderVersion, type TemplateVersion } from './render.ts';
 
 /** The request's names of a template's parts. */
 const FIELD_OF: Record<PartName, string> = { subject: 'subject', text: 'text', html: 'html' };
@@ -107,36 +107,6 @@ export function templateVersionOut(r: TemplateVersionRow) {
 // ---------------------------------------------------------------------------------------------
 // rendering
 
-/** A contact as templates see it: `contact.<field>`, custom fields under `contact.custom.<key>`. */
-export function contactScope(c: ContactRow) {
-  return {
-    id: c.id, email: c.email, phone: c.phone, first_name: c.first_name, last_name: c.last_name, country: c.country, language: c.language,
-    timezone: c.timezone, external_id: c.external_id, tags: c.tags, custom: c.custom_fields, created_at: c.created_at.toISOString(),
-  };
-}
-
-/**
- * What a template is rendered with. `unsubscribe_url` stays the placeholder: the dispatcher puts each
- * message's own link there (README "Suppressions and unsubscribes").
- */
-export function renderScope(parts: { contact?: ContactRow; data?: Record<string, unknown>; account: { id: string; name: string }; message?: { id: string; channel: Channel; to?: string } }) {
-  return {
-    ...(parts.contact ? { contact: contactScope(parts.contact) } : {}),
-    data: parts.data ?? {},
-    account: parts.account,
-    ...(parts.message ? { message: parts.message } : {}),
-    unsubscribe_url: '{{unsubscribe_url}}',
-  };
-}
-
-/** A version of a template, ready to render. */
-export interface TemplateVersion {
-  id: string;
-  channel: Channel;
-  version: number;
-  content: TemplateContent;
-}
-
 /** The account's template at `version` (else its newest), or a 404 naming what is missing. */
 export async function templateVersion(engage: Engage, accountId: string, id: string, version?: number): Promise<TemplateVersion> {
   const current = await findTemplate(engage.pool, accountId, id);
@@ -145,29 +115,6 @@ export async function templateVersion(engage: Engage, accountId: string, id: str
   const row = await findTemplateVersion(engage.pool, accountId, id, version);
   if (!row) throw notFound('template version');
   return { id, channel: row.channel, version: row.version, content: row };
-}
-
-/**
- * Renders a version with `scope`. Under strict variables, a variable the template reads that the
- * scope has not is a 400 with an issue for every one of them, its path the variable's name.
- */
-export function renderVersion(t: TemplateVersion, scope: object, mode: TemplateVariables): Rendered {
-  const template = compiled(`${t.id}:${t.version}`, t.content);
-  if (mode === 'strict') {
-    const missing = missingVariables(template, scope);
-    if (missing.length) {
-      throw validationError(
-        `the template reads variables this send does not give (the account's template variables are strict): ${missing.join(', ')}`,
-        missing.map((name) => ({ path: name, message: 'is read by the template and has no value' })),
-      );
-    }
-  }
-  try {
-    return render(template, scope);
-  } catch (err) {
-    if (err instanceof RenderFailure) throw validationError(`the template does not render: ${err.message}`, [{ path: `template.${err.part}`, message: err.message }]);
-    throw err;
-  }
 }
 
 export interface PreviewInput {

@@ -2,16 +2,18 @@
 // /v1/campaigns/:id/cancel. A campaign is sent by the campaign sender (src/workers/campaign-sender.ts).
 import { SenderCheck } from '../../senders/send-check.ts';
 import { z } from 'zod';
-import type { Audience, CampaignStatus } from '../../../commands/campaign.ts';
+import type { Audience, CampaignStatus, CampaignTemplate } from '../../../commands/campaign.ts';
 import { CHANNELS, type MessageStatus } from '../../../commands/message.ts';
 import { findCampaign, listCampaigns } from '../../../projections/campaigns.ts';
 import { campaignOut, campaignView, campaignWithCounts, cancelCampaign, createCampaign } from '../../campaigns/service.ts';
 import { runCommand } from '../../command-handler.ts';
 import type { Engage } from '../../context.ts';
-import { type Issue, invalid } from '../../errors.ts';
+import { AppError, type Issue, invalid, invalidField } from '../../errors.ts';
 import { requireCapabilities } from '../plugins/auth.ts';
 import { MAX_SCHEDULE_AHEAD_MS, SendFields, contactAddressField, validateTemplate } from '../../messages/validation.ts';
 import { toIssues } from '../../validation.ts';
+import { TemplateSendFields } from '../../templates/sends.ts';
+import { templateVersion } from '../../templates/service.ts';
 import type { AppDeps } from '../deps.ts';
 import { Timestamp, found, metadataOf, pageById, pageQuery } from '../common.ts';
 import { DateTime, Page } from '../openapi.ts';
@@ -31,7 +33,16 @@ const CampaignFields = z.object({ name: z.string().trim().min(1).max(200), audie
 
 /** The create body as documented: the campaign's fields and a send's fields without `to` (parseCampaign validates it). */
 const { to: _to, ...TemplateFields } = SendFields;
-const CampaignBody = z.strictObject({ ...TemplateFields, ...CampaignFields.shape }).meta({ id: 'CampaignBody', description: "A campaign: its name, its audience (a list or a segment), when it sends, and the message every member gets" });
+/** A campaign's template fields (README "Templates"): each member's message made from its contact. */
+const TemplateRefFields = {
+  template_id: TemplateSendFields.template_id.optional(),
+  template_version: TemplateSendFields.template_version.optional().describe('the template version to send; the newest when the campaign sends, when left out'),
+  data: TemplateSendFields.data.optional().describe('the values the template reads as data.<key>, the same for every member'),
+};
+const TemplateRef = z.object(TemplateRefFields);
+const CampaignBody = z
+  .strictObject({ ...TemplateFields, message: TemplateFields.message.optional(), ...TemplateRefFields, ...CampaignFields.shape })
+  .meta({ id: 'CampaignBody', description: 'A campaign: its name, its audience (a list or a segment), when it sends, and the message every member gets (its content, or the template that makes each member’s own)' });
 
 /** The read model a write's response waits for. */
 const CAMPAIGNS = ['campaigns'];
@@ -46,7 +57,10 @@ const CampaignOut = z
     audience: z.union([z.object({ list_id: z.string() }), z.object({ segment_id: z.string() })]),
     // the message template: a send's fields without `to`
     channel: z.enum(CHANNELS),
-    message: z.string(),
+    message: z.string().optional().describe('left out when a template makes each member’s message'),
+    template_id: z.string().optional(),
+    template_version: z.int().optional().describe('the version it sends; left out: the newest when it sends'),
+    data: z.record(z.string(), z.unknown()).optional(),
     htmlmessage: z.string().optional(),
     subject: z.string().optional(),
     reply_to: z.string().optional(),
@@ -76,13 +90,19 @@ const CampaignWithCountsOut = CampaignOut.extend({
 /** Validates a create body: the campaign's fields and its template, every issue named by its path. */
 function parseCampaign(body: unknown, now: Date, allowPrivateWebhooks: boolean) {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalid([{ path: '', message: 'expected a JSON object' }]);
-  const { name, audience, scheduled_at, ...template } = body as Record<string, unknown>;
+  const { name, audience, scheduled_at, template_id, template_version, data, ...template } = body as Record<string, unknown>;
   const issues: Issue[] = [];
   const fields = CampaignFields.safeParse({ name, audience, scheduled_at });
   if (!fields.success) issues.push(...toIssues(fields.error));
   // a campaign is addressed to its audience (validateTemplate would put its own recipient in `to`)
   if ('to' in template) issues.push({ path: 'to', message: 'a campaign is sent to its audience: to is not allowed' });
-  const checked = validateTemplate(template, now, { allowPrivateWebhooks });
+  // a template makes each member's message: its content fields are then left out, the rest checked
+  const ref = TemplateRef.safeParse({ template_id, template_version, data });
+  if (!ref.success) issues.push(...toIssues(ref.error));
+  const templated = template_id !== undefined;
+  if (templated) for (const f of ['message', 'subject', 'htmlmessage']) if (template[f] !== undefined) issues.push({ path: f, message: `${f} is made by the template: leave it out when template_id is given` });
+  if (!templated && (template_version !== undefined || data !== undefined)) issues.push({ path: 'template_id', message: 'template_version and data go with a template_id' });
+  const checked = validateTemplate(templated ? { ...template, message: '-' } : template, now, { allowPrivateWebhooks });
   if (!checked.ok) issues.push(...checked.issues);
   if (checked.ok && contactAddressField(checked.value.content.channel) === null) {
     issues.push({ path: 'channel', message: 'contacts hold no push device tokens: a campaign sends on sms, rcs, whatsapp, voice or email' });
@@ -93,10 +113,27 @@ function parseCampaign(body: unknown, now: Date, allowPrivateWebhooks: boolean) 
     if (scheduledAt.getTime() < now.getTime()) issues.push({ path: 'scheduled_at', message: 'must be in the future' });
     else if (scheduledAt.getTime() - now.getTime() > MAX_SCHEDULE_AHEAD_MS) issues.push({ path: 'scheduled_at', message: 'must be at most 365 days ahead' });
   }
-  if (issues.length || !fields.success || !checked.ok) throw invalid(issues);
+  if (issues.length || !fields.success || !checked.ok || !ref.success) throw invalid(issues);
   const a = fields.data.audience;
   const target: Audience = a.list_id !== undefined ? { type: 'list', id: a.list_id } : { type: 'segment', id: a.segment_id! };
-  return { name: fields.data.name, audience: target, template: checked.value.content, ...(scheduledAt ? { scheduledAt } : {}) };
+  let content: CampaignTemplate = checked.value.content;
+  if (templated) {
+    const { message: _placeholder, ...rest } = checked.value.content;
+    content = { ...rest, template_id: ref.data.template_id, ...(ref.data.template_version !== undefined ? { template_version: ref.data.template_version } : {}), ...(ref.data.data !== undefined ? { data: ref.data.data } : {}) };
+  }
+  return { name: fields.data.name, audience: target, template: content, ...(scheduledAt ? { scheduledAt } : {}) };
+}
+
+/** A templated campaign's template: the account's, of the campaign's channel, with the version it names. */
+async function checkTemplate(engage: Engage, accountId: string, template: CampaignTemplate): Promise<void> {
+  let version;
+  try {
+    version = await templateVersion(engage, accountId, template.template_id!, template.template_version);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.statusCode !== 404) throw err;
+    throw err.message === 'template version not found' ? invalidField('template_version', 'no such version of the template') : invalidField('template_id', 'no such template');
+  }
+  if (version.channel !== template.channel) throw invalidField('channel', `the template is for ${version.channel}`);
 }
 
 /** The campaign as the read model shows it after a write; the stream's view if the read model is late. */
@@ -122,6 +159,7 @@ export function campaignRoutes({ engage }: AppDeps): AnyRoute[] {
         // a webhook_url of the caller's choosing needs read as well (README "API conventions")
         if ((body as { webhook_url?: unknown } | null)?.webhook_url != null) requireCapabilities(auth, ['read']);
         const input = parseCampaign(body, engage.clock.now(), allowPrivateWebhooks);
+        if (input.template.template_id !== undefined) await checkTemplate(engage, auth.accountId, input.template);
         const senderIssues = await new SenderCheck(engage, auth.accountId).templateIssues(input.template);
         if (senderIssues.length > 0) throw invalid(senderIssues);
         const write = await runCommand(engage, metadataOf(req), CAMPAIGNS, (metadata) => createCampaign(engage, auth.accountId, input, metadata));
