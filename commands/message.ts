@@ -62,7 +62,13 @@ export type MessageEvent =
    * A recipient followed a tracked link of the message (src/tracking/clicks.ts). Not a status: the
    * url is sealed under the recipient address's key, named by address_hash (src/personal-data/rules.ts).
    */
-  | { type: 'MessageLinkClicked'; data: { id: string; account_id: string; at: string; url: string; address_hash: string; channel?: Channel; first?: boolean } };
+  | { type: 'MessageLinkClicked'; data: { id: string; account_id: string; at: string; url: string; address_hash: string; channel?: Channel; first?: boolean } }
+  /**
+   * The open pixel of an HTML email was fetched: `count` opens so far, this one included; `first`, the
+   * first that was not a machine's (README "Templates": open tracking); `machine`, a mail client's
+   * proxy or a scanner fetching it, not a reader.
+   */
+  | { type: 'MessageOpened'; data: { id: string; account_id: string; at: string; channel?: Channel; count: number; first: boolean; machine: boolean } };
 
 /**
  * What a status event (MessageSent, MessageDelivered, MessageFailed) repeats from its stream, so that a
@@ -124,6 +130,9 @@ export interface MessageState {
   providerMessageId?: string;
   /** a recipient followed one of its tracked links */
   clicked?: boolean;
+  /** how often its open pixel was fetched, and whether a reader (not a machine) did */
+  opens?: number;
+  opened?: boolean;
 }
 
 export type MessageCommand =
@@ -146,7 +155,9 @@ export type MessageCommand =
       providerData?: Record<string, unknown>;
     }
   /** a click on a tracked link; `addressHash`: the recipient's keyed address hash (its MessageAccepted keeps it) */
-  | { type: 'RecordClick'; now: Date; url: string; addressHash: string };
+  | { type: 'RecordClick'; now: Date; url: string; addressHash: string }
+  /** a fetch of the open pixel; `machine`: by a proxy or a scanner (src/tracking/opens.ts judges) */
+  | { type: 'RecordOpen'; now: Date; machine: boolean };
 
 const TERMINAL: MessageStatus[] = ['delivered', 'failed', 'cancelled'];
 
@@ -228,6 +239,8 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
         return { ...state, status: 'failed', claimed: false, leaseUntil: undefined };
       case 'MessageLinkClicked':
         return state.clicked ? state : { ...state, clicked: true };
+      case 'MessageOpened':
+        return { ...state, opens: event.data.count, opened: state.opened || !event.data.machine };
     }
   },
 
@@ -304,6 +317,9 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
       case 'RecordClick':
         // in any state: a click can overtake the record of the send it follows, and changes no status
         return [{ type: 'MessageLinkClicked', data: { ...base, ...facts, ...(facts.channel ? { first: !state.clicked } : {}), at: command.now.toISOString(), url: command.url, address_hash: command.addressHash } }];
+      case 'RecordOpen':
+        // as a click: in any state, changing no status
+        return [{ type: 'MessageOpened', data: { ...base, ...facts, at: command.now.toISOString(), count: (state.opens ?? 0) + 1, first: !command.machine && !state.opened, machine: command.machine } }];
     }
   },
 };
@@ -311,7 +327,7 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
 export const messageStream = (id: string) => `message-${id}`;
 export const MESSAGE_EVENT_TYPES = [
   'MessageAccepted', 'MessageQueued', 'MessageCancelled', 'MessageDispatching', 'MessageHeld',
-  'MessageDispatchDeferred', 'MessageSent', 'MessageDelivered', 'MessageFailed', 'MessageLinkClicked',
+  'MessageDispatchDeferred', 'MessageSent', 'MessageDelivered', 'MessageFailed', 'MessageLinkClicked', 'MessageOpened',
 ] as const;
 
 /**

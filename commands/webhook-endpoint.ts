@@ -11,6 +11,7 @@ export const PLATFORM_EVENTS = [
   'message.delivered',
   'message.failed',
   'message.received',
+  'email.opened',
   'campaign.sent',
 ] as const;
 export type PlatformEvent = (typeof PLATFORM_EVENTS)[number];

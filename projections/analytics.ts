@@ -9,11 +9,11 @@ import type { Projection } from '../src/read-models/projection.ts';
 import type { Db } from './queries.ts';
 
 /** The counters of one (account, day, channel). */
-export const DAILY_COUNTERS = ['sent', 'delivered', 'failed', 'bounced', 'complained', 'clicked', 'unique_clicks'] as const;
+export const DAILY_COUNTERS = ['sent', 'delivered', 'failed', 'bounced', 'complained', 'clicked', 'unique_clicks', 'opened', 'unique_opens', 'machine_opens'] as const;
 export type DailyCounter = (typeof DAILY_COUNTERS)[number];
 export type Counts = Record<DailyCounter, number>;
 
-export const zeroCounts = (): Counts => ({ sent: 0, delivered: 0, failed: 0, bounced: 0, complained: 0, clicked: 0, unique_clicks: 0 });
+export const zeroCounts = (): Counts => ({ sent: 0, delivered: 0, failed: 0, bounced: 0, complained: 0, clicked: 0, unique_clicks: 0, opened: 0, unique_opens: 0, machine_opens: 0 });
 
 /**
  * What the read model keeps of a message accepted before its status events carried its channel
@@ -31,14 +31,15 @@ interface MessageFacts {
   clicked: boolean;
 }
 
-const EVENT_TYPES = ['MessageAccepted', 'MessageSent', 'MessageDelivered', 'MessageFailed', 'MessageLinkClicked', 'RecipientSuppressed'] as const;
+const EVENT_TYPES = ['MessageAccepted', 'MessageSent', 'MessageDelivered', 'MessageFailed', 'MessageLinkClicked', 'MessageOpened', 'RecipientSuppressed'] as const;
 
 /** The UTC date of an RFC 3339 timestamp. */
 export const utcDay = (at: string | Date): string => new Date(at).toISOString().slice(0, 10);
 
 export const analyticsProjection: Projection = {
   name: 'analytics',
-  version: 1,
+  // 2: opens (opened, unique_opens, machine_opens)
+  version: 2,
   tables: ['analytics_messages', 'analytics_daily'],
   types: EVENT_TYPES,
   // account, channel, ids and times are all in clear: no key is looked up, nothing is decrypted
@@ -131,6 +132,10 @@ export const analyticsProjection: Projection = {
           countStatus({ ...e, data: { ...e.data, first } }, m.channel, (...counters) => bump(m.account_id, e.data.at, m.channel, ...counters));
           break;
         }
+        case 'MessageOpened':
+          // the event says whether it is the first by a reader
+          countStatus(e, m.channel, (...counters) => bump(m.account_id, e.data.at, m.channel, ...counters));
+          break;
       }
     }
     const rows = [...changed].map((id) => facts.get(id)!);
@@ -158,7 +163,7 @@ export const analyticsProjection: Projection = {
   },
 };
 
-const STATUS_TYPES = new Set(['MessageSent', 'MessageDelivered', 'MessageFailed', 'MessageLinkClicked']);
+const STATUS_TYPES = new Set(['MessageSent', 'MessageDelivered', 'MessageFailed', 'MessageLinkClicked', 'MessageOpened']);
 
 /** A status event that names its message's channel (StatusFacts): counted without a row. */
 const carriesFacts = (e: RecordedEvent) => STATUS_TYPES.has(e.type) && !!(e.data as StatusFacts).channel;
@@ -181,6 +186,11 @@ function countStatus(e: MessageEvent, channel: Channel, count: (...counters: Dai
       return;
     case 'MessageLinkClicked':
       count('clicked', ...(e.data.first ? (['unique_clicks'] as const) : []));
+      return;
+    case 'MessageOpened':
+      // a machine's fetch is counted apart, never as a reader's open
+      if (e.data.machine) count('machine_opens');
+      else count('opened', ...(e.data.first ? (['unique_opens'] as const) : []));
       return;
   }
 }

@@ -307,8 +307,8 @@ function evolveRow(row: Row | undefined, recorded: RecordedEvent): Row | undefin
     };
   }
   if (!row) return row;
-  // a click changes no column but the revision the dispatcher's claims are appended at
-  if (e.type === 'MessageLinkClicked') return { ...row, revision };
+  // a click or an open changes no column but the revision the dispatcher's claims are appended at
+  if (e.type === 'MessageLinkClicked' || e.type === 'MessageOpened') return { ...row, revision };
   const next: Row = { ...row, revision, updated_at: e.data.at };
   switch (e.type) {
     case 'MessageQueued':

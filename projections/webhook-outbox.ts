@@ -74,7 +74,7 @@ export const webhookOutboxProjection: Projection = {
   tables: ['webhook_endpoints', 'webhook_message_hooks', 'webhook_deliveries', 'webhook_inbound_hooks', 'webhook_replays'],
   types: [
     'WebhookEndpointCreated', 'WebhookEndpointUpdated', 'WebhookEndpointDeleted',
-    'MessageAccepted', 'MessageQueued', 'MessageSent', 'MessageDelivered', 'MessageFailed',
+    'MessageAccepted', 'MessageQueued', 'MessageSent', 'MessageDelivered', 'MessageFailed', 'MessageOpened',
     'ContactCreated', 'ContactUpdated', 'ContactBounced', 'RecipientSuppressed', 'CampaignSent', 'InboundSettingsChanged', 'InboundMessageReceived',
     ...WEBHOOK_REPLAY_EVENT_TYPES,
     ...ERASURE_EVENTS,

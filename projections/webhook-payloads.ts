@@ -66,6 +66,7 @@ export const LOG_TYPES_OF_PLATFORM_EVENT: Readonly<Record<PlatformEvent, readonl
   'message.delivered': ['MessageDelivered'],
   'message.failed': ['MessageFailed'],
   'message.received': ['InboundMessageReceived'],
+  'email.opened': ['MessageOpened'],
   'campaign.sent': ['CampaignSent'],
 };
 
@@ -123,6 +124,10 @@ export function deliveriesFor(recorded: RecordedEvent, receivers: Receivers): De
       if (receivers.inboundUrl) deliveries.push(inboundDelivery(recorded, d.account_id, receivers.inboundUrl, data));
       return deliveries;
     }
+    case 'MessageOpened':
+      // a reader's open; a machine's fetch (an image proxy, a scanner) is nobody's
+      if (e.data.machine) return [];
+      return toEndpoints(e.data.account_id, 'email.opened', { message_id: e.data.id, first: e.data.first, opens: e.data.count, opened_at: e.data.at });
     case 'CampaignSent':
       return toEndpoints(e.data.account_id, 'campaign.sent', { campaign_id: e.data.id, name: e.data.name, accepted: e.data.accepted, skipped: e.data.skipped, sent_at: e.data.sent_at });
     default:

@@ -11,6 +11,22 @@ const bool = z
 
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
+/** CIDRs (comma-separated; empty: none), as [address, prefix length] */
+const cidrList = (byDefault: string) => z.string().default(byDefault).transform((raw, ctx): [string, number][] => {
+  const out: [string, number][] = [];
+  for (const entry of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [addr, prefix, ...rest] = entry.split('/');
+    const family = isIP(addr);
+    const bits = prefix === undefined ? (family === 4 ? 32 : 128) : /^\d+$/.test(prefix) ? Number(prefix) : -1;
+    if (!family || rest.length || bits < 0 || bits > (family === 4 ? 32 : 128)) {
+      ctx.addIssue({ code: 'custom', message: `addresses or CIDRs (comma-separated); not ${entry}` });
+      return z.NEVER;
+    }
+    out.push([addr, bits]);
+  }
+  return out;
+});
+
 /** fastify's trustProxy: false (default), true (trust every hop), or addresses/CIDRs of the proxies (comma-separated) */
 const trustProxy = z
   .string()
@@ -192,6 +208,10 @@ const ConfigSchema = z.object({
    * on the shared click host, rather than redirecting; its verified link domain always redirects. 0: never
    */
   CLICK_INTERSTITIAL_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
+  /** where mail clients' image proxies fetch from (Apple Mail Privacy Protection: 17.0.0.0/8): an open from there is a machine's */
+  OPEN_MACHINE_RANGES: cidrList('17.0.0.0/8'),
+  /** an open this soon after the message was sent is a machine's too (a scanner fetching on arrival) */
+  OPEN_MACHINE_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
   /** DNS servers domain checks ask, "host:port" or "host", comma-separated; unset: the system resolver */
   DNS_SERVERS: z
     .string()

@@ -23,7 +23,10 @@ export async function analyticsReport(db: Db, accountId: string, range: DayRange
     channels.map((c) => {
       const counts = found.get(`${day} ${c}`) ?? zeroCounts();
       for (const k of Object.keys(total) as (keyof Counts)[]) total[k] += counts[k];
-      return { day, channel: c, sent: counts.sent, delivered: counts.delivered, failed: counts.failed, clicked: counts.clicked, unique_clicks: counts.unique_clicks };
+      return {
+        day, channel: c, sent: counts.sent, delivered: counts.delivered, failed: counts.failed, clicked: counts.clicked, unique_clicks: counts.unique_clicks,
+        opened: counts.opened, unique_opens: counts.unique_opens, machine_opens: counts.machine_opens,
+      };
     }),
   );
   return {
@@ -37,9 +40,14 @@ export async function analyticsReport(db: Db, accountId: string, range: DayRange
       failed: total.failed,
       clicked: total.clicked,
       unique_clicks: total.unique_clicks,
-      // of the messages that settled, how many arrived; of those, how many were clicked at least once
+      opened: total.opened,
+      unique_opens: total.unique_opens,
+      machine_opens: total.machine_opens,
+      // of the messages that settled, how many arrived; of those, how many were clicked at least once,
+      // and opened at least once by a reader (machine opens left out)
       delivery_rate: rate(total.delivered, total.delivered + total.failed),
       click_rate: rate(total.unique_clicks, total.delivered),
+      open_rate: rate(total.unique_opens, total.delivered),
     },
   };
 }

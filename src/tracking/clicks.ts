@@ -16,17 +16,15 @@ import { trackEvents } from '../events/service.ts';
 import { isId } from '../ids.ts';
 import { addressHasher } from '../personal-data/address-hash.ts';
 import { ERASED } from '../personal-data/codec.ts';
-import { storedSecret } from '../service-secrets.ts';
 import { unsubscribeBaseUrl } from '../suppressions/unsubscribe-links.ts';
-import { readClickToken, rewriteLinks, signClickToken } from './links.ts';
+import { clickTrackingKey, readClickToken, rewriteLinks, signClickToken } from './links.ts';
+import { signOpenToken, withOpenPixel } from './opens.ts';
+
+export { clickTrackingKey } from './links.ts';
 
 /** The name of the tracked event a click becomes on the recipient contact (segments: `event.email.clicked`). */
 export const EMAIL_CLICKED = 'email.clicked';
 
-/** The key click tokens are signed with: a service secret, made once and shared by every process. */
-export async function clickTrackingKey(db: Engage['pool']): Promise<Buffer> {
-  return Buffer.from(await storedSecret(db, 'click_tracking'), 'base64url');
-}
 
 /**
  * Where an account's click links point: its verified link domain over https; else LINK_TRACKING_HOST
@@ -41,11 +39,14 @@ export function clickBaseUrl(linkDomain: Pick<LinkDomainRow, 'domain'> | undefin
 
 const tracksClicks = (m: Pick<OutboundMessage, 'channel' | 'htmlmessage'>) => m.channel === 'email' && !!m.htmlmessage;
 
-/** The message as its provider gets it: the links of its HTML body through /c/<token> under `base`. */
+/**
+ * The message as its provider gets it: the links of its HTML body through /c/<token> under `base`,
+ * and its open pixel at /o/<token> (src/tracking/opens.ts).
+ */
 export function withTrackedLinks(message: OutboundMessage, key: Buffer, base: string): OutboundMessage {
   if (!tracksClicks(message)) return message;
   const { html } = rewriteLinks(message.htmlmessage!, (url) => `${base}/c/${signClickToken(key, message.id, url)}`);
-  return { ...message, htmlmessage: html };
+  return { ...message, htmlmessage: withOpenPixel(html, `${base}/o/${signOpenToken(key, message.id)}`) };
 }
 
 /** Rewrites the links of the email a dispatcher hands to its providers. */

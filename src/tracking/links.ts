@@ -3,6 +3,8 @@
 // so the redirect endpoint learns the message and the destination without a lookup.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { parse, parseFragment, html as htmlSpec, type DefaultTreeAdapterMap } from 'parse5';
+import type pg from 'pg';
+import { storedSecret } from '../service-secrets.ts';
 
 type Node = DefaultTreeAdapterMap['node'];
 type Element = DefaultTreeAdapterMap['element'];
@@ -68,6 +70,11 @@ export function rewriteLinks(html: string, track: (url: string, index: number) =
     out = out.slice(0, start) + text + out.slice(end);
   }
   return { html: out, links };
+}
+
+/** The key click (and open) tokens are signed with: a service secret, made once and shared by every process. */
+export async function clickTrackingKey(db: pg.Pool): Promise<Buffer> {
+  return Buffer.from(await storedSecret(db, 'click_tracking'), 'base64url');
 }
 
 /** HMAC-SHA256 truncated to 128 bits: forging still takes 2^128 tries, and the link stays short. */

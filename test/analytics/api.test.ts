@@ -21,7 +21,8 @@ const EARLIER = addDays(TODAY, -2);
 const BETWEEN = addDays(TODAY, -1);
 const LINK = 'https://shop.acme.test/sale';
 const SANDBOX_SECRET = 'analytics-sandbox-secret-0123456789';
-const zero = { sent: 0, delivered: 0, failed: 0, clicked: 0, unique_clicks: 0 };
+const zero = { sent: 0, delivered: 0, failed: 0, clicked: 0, unique_clicks: 0, opened: 0, unique_opens: 0, machine_opens: 0 };
+const noOpens = { opened: 0, unique_opens: 0, machine_opens: 0 };
 
 const clock = new SettableClock();
 let server: TestServer;
@@ -99,10 +100,10 @@ describe('GET /v1/account/analytics', () => {
     for (const c of ['rcs', 'whatsapp']) expect(row(body, EARLIER, c)).toEqual(zero);
     for (const c of body.channels) expect(row(body, BETWEEN, c)).toEqual(zero);
     // the bounce is a failure, the complaint a delivery; both clicks (one message) are today's
-    expect(row(body, TODAY, 'email')).toEqual({ sent: 2, delivered: 1, failed: 1, clicked: 2, unique_clicks: 1 });
+    expect(row(body, TODAY, 'email')).toEqual({ sent: 2, delivered: 1, failed: 1, clicked: 2, unique_clicks: 1, ...noOpens });
     expect(row(body, TODAY, 'sms')).toEqual({ ...zero, sent: 1, delivered: 1 });
 
-    expect(body.totals).toEqual({ sent: 8, delivered: 5, failed: 4, clicked: 2, unique_clicks: 1, delivery_rate: 0.5556, click_rate: 0.2 });
+    expect(body.totals).toEqual({ sent: 8, delivered: 5, failed: 4, clicked: 2, unique_clicks: 1, ...noOpens, delivery_rate: 0.5556, click_rate: 0.2, open_rate: 0 });
   });
 
   it('keeps no row per message for that: each status event names its channel, a click whether it is the first (README "The write path")', async () => {
@@ -121,7 +122,7 @@ describe('GET /v1/account/analytics', () => {
     const email = await analytics(a.key, `?from=${EARLIER}&to=${TODAY}&channel=email`);
     expect(email.channels).toEqual(['email']);
     expect(email.days.map((d: any) => d.day)).toEqual([EARLIER, BETWEEN, TODAY]);
-    expect(email.totals).toEqual({ sent: 3, delivered: 2, failed: 2, clicked: 2, unique_clicks: 1, delivery_rate: 0.5, click_rate: 0.5 });
+    expect(email.totals).toEqual({ sent: 3, delivered: 2, failed: 2, clicked: 2, unique_clicks: 1, ...noOpens, delivery_rate: 0.5, click_rate: 0.5, open_rate: 0 });
 
     const standard = await analytics(a.key);
     expect(standard.from).toBe(addDays(TODAY, -29));
@@ -130,14 +131,14 @@ describe('GET /v1/account/analytics', () => {
     expect(standard.totals.sent).toBe(8);
     // a range that ends before anything happened
     const before = await analytics(a.key, `?to=${addDays(EARLIER, -1)}`);
-    expect(before.totals).toEqual({ ...zero, delivery_rate: null, click_rate: null });
+    expect(before.totals).toEqual({ ...zero, delivery_rate: null, click_rate: null, open_rate: null });
   });
 
   it('another account sees zeros over the same range; a dashboard session reads it too', async () => {
     const other = await analytics(b.key, `?from=${EARLIER}&to=${TODAY}`);
     expect(other.days).toHaveLength(18);
     expect(other.days.every((d: any) => d.sent + d.delivered + d.failed + d.clicked === 0)).toBe(true);
-    expect(other.totals).toEqual({ ...zero, delivery_rate: null, click_rate: null });
+    expect(other.totals).toEqual({ ...zero, delivery_rate: null, click_rate: null, open_rate: null });
 
     const login = await server.call('POST', '/v1/auth/login', { body: { email: a.email, password: a.password } });
     const res = await server.call('GET', `/v1/account/analytics?from=${EARLIER}&to=${TODAY}`, { token: login.body.token });

@@ -8,6 +8,7 @@ import { fold } from '../../src/decider.ts';
 import { linkDomainTarget } from '../../src/domains/link-domains.ts';
 import { clickBaseUrl, withTrackedLinks } from '../../src/tracking/clicks.ts';
 import { readClickToken } from '../../src/tracking/links.ts';
+import { signOpenToken, withOpenPixel } from '../../src/tracking/opens.ts';
 import { DeciderSpecification, domainError } from '../support/decider-spec.ts';
 
 const given = DeciderSpecification.for(messageDecider).given;
@@ -81,9 +82,9 @@ describe('what the provider receives', () => {
     expect(out.message).toBe('Hi https://shop.test/');
   });
 
-  it('keeps a link marked data-engage-track="off", and leaves email without HTML and other channels untouched', () => {
+  it('keeps a link marked data-engage-track="off" (the open pixel added), and leaves email without HTML and other channels untouched', () => {
     const html = '<a data-engage-track="off" href="https://secret.test/reset">Reset</a>';
-    expect(withTrackedLinks(email(html), key, 'https://click.acme.test').htmlmessage).toBe(html);
+    expect(withTrackedLinks(email(html), key, 'https://click.acme.test').htmlmessage).toBe(withOpenPixel(html, `https://click.acme.test/o/${signOpenToken(key, 'msg_1')}`));
     const plain = email();
     expect(withTrackedLinks(plain, key, 'https://click.acme.test')).toBe(plain);
     const sms = email('<a href="https://shop.test/">x</a>', 'sms');

@@ -100,7 +100,8 @@ describe('one-click unsubscribe over SMTP', () => {
     // a visible link: a footer after the text, and before </body> in the HTML
     expect(mail.text).toContain('Our spring sale');
     expect(mail.text?.trimEnd().endsWith(url!)).toBe(true);
-    expect(mail.html).toMatch(new RegExp(`<p>Our <b>spring</b> sale</p><p [^>]*>To stop receiving these emails, <a href="${url!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[^>]*>unsubscribe</a>\\.</p></body>`));
+    // (the open pixel, src/tracking/opens.ts, before the footer)
+    expect(mail.html).toMatch(new RegExp(`<p>Our <b>spring</b> sale</p><img src="[^"]+/o/[^"]+"[^>]*/><p [^>]*>To stop receiving these emails, <a href="${url!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[^>]*>unsubscribe</a>\\.</p></body>`));
     // RFC 8058 §4: both list headers are covered by the DKIM signature, which verifies
     const signed = /\bh=([^;]+)/.exec((headerValue(mail, 'DKIM-Signature') ?? '').replace(/\s+/g, ''))?.[1].toLowerCase().split(':');
     expect(signed).toEqual(expect.arrayContaining(['list-unsubscribe', 'list-unsubscribe-post']));
@@ -116,7 +117,8 @@ describe('one-click unsubscribe over SMTP', () => {
       expect(m.text).not.toContain('/v1/unsubscribe/');
     }
     expect((await received(receipt)).mail.text?.trim()).toBe('Your receipt');
-    expect(String((await received(receipt)).mail.html).trim()).toBe('<p>Your receipt</p>');
+    // (with its open pixel: src/tracking/opens.ts)
+    expect(String((await received(receipt)).mail.html).trim()).toMatch(/^<p>Your receipt<\/p><img src="[^"]+\/o\/[^"]+"[^>]*\/>$/);
     // the message as the API shows it is what the customer sent: the link is added on the way out
     expect((await status(marketing)).message).toBe('Our spring sale');
   });
@@ -130,7 +132,7 @@ describe('one-click unsubscribe over SMTP', () => {
     const { mail } = await received(id);
     const url = linkOf(mail)!;
     expect(mail.text?.trim()).toBe(`Sale! Leave: ${url} (or ${url})`);
-    expect(String(mail.html).trim()).toBe(`<p>Sale!</p><a href="${url}">Leave this list</a>`);
+    expect(String(mail.html).trim().replace(/<img src="[^"]+\/o\/[^"]+"[^>]*\/>$/, '')).toBe(`<p>Sale!</p><a href="${url}">Leave this list</a>`);
   });
 
   it('GET shows a confirmation page and unsubscribes nobody; the RFC 8058 POST unsubscribes once, however often it comes', async () => {

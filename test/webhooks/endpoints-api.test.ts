@@ -10,7 +10,7 @@ import { until } from '../support/waits.ts';
 // every event something emits; form.submitted comes with hosted forms (README "Webhooks")
 const CATALOGUE = [
   'contact.created', 'contact.updated', 'contact.unsubscribed', 'contact.bounced',
-  'message.delivered', 'message.failed', 'message.received', 'campaign.sent',
+  'message.delivered', 'message.failed', 'message.received', 'email.opened', 'campaign.sent',
 ];
 
 describe('webhook endpoints API', () => {

@@ -19,13 +19,20 @@ const WINDOW_NAMES = Object.keys(WINDOWS) as WindowName[];
 /** An object with one entry per rolling window (7d, 30d). */
 const perWindow = <T extends ZodType>(schema: T) => z.object(Object.fromEntries(WINDOW_NAMES.map((w) => [w, schema])) as Record<WindowName, T>);
 
+/** Opens of HTML email (README "Templates": open tracking). */
+const OpenCounts = {
+  opened: z.int().describe('opens by readers'),
+  unique_opens: z.int().describe('messages opened by a reader at least once'),
+  machine_opens: z.int().describe('fetches of the open pixel by image proxies (Apple Mail Privacy Protection) or scanners: not readers'),
+};
+
 const AnalyticsOut = z
   .object({
     from: Day,
     to: Day,
     channels: z.array(z.enum(CHANNELS)).describe('the channels counted: the one asked for, or every channel'),
     days: z
-      .array(z.object({ day: Day, channel: z.enum(CHANNELS), sent: z.int(), delivered: z.int(), failed: z.int(), clicked: z.int(), unique_clicks: z.int() }))
+      .array(z.object({ day: Day, channel: z.enum(CHANNELS), sent: z.int(), delivered: z.int(), failed: z.int(), clicked: z.int(), unique_clicks: z.int(), ...OpenCounts }))
       .describe('every day of the range for every channel, zero-filled'),
     totals: z.object({
       sent: z.int(),
@@ -33,11 +40,13 @@ const AnalyticsOut = z
       failed: z.int(),
       clicked: z.int(),
       unique_clicks: z.int(),
+      ...OpenCounts,
       delivery_rate: Rate('delivered / (delivered + failed)'),
       click_rate: Rate('unique_clicks / delivered'),
+      open_rate: Rate('unique_opens / delivered (machine opens left out)'),
     }),
   })
-  .meta({ id: 'AnalyticsReport', description: 'Messages sent, delivered, failed and clicked per UTC day and channel' });
+  .meta({ id: 'AnalyticsReport', description: 'Messages sent, delivered, failed, clicked and opened per UTC day and channel' });
 
 const GrowthCounts = { new: z.int(), unsubscribed: z.int(), resubscribed: z.int(), deleted: z.int(), net: z.int().describe('new − unsubscribed − deleted + resubscribed') };
 const ListGrowthOut = z

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { findLinkDomain, listLinkDomains } from '../../../projections/link-domains.ts';
 import { LINK_DOMAINS, addLinkDomain, linkDomainView, removeLinkDomain, verifyLinkDomain } from '../../domains/link-domains.ts';
 import { followClick } from '../../tracking/clicks.ts';
+import { PIXEL_GIF, recordOpen } from '../../tracking/opens.ts';
 import { INTERSTITIAL_CSP, interstitialPage, showsInterstitial } from '../../tracking/interstitial.ts';
 import type { AppDeps } from '../deps.ts';
 import { metadataOf } from '../common.ts';
@@ -15,6 +16,7 @@ import { accountDomainRoutes } from './account-domains.ts';
 const AddBody = z.strictObject({ domain: z.string().min(1).max(300) });
 // a wildcard, not a :param: the router caps a parameter at 100 characters, and a token carries its URL
 const ClickParams = z.object({ '*': z.string().max(16_384) });
+const OpenParams = z.object({ '*': z.string().max(1024) });
 
 const LinkDomainOut = z
   .object({
@@ -84,6 +86,27 @@ export function linkDomainRoutes({ engage }: AppDeps): AnyRoute[] {
           return interstitialPage(url);
         }
         return reply.redirect(url, 302);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/o/*',
+      auth: 'none',
+      rateGroup: 'public',
+      operationId: 'fetchOpenPixel',
+      summary: 'The open pixel of an email: records an open on the message (and, unless a machine fetched it, on its contact); always a 1×1 GIF',
+      tags: ['link domains'],
+      description: 'A token that is not genuine, names no message, or whose email never went out records nothing, and answers the same image.',
+      params: OpenParams,
+      produces: 'image/gif',
+      responses: { 200: 'a transparent 1×1 GIF' },
+      async handler({ params, req, reply }) {
+        // a HEAD is a link checker or a scanner, not a reader; and the image comes whatever happens to the record
+        if (req.method !== 'HEAD') {
+          await recordOpen(engage, params['*'], req.ip, metadataOf(req)).catch((err: unknown) => engage.log.warn({ err }, 'recording an open failed'));
+        }
+        reply.header('cache-control', 'no-store, no-cache, must-revalidate, private').header('referrer-policy', 'no-referrer').type('image/gif');
+        return PIXEL_GIF;
       },
     }),
   ];

@@ -37,6 +37,7 @@ const CATALOGUE: { name: PlatformEvent; description: string }[] = [
   { name: 'message.delivered', description: 'a message is confirmed delivered' },
   { name: 'message.failed', description: 'a message fails permanently' },
   { name: 'message.received', description: 'an inbound email reply arrives' },
+  { name: 'email.opened', description: 'a reader opens an HTML email (its open pixel is fetched; machine opens are left out)' },
   { name: 'campaign.sent', description: 'a campaign has finished sending' },
 ];
 
