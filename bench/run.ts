@@ -15,7 +15,7 @@ import { openCluster } from './lib/db.ts';
 import { type Figure, renderTable, writeResults } from './lib/report.ts';
 import type { BenchContext, Scenario } from './lib/scenario.ts';
 import { appendBatch, appendSingle } from './scenarios/append.ts';
-import { campaignScenario } from './scenarios/campaign.ts';
+import { campaignPersonalised, campaignScenario } from './scenarios/campaign.ts';
 import { catchupRead } from './scenarios/catchup.ts';
 import { eventsIngest } from './scenarios/events.ts';
 import { csvImport } from './scenarios/csv-import.ts';
@@ -31,7 +31,7 @@ import { writeThroughput } from './scenarios/write-throughput.ts';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const KNOWN = ['append-single', 'append-batch', 'catchup-read', 'projection-rebuild', 'personal-data', 'http-create', 'http-list'];
 KNOWN.push(...messagingScenarios.map((s) => s.name), ...webhookScenarios.map((s) => s.name), webhookReplay.name);
-KNOWN.push(writeThroughput.name, campaignScenario.name, segmentCount.name, eventsIngest.name, csvImport.name);
+KNOWN.push(writeThroughput.name, campaignScenario.name, campaignPersonalised.name, segmentCount.name, eventsIngest.name, csvImport.name);
 
 /** The scenarios asked for: `npm run bench -- <scenario> …` and/or BENCH_ONLY=a,b (none: all). */
 function parseOnly(): (name: string) => boolean {
@@ -65,6 +65,7 @@ async function main() {
   scenarios.push(...[...messagingScenarios, ...webhookScenarios, webhookReplay].filter((s) => only(s.name)));
   if (only(writeThroughput.name)) scenarios.push(writeThroughput);
   if (only(campaignScenario.name)) scenarios.push(campaignScenario);
+  if (only(campaignPersonalised.name)) scenarios.push(campaignPersonalised);
   if (only(segmentCount.name)) scenarios.push(segmentCount);
   if (only(eventsIngest.name)) scenarios.push(eventsIngest);
   if (only(csvImport.name)) scenarios.push(csvImport);

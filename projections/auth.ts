@@ -169,6 +169,12 @@ export async function userExists(db: Db, id: string): Promise<boolean> {
 }
 
 /** A user as GET /v1/account/me shows it. */
+/** Whether `email` (lowercased) is the email of one of the account's users. */
+export async function isAccountUserEmail(db: Db, accountId: string, email: string): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM users WHERE account_id = $1 AND lower(email) = $2', [accountId, email]);
+  return rows.length > 0;
+}
+
 export async function userProfile(db: Db, id: string): Promise<Pick<UserRow, 'id' | 'email' | 'role'> | undefined> {
   const { rows } = await db.query<Pick<UserRow, 'id' | 'email' | 'role'>>('SELECT id, email, role FROM users WHERE id = $1', [id]);
   return rows[0];

@@ -1288,6 +1288,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/o/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The open pixel of an email: records an open on the message (and, unless a machine fetched it, on its contact); always a 1×1 GIF
+         * @description A token that is not genuine, names no message, or whose email never went out records nothing, and answers the same image.
+         */
+        get: operations["fetchOpenPixel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/account/plan": {
         parameters: {
             query?: never;
@@ -2605,7 +2625,7 @@ export interface components {
             status: "scheduled" | "queued" | "sent" | "delivered" | "failed" | "cancelled";
             events: {
                 /** @enum {string} */
-                type: "MessageAccepted" | "MessageQueued" | "MessageCancelled" | "MessageDispatching" | "MessageHeld" | "MessageDispatchDeferred" | "MessageSent" | "MessageDelivered" | "MessageFailed" | "MessageLinkClicked";
+                type: "MessageAccepted" | "MessageQueued" | "MessageCancelled" | "MessageDispatching" | "MessageHeld" | "MessageDispatchDeferred" | "MessageSent" | "MessageDelivered" | "MessageFailed" | "MessageLinkClicked" | "MessageOpened";
                 /** @description the status the event leads to (null: it changes none) */
                 status: ("scheduled" | "queued" | "sent" | "delivered" | "failed" | "cancelled") | null;
                 /** Format: date-time */
@@ -2757,7 +2777,7 @@ export interface components {
             /** @description `until` as given (null: the end of the log when asked) */
             until_input: string | null;
             /** @description the events it delivers */
-            types: ("contact.created" | "contact.updated" | "contact.unsubscribed" | "contact.bounced" | "message.delivered" | "message.failed" | "message.received" | "campaign.sent")[];
+            types: ("contact.created" | "contact.updated" | "contact.unsubscribed" | "contact.bounced" | "message.delivered" | "message.failed" | "message.received" | "email.opened" | "campaign.sent")[];
             /** @description events found in the window so far */
             found: number;
             delivered: number;
@@ -2774,7 +2794,7 @@ export interface components {
             id: string;
             url: string;
             /** @description the events it receives (empty: every one) */
-            events: ("contact.created" | "contact.updated" | "contact.unsubscribed" | "contact.bounced" | "message.delivered" | "message.failed" | "message.received" | "campaign.sent")[];
+            events: ("contact.created" | "contact.updated" | "contact.unsubscribed" | "contact.bounced" | "message.delivered" | "message.failed" | "message.received" | "email.opened" | "campaign.sent")[];
             /** @enum {string} */
             status: "active" | "disabled";
             /** Format: date-time */
@@ -2788,7 +2808,7 @@ export interface components {
             endpoint_id: string;
             event_id: string;
             /** @enum {string} */
-            event: "contact.created" | "contact.updated" | "contact.unsubscribed" | "contact.bounced" | "message.delivered" | "message.failed" | "message.received" | "campaign.sent";
+            event: "contact.created" | "contact.updated" | "contact.unsubscribed" | "contact.bounced" | "message.delivered" | "message.failed" | "message.received" | "email.opened" | "campaign.sent";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed" | "cancelled";
             attempts: number;
@@ -3024,7 +3044,7 @@ export interface components {
             channel: ("sms" | "rcs" | "whatsapp" | "voice" | "email" | "push") | null;
             country: string | null;
         };
-        /** @description Messages sent, delivered, failed and clicked per UTC day and channel */
+        /** @description Messages sent, delivered, failed, clicked and opened per UTC day and channel */
         AnalyticsReport: {
             /**
              * Format: date
@@ -3052,6 +3072,12 @@ export interface components {
                 failed: number;
                 clicked: number;
                 unique_clicks: number;
+                /** @description opens by readers */
+                opened: number;
+                /** @description messages opened by a reader at least once */
+                unique_opens: number;
+                /** @description fetches of the open pixel by image proxies (Apple Mail Privacy Protection) or scanners: not readers */
+                machine_opens: number;
             }[];
             totals: {
                 sent: number;
@@ -3059,10 +3085,18 @@ export interface components {
                 failed: number;
                 clicked: number;
                 unique_clicks: number;
+                /** @description opens by readers */
+                opened: number;
+                /** @description messages opened by a reader at least once */
+                unique_opens: number;
+                /** @description fetches of the open pixel by image proxies (Apple Mail Privacy Protection) or scanners: not readers */
+                machine_opens: number;
                 /** @description delivered / (delivered + failed), a fraction (0.25 is 25 %); null when there is nothing to divide by */
                 delivery_rate: number | null;
                 /** @description unique_clicks / delivered, a fraction (0.25 is 25 %); null when there is nothing to divide by */
                 click_rate: number | null;
+                /** @description unique_opens / delivered (machine opens left out), a fraction (0.25 is 25 %); null when there is nothing to divide by */
+                open_rate: number | null;
             };
         };
         /** @description Contacts added, unsubscribed, resubscribed and deleted per UTC day, with the running total */
@@ -8287,7 +8321,7 @@ export interface operations {
                         /** @description the events an endpoint can subscribe to */
                         events: {
                             /** @enum {string} */
-                            name: "contact.created" | "contact.updated" | "contact.unsubscribed" | "contact.bounced" | "message.delivered" | "message.failed" | "message.received" | "campaign.sent";
+                            name: "contact.created" | "contact.updated" | "contact.unsubscribed" | "contact.bounced" | "message.delivered" | "message.failed" | "message.received" | "email.opened" | "campaign.sent";
                             description: string;
                         }[];
                     };
@@ -8370,7 +8404,7 @@ export interface operations {
                         id: string;
                         url: string;
                         /** @description the events it receives (empty: every one) */
-                        events: ("contact.created" | "contact.updated" | "contact.unsubscribed" | "contact.bounced" | "message.delivered" | "message.failed" | "message.received" | "campaign.sent")[];
+                        events: ("contact.created" | "contact.updated" | "contact.unsubscribed" | "contact.bounced" | "message.delivered" | "message.failed" | "message.received" | "email.opened" | "campaign.sent")[];
                         /** @enum {string} */
                         status: "active";
                         /** Format: date-time */
@@ -13118,6 +13152,59 @@ export interface operations {
             };
             /** @description Not found, or not this account’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed (internal_error, with request_id) or cannot reach its database (unavailable, with Retry-After) */
+            "5XX": {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fetchOpenPixel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a transparent 1×1 GIF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/gif": string;
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -107,7 +107,7 @@ export async function timelineOf(engage: Engage, accountId: string, id: string) 
         : e.type === 'MessageQueued' ? e.data.reason
         : null;
       const provider: Record<string, unknown> = {};
-      for (const k of ['provider', 'provider_message_id', 'provider_data', 'worker', 'attempt', 'lease_until', 'until', 'retry_at', 'detail', 'stage', 'previous_status', 'scheduled_at', 'url']) {
+      for (const k of ['provider', 'provider_message_id', 'provider_data', 'worker', 'attempt', 'lease_until', 'until', 'retry_at', 'detail', 'stage', 'previous_status', 'scheduled_at', 'url', 'count', 'machine']) {
         if (d[k] !== undefined) provider[k] = d[k];
       }
       return {

@@ -2,7 +2,7 @@
 // the views the API answers with, and rendering a version for a contact and a send's data.
 import type { Channel } from '../../commands/message.ts';
 import { type TemplateCommand, type TemplateContent, templateDecider, type TemplateState, templateStream } from '../../commands/template.ts';
-import { accountSettings, findAccount } from '../../projections/auth.ts';
+import { accountSettings, findAccount, isAccountUserEmail } from '../../projections/auth.ts';
 import { type ContactRow, findContact } from '../../projections/contacts.ts';
 import { findTemplate, findTemplateVersion, type TemplateRow, type TemplateVersionRow } from '../../projections/templates.ts';
 import type { Engage } from '../context.ts';
@@ -10,6 +10,8 @@ import { handleCommand } from '../command-handler.ts';
 import { invalid, type Issue, notFound, validationError } from '../errors.ts';
 import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { isId, newId } from '../ids.ts';
+import { acceptMessages } from '../messages/service.ts';
+import { validateSend } from '../messages/validation.ts';
 import { type PartName, type Rendered, syntaxIssues } from './liquid.ts';
 import { renderScope, renderVersion, type TemplateVersion } from './render.ts';
 
@@ -125,7 +127,29 @@ export interface PreviewInput {
 
 /** A version rendered for one of the account's contacts and/or the data given, as a send would render it. */
 export async function previewTemplate(engage: Engage, accountId: string, id: string, input: PreviewInput): Promise<Rendered> {
+  return renderFor(engage, accountId, await templateVersion(engage, accountId, id, input.version), input);
+}
+
+/**
+ * A test send: the version rendered as a preview is, sent to `to`, which must be the email of one of
+ * the account's own users (a test goes to the team, never to a contact), transactional, its subject
+ * marked [Test]. Email templates only: users have no phone numbers.
+ */
+export async function testSendTemplate(engage: Engage, accountId: string, id: string, input: PreviewInput & { to: string }, metadata: EventMetadata) {
   const t = await templateVersion(engage, accountId, id, input.version);
+  if (t.channel !== 'email') throw validationError('only email templates can be sent as a test (to an account user); preview the others', [{ path: 'to', message: `a ${t.channel} template cannot be sent to a user's email: preview it instead` }]);
+  const to = input.to.trim().toLowerCase();
+  if (!(await isAccountUserEmail(engage.pool, accountId, to))) throw validationError('to: must be the email of one of the account’s users', [{ path: 'to', message: 'must be the email of one of the account’s users' }]);
+  const r = await renderFor(engage, accountId, t, input);
+  const checked = validateSend(
+    { to, channel: 'email', message: r.text, subject: `[Test] ${r.subject || t.content.name}`.replace(/[\r\n]+/g, ' ').slice(0, 998), ...(r.html ? { htmlmessage: r.html } : {}), transactional: true },
+    engage.clock.now(),
+  );
+  if (!checked.ok) throw invalid(checked.issues);
+  return acceptMessages(engage, accountId, [{ ...checked.value, template: { id: t.id, version: t.version } }], metadata);
+}
+
+async function renderFor(engage: Engage, accountId: string, t: TemplateVersion, input: PreviewInput): Promise<Rendered> {
   let contact: ContactRow | undefined;
   if (input.contact_id !== undefined) {
     contact = await findContact(engage.pool, accountId, input.contact_id);

@@ -41,12 +41,12 @@ const ORDER = {
 
 /** An account with a custom field, two contacts and the order template. */
 async function setUp() {
-  const { key, accountId } = await server.newAccount('Shop & Co');
+  const { key, accountId, email } = await server.newAccount('Shop & Co');
   await ok(key, 'POST', '/v1/contacts/fields', { key: 'tier', label: 'Tier', type: 'text' }, 201);
   const ada = await ok(key, 'POST', '/v1/contacts', { email: 'ada@example.com', first_name: 'Ada <3', custom_fields: { tier: 'gold' }, tags: ['vip'] }, 201);
   const bob = await ok(key, 'POST', '/v1/contacts', { email: 'bob@example.com', first_name: 'Bob', custom_fields: { tier: 'silver' }, tags: ['vip'] }, 201);
   const template = await ok(key, 'POST', '/v1/templates', ORDER, 201);
-  return { key, accountId, ada, bob, template };
+  return { key, accountId, email, ada, bob, template };
 }
 
 describe('a send from a template', () => {
@@ -87,6 +87,22 @@ describe('a send from a template', () => {
     // nothing was accepted for the refused sends
     const history = await ok(key, 'GET', '/v1/messages/history');
     expect(history.data).toHaveLength(1);
+  });
+});
+
+describe('a test send of a template', () => {
+  it("goes to one of the account's users only, rendered as a preview is, its subject marked [Test]", async () => {
+    const { key, template, ada, email } = await setUp();
+    const test = await ok(key, 'POST', `/v1/templates/${template.id}/test`, { to: email.toUpperCase(), contact_id: ada.id, data: { order_id: 'T-1' } }, 202);
+    expect(test).toMatchObject({ channel: 'email', to: email.toLowerCase(), status: 'queued' });
+    const mail = await received(test.id);
+    expect(mail.subject).toBe('[Test] Ada <3, order T-1 is on its way');
+    expect(mail.text?.trim()).toBe(`Hi Ada <3 (gold), order T-1 from Shop & Co. Ref msg_preview.`);
+    // never to a contact, nor to anyone else
+    expectRejected(await server.call('POST', `/v1/templates/${template.id}/test`, { key, body: { to: 'ada@example.com' } }), 'to');
+    const sms = await ok(key, 'POST', '/v1/templates', { name: 's', channel: 'sms', text: 'Hi' }, 201);
+    expectRejected(await server.call('POST', `/v1/templates/${sms.id}/test`, { key, body: { to: email } }), 'to');
+    expect((await server.call('POST', '/v1/templates/tpl_01ARZ3NDEKTSV4RRFFQ69G5FAV/test', { key, body: { to: email } })).status).toBe(404);
   });
 });
 

@@ -212,6 +212,7 @@ const EVENT_NAMES: Record<TimelineEvent['type'], string> = {
   MessageDelivered: 'Delivered',
   MessageFailed: 'Failed',
   MessageLinkClicked: 'Link clicked',
+  MessageOpened: 'Opened',
 };
 
 function eventDetails(event: TimelineEvent): string[] {

@@ -7,8 +7,9 @@ import { runCommand } from '../../command-handler.ts';
 import { notFound } from '../../errors.ts';
 import { isWellFormedText } from '../../messages/validation.ts';
 import {
-  createTemplate, deleteTemplate, previewTemplate, reviseTemplate, type TemplateWrite, templateOut, templateVersionOut, templateView,
+  createTemplate, deleteTemplate, previewTemplate, reviseTemplate, type TemplateWrite, templateOut, templateVersionOut, templateView, testSendTemplate,
 } from '../../templates/service.ts';
+import { acceptedRecord } from '../../messages/service.ts';
 import type { Engage } from '../../context.ts';
 import type { AppDeps } from '../deps.ts';
 import { Deleted, found, metadataOf, pageAfter, pageById, pageQuery } from '../common.ts';
@@ -63,11 +64,19 @@ const PreviewOut = z
   .object({ subject: z.string().nullable(), text: z.string(), html: z.string().nullable() })
   .meta({ id: 'TemplatePreview', description: 'The parts as a send would render them ({{ unsubscribe_url }} stays a placeholder: each message gets its own link)' });
 
+const TestSendBody = z
+  .strictObject({ ...PreviewBody.shape, to: z.string().trim().min(3).max(320).describe('the email of one of the account’s users') })
+  .meta({ id: 'TemplateTestSendBody' });
+const TestSendOut = z
+  .object({ id: z.string(), status: z.enum(['scheduled', 'queued']), channel: z.string(), to: z.string(), scheduled_at: z.string().nullable(), created_at: DateTime })
+  .meta({ id: 'TemplateTestSend', description: 'The test message, accepted for dispatch' });
+
 const ListQuery = z.strictObject({ ...pageQuery, channel: z.enum(CHANNELS).optional() });
 const VersionCursor = z.object({ version: z.int() });
 
-/** The read model a write's response waits for. */
+/** The read models a write's response waits for. */
 const TEMPLATES = ['templates'];
+const MESSAGES = ['messages'];
 
 /** The template as the read model shows it after a write; the stream's view if the read model is late. */
 async function templateAfter(engage: Engage, accountId: string, write: TemplateWrite) {
@@ -185,6 +194,22 @@ export function templateRoutes({ engage }: AppDeps): AnyRoute[] {
         const row = await findTemplateVersion(engage.pool, auth.accountId, params.id, params.version);
         if (!row) throw notFound('template version');
         return templateVersionOut(row);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v1/templates/:id/test',
+      auth: 'key_or_login',
+      operationId: 'testSendTemplate',
+      summary: 'Send a template as a test to one of the account’s users (email templates; rendered as a preview is, subject marked [Test], transactional)',
+      tags: ['templates'],
+      params: IdParams,
+      body: TestSendBody,
+      responses: { 202: TestSendOut },
+      async handler({ params, body, auth, req, reply }) {
+        const { accepted } = await runCommand(engage, metadataOf(req), MESSAGES, (metadata) => testSendTemplate(engage, auth.accountId, params.id, body, metadata));
+        reply.code(202);
+        return acceptedRecord(accepted[0]);
       },
     }),
     defineRoute({
