@@ -147,18 +147,16 @@ export const campaignPersonalised: Scenario = {
       await drained(db, 600_000);
       const personalised = await timeCampaign(http, key!, { segment_id: segment.id }, n, { template_id: template.id, data: { discount: '20%' } });
       progress(`campaign-personalised: template, ${n.toLocaleString('en-US')} accepted in ${Math.round(personalised.ms)} ms`);
-      // what a member received: its own name and plan
-      const sample = await db.pool.query<{ n: string }>(
-        "SELECT count(*)::text AS n FROM messages WHERE campaign_id = $1 AND message LIKE 'Hi Member%'", [personalised.id],
-      ).catch(() => ({ rows: [{ n: 'unknown (sealed)' }] }));
       await drained(db, 600_000);
+      // what the members received: each its own name (the messages read model shows the content)
+      const sample = await db.pool.query<{ n: string }>("SELECT count(*)::text AS n FROM messages WHERE campaign_id = $1 AND message LIKE 'Hi Member%'", [personalised.id]);
       await http.close();
       return [
         figure({
           scenario: 'campaign-personalised', name: `campaign to a ${n.toLocaleString('en-US')}-member segment with a personalised template, request → all accepted`, unit: 'ms', better: 'lower',
           value: Math.round(personalised.ms), target: { op: '<=', value: 10_000, maxRatio: 1.1 },
           baseline: { name: 'the same campaign with a fixed body, same run', value: Math.round(fixed.ms) },
-          details: { members: n, fixed_post_answered_ms: Math.round(fixed.answeredMs), personalised_post_answered_ms: Math.round(personalised.answeredMs), rendered_rows_seen: sample.rows[0]?.n },
+          details: { members: n, fixed_post_answered_ms: Math.round(fixed.answeredMs), personalised_post_answered_ms: Math.round(personalised.answeredMs), messages_rendered_with_a_name: Number(sample.rows[0]?.n) },
         }),
       ];
     } finally {

@@ -36,6 +36,18 @@ export function renderDraftHtml(subject: string, preheader: string, paragraphs: 
   ].join('\n');
 }
 
+/**
+ * A draft's text as a Liquid template's source (README "Templates"): what the writer wrote is kept
+ * word for word (a `{{` or `{%` in it is output as itself, not read as Liquid), and the unsubscribe
+ * placeholder stays the variable it is.
+ */
+export function asTemplateSource(text: string): string {
+  return text
+    .split(UNSUBSCRIBE_PLACEHOLDER)
+    .map((part) => part.replace(/\{\{|\{%/g, (m) => `{{ '${m}' }}`))
+    .join('{{ unsubscribe_url }}');
+}
+
 /** The draft of a subject, a preheader and body paragraphs: text and HTML from the same paragraphs. */
 export function draftOf(subject: string, preheader: string, paragraphs: readonly string[]): EmailDraft {
   const text = `${paragraphs.join('\n\n')}\n\n--\nDon't want these emails? Unsubscribe: ${UNSUBSCRIBE_PLACEHOLDER}`;

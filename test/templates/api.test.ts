@@ -5,7 +5,7 @@
 // another account's templates invisible; and a rebuild of the read model.
 import { describe, expect, it } from 'vitest';
 import { templatesProjection } from '../../projections/templates.ts';
-import { readyAccount } from '../support/accounts.ts';
+import { enableAiAddon, readyAccount } from '../support/accounts.ts';
 import { testServerForSuite } from '../support/harness.ts';
 import { expectRejected } from '../support/http.ts';
 import { rebuildAndWait } from '../support/rebuild.ts';
@@ -168,6 +168,28 @@ describe('previewing a template', () => {
     // only an object's own properties: no prototype to walk
     const proto = await ok(key, 'POST', '/v1/templates', { name: 'p', channel: 'sms', text: '[{{ data.constructor.name }}{{ data.__proto__ }}]' }, 201);
     expect((await ok(key, 'POST', `/v1/templates/${proto.id}/preview`, { data: {} })).text).toBe('[]');
+  });
+});
+
+describe('an AI draft saved as a template', () => {
+  it('needs the AI writer; saves the draft as version 1 of an email template, its words kept word for word', async () => {
+    const account = await readyAccount(server);
+    const brief = { name: 'Spring', brief: 'Our {{ spring }} sale {% starts %} Monday', call_to_action: 'Shop now' };
+    const refused = await server.call('POST', '/v1/templates/draft', { key: account.key, body: brief });
+    expect(refused.status).toBe(403);
+    await enableAiAddon(server, account, 'writer');
+    const drafted = await ok(account.key, 'POST', '/v1/templates/draft', brief, 201);
+    // no provider configured: the built-in writer's draft
+    expect(drafted).toMatchObject({ degraded: true, degraded_reason: 'not_configured', template: { name: 'Spring', channel: 'email', version: 1 } });
+    expect(drafted.template.id).toMatch(TEMPLATE_ID_RE);
+    expect(await ok(account.key, 'GET', `/v1/templates/${drafted.template.id}`)).toEqual(drafted.template);
+    const shown = await ok(account.key, 'POST', `/v1/templates/${drafted.template.id}/preview`, {});
+    expect(shown.text).toContain('Our {{ spring }} sale {% starts %} Monday.');
+    expect(shown.text).toContain('Shop now.');
+    expect(shown.text).toMatch(/Unsubscribe: \{\{unsubscribe_url\}\}$/);
+    expect(shown.html).toContain('Our {{ spring }} sale {% starts %} Monday.');
+    expect(shown.html).toContain('href="{{unsubscribe_url}}"');
+    expect(shown.subject.length).toBeGreaterThan(0);
   });
 });
 

@@ -34,7 +34,7 @@ const AssistBody = z
     } else if (!body.text?.trim()) ctx.addIssue({ code: 'custom', path: ['text'], message: `required for ${body.action}` });
   });
 
-const WriteBody = z.strictObject({
+export const WriteBody = z.strictObject({
   brief: z.string().trim().min(1).max(5_000),
   audience: z.string().trim().min(1).max(500).optional(),
   tone: z.string().trim().min(1).max(200).optional(),
@@ -59,7 +59,7 @@ const SpamCheckBody = z
   });
 
 /** How a helper's answer was made: by the provider (its model), or by the built-in fallback (and why). */
-const Provenance = {
+export const Provenance = {
   degraded: z.boolean().describe('true: made by the built-in fallback, without the provider'),
   model: z.string().optional().describe("the provider's model (not degraded)"),
   degraded_reason: z.string().optional().describe('why the fallback answered: not_configured, or provider_error: …'),

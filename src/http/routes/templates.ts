@@ -10,6 +10,9 @@ import {
   createTemplate, deleteTemplate, previewTemplate, reviseTemplate, type TemplateWrite, templateOut, templateVersionOut, templateView, testSendTemplate,
 } from '../../templates/service.ts';
 import { acceptedRecord } from '../../messages/service.ts';
+import { asTemplateSource } from '../../ai/draft.ts';
+import { writeEmail } from '../../ai/service.ts';
+import { Provenance, WriteBody } from './ai.ts';
 import type { Engage } from '../../context.ts';
 import type { AppDeps } from '../deps.ts';
 import { Deleted, found, metadataOf, pageAfter, pageById, pageQuery } from '../common.ts';
@@ -71,6 +74,11 @@ const TestSendOut = z
   .object({ id: z.string(), status: z.enum(['scheduled', 'queued']), channel: z.string(), to: z.string(), scheduled_at: z.string().nullable(), created_at: DateTime })
   .meta({ id: 'TemplateTestSend', description: 'The test message, accepted for dispatch' });
 
+const DraftBody = z.strictObject({ ...WriteBody.shape, name: Name }).meta({ id: 'TemplateDraftBody', description: 'A brief for the AI writer (as POST /v1/account/ai-write) and the new template’s name' });
+const DraftOut = z
+  .object({ template: TemplateOut, preheader: z.string(), ...Provenance })
+  .meta({ id: 'TemplateDraft', description: 'The AI writer’s draft, saved as version 1 of a new email template' });
+
 const ListQuery = z.strictObject({ ...pageQuery, channel: z.enum(CHANNELS).optional() });
 const VersionCursor = z.object({ version: z.int() });
 
@@ -112,6 +120,25 @@ export function templateRoutes({ engage }: AppDeps): AnyRoute[] {
         const write = await runCommand(engage, metadataOf(req), TEMPLATES, (metadata) => createTemplate(engage, auth.accountId, body, metadata));
         reply.code(201);
         return templateAfter(engage, auth.accountId, write);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/v1/templates/draft',
+      auth: 'key_or_login',
+      operationId: 'draftTemplate',
+      summary: 'Have the AI writer draft an email from a brief and save it as a new email template (the AI writer add-on; 403 unless enabled)',
+      tags: ['templates'],
+      body: DraftBody,
+      responses: { 201: DraftOut },
+      async handler({ body, auth, req, reply }) {
+        const { name, ...brief } = body;
+        const draft = await writeEmail(engage, auth.accountId, brief);
+        const template = { name, channel: 'email' as const, subject: asTemplateSource(draft.subject), text: asTemplateSource(draft.text), html: asTemplateSource(draft.html) };
+        const write = await runCommand(engage, metadataOf(req), TEMPLATES, (metadata) => createTemplate(engage, auth.accountId, template, metadata));
+        reply.code(201);
+        const { subject: _s, html: _h, text: _t, ...provenance } = draft;
+        return { template: await templateAfter(engage, auth.accountId, write), ...provenance };
       },
     }),
     defineRoute({
