@@ -1669,6 +1669,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/templates/draft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Have the AI writer draft an email from a brief and save it as a new email template (the AI writer add-on; 403 unless enabled) */
+        post: operations["draftTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/templates/{id}": {
         parameters: {
             query?: never;
@@ -1716,6 +1733,23 @@ export interface paths {
         get: operations["getTemplateVersion"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a template as a test to one of the account’s users (email templates; rendered as a preview is, subject marked [Test], transactional) */
+        post: operations["testSendTemplate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2180,6 +2214,28 @@ export interface components {
             };
             /** @description the version to render; the newest when left out */
             version?: number;
+        };
+        TemplateTestSendBodyInput: {
+            /** @description render for this contact (contact.*) */
+            contact_id?: string;
+            /** @description the send’s data (data.*) */
+            data?: {
+                [key: string]: unknown;
+            };
+            /** @description the version to render; the newest when left out */
+            version?: number;
+            /** @description the email of one of the account’s users */
+            to: string;
+        };
+        /** @description A brief for the AI writer (as POST /v1/account/ai-write) and the new template’s name */
+        TemplateDraftBodyInput: {
+            brief: string;
+            audience?: string;
+            tone?: string;
+            /** @enum {string} */
+            length?: "short" | "medium" | "long";
+            call_to_action?: string;
+            name: string;
         };
         /** @description The error body: {error, message} and what the code adds (issues, missing, retry_after, request_id, …) */
         Error: {
@@ -3337,6 +3393,28 @@ export interface components {
             subject: string | null;
             text: string;
             html: string | null;
+        };
+        /** @description The test message, accepted for dispatch */
+        TemplateTestSend: {
+            id: string;
+            /** @enum {string} */
+            status: "scheduled" | "queued";
+            channel: string;
+            to: string;
+            scheduled_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description The AI writer’s draft, saved as version 1 of a new email template */
+        TemplateDraft: {
+            template: components["schemas"]["Template"];
+            preheader: string;
+            /** @description true: made by the built-in fallback, without the provider */
+            degraded: boolean;
+            /** @description the provider's model (not degraded) */
+            model?: string;
+            /** @description why the fallback answered: not_configured, or provider_error: … */
+            degraded_reason?: string;
         };
     };
     responses: never;
@@ -15793,6 +15871,106 @@ export interface operations {
             };
         };
     };
+    draftTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateDraftBodyInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateDraft"];
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this (insufficient_scope names the missing capabilities, or the role is too low) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (the issues name the header) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed (internal_error, with request_id) or cannot reach its database (unavailable, with Retry-After) */
+            "5XX": {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getTemplate: {
         parameters: {
             query?: never;
@@ -16213,6 +16391,117 @@ export interface operations {
             };
             /** @description Not found, or not this account’s */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed (internal_error, with request_id) or cannot reach its database (unavailable, with Retry-After) */
+            "5XX": {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testSendTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateTestSendBodyInput"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateTestSend"];
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this (insufficient_scope names the missing capabilities, or the role is too low) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not this account’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (the issues name the header) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
