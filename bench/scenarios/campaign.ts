@@ -9,7 +9,7 @@ import { Pool } from 'undici';
 import { startEngage, type ServerChild } from '../lib/child.ts';
 import { type BenchDatabase, freshDatabase, resetStatementStats, statementsOf } from '../lib/db.ts';
 import { figure, type Figure } from '../lib/report.ts';
-import { type Scenario, scaled } from '../lib/scenario.ts';
+import { type BenchContext, type Scenario, scaled } from '../lib/scenario.ts';
 import { now, progress, sleep } from '../lib/stats.ts';
 import { drained, recipient } from './messaging.ts';
 
@@ -67,24 +67,40 @@ async function timeCampaign(http: Pool, key: string, audience: Record<string, st
   }
 }
 
+/**
+ * A fresh database and engage process whose account has `n` contacts in a segment (tag "bench"):
+ * `work` runs with them; the process is stopped and the database dropped after.
+ */
+async function withAudience<T>(ctx: BenchContext, dbName: string, n: number, work: (a: { http: Pool; key: string; segmentId: string; db: BenchDatabase }) => Promise<T>): Promise<T> {
+  const db = await freshDatabase(ctx.cluster, dbName, 2);
+  let engage: ServerChild | undefined;
+  try {
+    engage = await startEngage(db.url);
+    const { url, key, account_id } = engage.info;
+    const http = new Pool(url, { connections: 4, headersTimeout: 300_000, bodyTimeout: 300_000 });
+    try {
+      await seedAudience(db, account_id!, n);
+      const segment = await api(http, key!, 'POST', '/v1/segments', { name: 'Bench audience', rules: { match: 'all', rules: [{ field: 'tag', operator: 'has', value: 'bench' }] } });
+      if (segment.count !== n) throw new Error(`the segment counts ${segment.count}, not ${n}`);
+      return await work({ http, key: key!, segmentId: segment.id, db });
+    } finally {
+      await http.close();
+    }
+  } finally {
+    await engage?.stop();
+    await db.drop();
+  }
+}
+
 export const campaignScenario: Scenario = {
   name: 'campaign',
   description: 'POST /v1/campaigns to a 100,000-member segment → every message accepted (status sent)',
   async run(ctx): Promise<Figure[]> {
     const n = scaled(ctx, 100_000, 1_000);
-    const db = await freshDatabase(ctx.cluster, 'campaign', 2);
-    let engage: ServerChild | undefined;
-    try {
-      engage = await startEngage(db.url);
-      const { url, key, account_id } = engage.info;
-      const http = new Pool(url, { connections: 4, headersTimeout: 300_000, bodyTimeout: 300_000 });
-      await seedAudience(db, account_id!, n);
-      const segment = await api(http, key!, 'POST', '/v1/segments', { name: 'Bench audience', rules: { match: 'all', rules: [{ field: 'tag', operator: 'has', value: 'bench' }] } });
-      if (segment.count !== n) throw new Error(`the segment counts ${segment.count}, not ${n}`);
-
+    return withAudience(ctx, 'campaign', n, async ({ http, key, segmentId, db }) => {
       // BENCH_PG_STATS=1: the statements from the request to `sent` (the read models following its messages included)
       await resetStatementStats(db);
-      const campaign = await timeCampaign(http, key!, { segment_id: segment.id }, n);
+      const campaign = await timeCampaign(http, key, { segment_id: segmentId }, n);
       progress(`campaign: ${n.toLocaleString('en-US')} accepted in ${Math.round(campaign.ms)} ms (POST answered in ${Math.round(campaign.answeredMs)} ms)`);
       const statements = await statementsOf(db);
       await drained(db, 600_000);
@@ -93,13 +109,12 @@ export const campaignScenario: Scenario = {
       const t0 = now();
       for (let from = 0; from < n; from += BULK) {
         const size = Math.min(BULK, n - from);
-        const body = { messages: Array.from({ length: size }, (_, k) => ({ to: recipient(from + k), channel: 'sms', message: 'Spring sale: 20% off today. Reply STOP to opt out.' })) };
-        const out = await api(http, key!, 'POST', '/v1/messages/bulk', body);
+        const body = { messages: Array.from({ length: size }, (_, k) => ({ to: recipient(from + k), channel: 'sms', ...FIXED_BODY })) };
+        const out = await api(http, key, 'POST', '/v1/messages/bulk', body);
         if (out.accepted !== size) throw new Error(`bulk accepted ${out.accepted} of ${size}`);
       }
       const bulkMs = now() - t0;
       progress(`campaign baseline: ${n.toLocaleString('en-US')} through bulk in ${Math.round(bulkMs)} ms`);
-      await http.close();
       return [
         figure({
           scenario: 'campaign', name: `campaign to a ${n.toLocaleString('en-US')}-member segment, request → all accepted`, unit: 'ms', better: 'lower',
@@ -107,10 +122,7 @@ export const campaignScenario: Scenario = {
           details: { members: n, post_answered_ms: Math.round(campaign.answeredMs), ...statements },
         }),
       ];
-    } finally {
-      await engage?.stop();
-      await db.drop();
-    }
+    });
   },
 };
 
@@ -131,26 +143,16 @@ export const campaignPersonalised: Scenario = {
   description: 'A 100,000-member campaign whose template renders each member’s name and custom field, beside the same campaign with a fixed body',
   async run(ctx): Promise<Figure[]> {
     const n = scaled(ctx, 100_000, 1_000);
-    const db = await freshDatabase(ctx.cluster, 'campaign_personalised', 2);
-    let engage: ServerChild | undefined;
-    try {
-      engage = await startEngage(db.url);
-      const { url, key, account_id } = engage.info;
-      const http = new Pool(url, { connections: 4, headersTimeout: 300_000, bodyTimeout: 300_000 });
-      await seedAudience(db, account_id!, n);
-      const segment = await api(http, key!, 'POST', '/v1/segments', { name: 'Bench audience', rules: { match: 'all', rules: [{ field: 'tag', operator: 'has', value: 'bench' }] } });
-      if (segment.count !== n) throw new Error(`the segment counts ${segment.count}, not ${n}`);
-      const template = await api(http, key!, 'POST', '/v1/templates', PERSONALISED);
-
-      const fixed = await timeCampaign(http, key!, { segment_id: segment.id }, n);
+    return withAudience(ctx, 'campaign_personalised', n, async ({ http, key, segmentId, db }) => {
+      const template = await api(http, key, 'POST', '/v1/templates', PERSONALISED);
+      const fixed = await timeCampaign(http, key, { segment_id: segmentId }, n);
       progress(`campaign-personalised: fixed body, ${n.toLocaleString('en-US')} accepted in ${Math.round(fixed.ms)} ms`);
       await drained(db, 600_000);
-      const personalised = await timeCampaign(http, key!, { segment_id: segment.id }, n, { template_id: template.id, data: { discount: '20%' } });
+      const personalised = await timeCampaign(http, key, { segment_id: segmentId }, n, { template_id: template.id, data: { discount: '20%' } });
       progress(`campaign-personalised: template, ${n.toLocaleString('en-US')} accepted in ${Math.round(personalised.ms)} ms`);
       await drained(db, 600_000);
       // what the members received: each its own name (the messages read model shows the content)
       const sample = await db.pool.query<{ n: string }>("SELECT count(*)::text AS n FROM messages WHERE campaign_id = $1 AND message LIKE 'Hi Member%'", [personalised.id]);
-      await http.close();
       return [
         figure({
           scenario: 'campaign-personalised', name: `campaign to a ${n.toLocaleString('en-US')}-member segment with a personalised template, request → all accepted`, unit: 'ms', better: 'lower',
@@ -159,9 +161,6 @@ export const campaignPersonalised: Scenario = {
           details: { members: n, fixed_post_answered_ms: Math.round(fixed.answeredMs), personalised_post_answered_ms: Math.round(personalised.answeredMs), messages_rendered_with_a_name: Number(sample.rows[0]?.n) },
         }),
       ];
-    } finally {
-      await engage?.stop();
-      await db.drop();
-    }
+    });
   },
 };

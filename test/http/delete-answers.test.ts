@@ -42,6 +42,7 @@ const DELETIONS: Record<string, Deletion> = {
   '/v1/contacts/fields/:id': removes('/v1/contacts/fields', { key: 'shoe_size', label: 'Shoe size', type: 'number' }),
   '/v1/lists/:id': removes('/v1/lists', { name: 'Gone' }),
   '/v1/segments/:id': removes('/v1/segments', { name: 'Gone', rules }),
+  '/v1/templates/:id': removes('/v1/templates', { name: 'Gone', channel: 'sms', text: 'Hi {{ contact.first_name }}' }),
   '/v1/webhook-endpoints/:id': removes('/v1/webhook-endpoints', { url: 'http://127.0.0.1:9999/hook' }),
   '/v1/account/email-domains/:id': removes('/v1/account/email-domains', { domain: 'gone.example.com' }),
   '/v1/account/link-domains/:id': removes('/v1/account/link-domains', { domain: 'links.gone.example.com' }),

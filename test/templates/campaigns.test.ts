@@ -3,30 +3,13 @@
 // SMTP server receives it; under strict variables a member whose contact lacks a variable gets its
 // message failed with reason template_error, naming it, while the others are sent; a campaign names
 // only a template of its own account and channel, and not content beside it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
 import { expectRejected } from '../support/http.ts';
-import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { eventually } from '../support/waits.ts';
+import { mailSuite } from './mail-suite.ts';
 
-let smtp: SmtpReceiver;
-let server: TestServer;
-
-beforeAll(async () => {
-  smtp = await startSmtpReceiver();
-  server = await startTestServer({ SMTP_URL: smtp.url, EMAIL_FROM: 'news@mail.example.test' });
-}, 120_000);
-
-afterAll(async () => {
-  await server?.close();
-  await smtp?.close();
-});
-
-async function ok(key: string, method: string, path: string, body?: unknown, status = 200) {
-  const res = await server.call(method, path, { key, body });
-  expect(res.status, `${method} ${path} ${JSON.stringify(body)} → ${JSON.stringify(res.body)}`).toBe(status);
-  return res.body;
-}
+const suite = mailSuite();
+const { ok } = suite;
 
 const NEWS = {
   name: 'Monthly news',
@@ -38,7 +21,7 @@ const NEWS = {
 
 /** An account with a custom field, a segment of three members (one without a plan) and the template. */
 async function setUp() {
-  const { key } = await server.newAccount('Newsroom');
+  const { key } = await suite.server.newAccount('Newsroom');
   await ok(key, 'POST', '/v1/contacts/fields', { key: 'plan', label: 'Plan', type: 'text' }, 201);
   const members = [
     await ok(key, 'POST', '/v1/contacts', { email: 'ada@example.com', first_name: 'Ada', custom_fields: { plan: 'pro' }, tags: ['news'] }, 201),
@@ -75,15 +58,15 @@ describe('a campaign from a template', () => {
     expect(created.message).toBeUndefined();
     const { campaign, byRecipient } = await sent(key, created.id);
     expect(campaign).toMatchObject({ accepted: 3, skipped: 0 });
-    const ada = (await eventually('ada’s mail', async () => smtp.find(byRecipient.get('ada@example.com').id)?.mail, 60_000));
+    const ada = (await eventually('ada’s mail', async () => suite.smtp.find(byRecipient.get('ada@example.com').id)?.mail, 60_000));
     expect(ada.subject).toBe('News for Ada');
     expect(ada.text).toContain('Dear Ada, your plan is PRO. Winter is <here>');
     expect(ada.html).toContain('<h1>Winter is &lt;here&gt;</h1><p>Dear Ada (pro)</p>');
-    const bob = (await eventually('bob’s mail', async () => smtp.find(byRecipient.get('bob@example.com').id)?.mail, 60_000));
+    const bob = (await eventually('bob’s mail', async () => suite.smtp.find(byRecipient.get('bob@example.com').id)?.mail, 60_000));
     expect(bob.subject).toBe('News for Bob');
     expect(bob.text).toContain('Dear Bob, your plan is TEAM.');
     // lenient: the missing plan renders empty
-    const cy = (await eventually('cy’s mail', async () => smtp.find(byRecipient.get('cy@example.com').id)?.mail, 60_000));
+    const cy = (await eventually('cy’s mail', async () => suite.smtp.find(byRecipient.get('cy@example.com').id)?.mail, 60_000));
     expect(cy.text).toContain('Dear Cy, your plan is . Winter');
     expect(byRecipient.has('dan@example.com')).toBe(false);
   });
@@ -102,16 +85,16 @@ describe('a campaign from a template', () => {
     const timeline = await ok(key, 'GET', `/v1/messages/${cy.id}/timeline`);
     const failed = timeline.events.find((e: { type: string }) => e.type === 'MessageFailed');
     expect(failed.reason).toMatch(/^template_error: contact\.custom\.plan: is read by the template and has no value/);
-    expect(smtp.find(cy.id)).toBeUndefined();
+    expect(suite.smtp.find(cy.id)).toBeUndefined();
     for (const to of ['ada@example.com', 'bob@example.com']) expect(['sent', 'delivered']).toContain(byRecipient.get(to).status);
   });
 
   it('names only a template of its own account and channel, and no content beside it', async () => {
     const { key, segment, template } = await setUp();
-    const other = await server.newAccount();
+    const other = await suite.server.newAccount();
     const foreign = await ok(other.key, 'POST', '/v1/templates', { name: 'x', channel: 'email', text: 'x' }, 201);
     const sms = await ok(key, 'POST', '/v1/templates', { name: 's', channel: 'sms', text: 'Hi {{ contact.first_name }}' }, 201);
-    const create = (body: Record<string, unknown>) => server.call('POST', '/v1/campaigns', { key, body: { name: 'c', audience: { segment_id: segment.id }, channel: 'email', ...body } });
+    const create = (body: Record<string, unknown>) => suite.server.call('POST', '/v1/campaigns', { key, body: { name: 'c', audience: { segment_id: segment.id }, channel: 'email', ...body } });
     expectRejected(await create({ template_id: foreign.id }), 'template_id');
     expectRejected(await create({ template_id: template.id, template_version: 2 }), 'template_version');
     expectRejected(await create({ template_id: sms.id }), 'channel');

@@ -3,33 +3,16 @@
 // fields), the account and the data, as a real SMTP server receives it; a missing template, content
 // given beside one, another channel and (strict) missing variables are the send's 400 or the bulk
 // item's failure, naming what is wrong; the message records the version it came from.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { messageStream } from '../../commands/message.ts';
-import { startTestServer, type TestServer } from '../support/harness.ts';
 import { expectRejected } from '../support/http.ts';
-import { type SmtpReceiver, startSmtpReceiver } from '../support/smtp-receiver.ts';
 import { eventually } from '../support/waits.ts';
+import { mailSuite } from './mail-suite.ts';
 
-let smtp: SmtpReceiver;
-let server: TestServer;
+const suite = mailSuite();
+const { ok } = suite;
 
-beforeAll(async () => {
-  smtp = await startSmtpReceiver();
-  server = await startTestServer({ SMTP_URL: smtp.url, EMAIL_FROM: 'news@mail.example.test' });
-}, 120_000);
-
-afterAll(async () => {
-  await server?.close();
-  await smtp?.close();
-});
-
-async function ok(key: string, method: string, path: string, body?: unknown, status = 200) {
-  const res = await server.call(method, path, { key, body });
-  expect(res.status, `${method} ${path} ${JSON.stringify(body)} → ${JSON.stringify(res.body)}`).toBe(status);
-  return res.body;
-}
-
-const received = (messageId: string) => eventually(`the mail of ${messageId}`, async () => smtp.find(messageId)?.mail, 60_000);
+const received = (messageId: string) => eventually(`the mail of ${messageId}`, async () => suite.smtp.find(messageId)?.mail, 60_000);
 
 const ORDER = {
   name: 'Order shipped',
@@ -41,7 +24,7 @@ const ORDER = {
 
 /** An account with a custom field, two contacts and the order template. */
 async function setUp() {
-  const { key, accountId, email } = await server.newAccount('Shop & Co');
+  const { key, accountId, email } = await suite.server.newAccount('Shop & Co');
   await ok(key, 'POST', '/v1/contacts/fields', { key: 'tier', label: 'Tier', type: 'text' }, 201);
   const ada = await ok(key, 'POST', '/v1/contacts', { email: 'ada@example.com', first_name: 'Ada <3', custom_fields: { tier: 'gold' }, tags: ['vip'] }, 201);
   const bob = await ok(key, 'POST', '/v1/contacts', { email: 'bob@example.com', first_name: 'Bob', custom_fields: { tier: 'silver' }, tags: ['vip'] }, 201);
@@ -60,7 +43,7 @@ describe('a send from a template', () => {
     expect(mail.html).toContain('<p>Hi Ada &lt;3</p><p>A-17</p>');
     const message = await ok(key, 'GET', `/v1/messages/${sent.id}`);
     expect(message.message).toBe(`Hi Ada <3 (gold), order A-17 from Shop & Co. Ref ${sent.id}.`);
-    const [accepted] = await server.engage.store.readStream(messageStream(sent.id));
+    const [accepted] = await suite.server.engage.store.readStream(messageStream(sent.id));
     expect(accepted.data).toMatchObject({ template_id: template.id, template_version: 1 });
 
     // an earlier version, by number
@@ -73,7 +56,7 @@ describe('a send from a template', () => {
 
   it('refuses a missing template or version, content beside a template, another channel, and missing variables under strict mode', async () => {
     const { key, template } = await setUp();
-    const send = (body: Record<string, unknown>) => server.call('POST', '/v1/messages/send', { key, body: { to: 'ada@example.com', transactional: true, ...body } });
+    const send = (body: Record<string, unknown>) => suite.server.call('POST', '/v1/messages/send', { key, body: { to: 'ada@example.com', transactional: true, ...body } });
     expectRejected(await send({ template_id: 'tpl_01ARZ3NDEKTSV4RRFFQ69G5FAV' }), 'template_id');
     expectRejected(await send({ template_id: template.id, template_version: 9 }), 'template_version');
     expectRejected(await send({ template_id: template.id, message: 'hi' }), 'message');
@@ -99,10 +82,10 @@ describe('a test send of a template', () => {
     expect(mail.subject).toBe('[Test] Ada <3, order T-1 is on its way');
     expect(mail.text?.trim()).toBe(`Hi Ada <3 (gold), order T-1 from Shop & Co. Ref msg_preview.`);
     // never to a contact, nor to anyone else
-    expectRejected(await server.call('POST', `/v1/templates/${template.id}/test`, { key, body: { to: 'ada@example.com' } }), 'to');
+    expectRejected(await suite.server.call('POST', `/v1/templates/${template.id}/test`, { key, body: { to: 'ada@example.com' } }), 'to');
     const sms = await ok(key, 'POST', '/v1/templates', { name: 's', channel: 'sms', text: 'Hi' }, 201);
-    expectRejected(await server.call('POST', `/v1/templates/${sms.id}/test`, { key, body: { to: email } }), 'to');
-    expect((await server.call('POST', '/v1/templates/tpl_01ARZ3NDEKTSV4RRFFQ69G5FAV/test', { key, body: { to: email } })).status).toBe(404);
+    expectRejected(await suite.server.call('POST', `/v1/templates/${sms.id}/test`, { key, body: { to: email } }), 'to');
+    expect((await suite.server.call('POST', '/v1/templates/tpl_01ARZ3NDEKTSV4RRFFQ69G5FAV/test', { key, body: { to: email } })).status).toBe(404);
   });
 });
 
@@ -131,7 +114,7 @@ describe('a bulk and a send-by-tag from a template', () => {
     const texts = await Promise.all(byTag.results.map(async (r: { id: string }) => (await received(r.id)).text?.trim()));
     expect(texts.some((t) => t?.startsWith('Hi Ada <3 (gold), order T'))).toBe(true);
     expect(texts.some((t) => t?.startsWith('Hi Bob (silver), order T'))).toBe(true);
-    expectRejected(await server.call('POST', '/v1/messages/send-by-tag', { key, body: { tag: 'vip', channel: 'email', template_id: template.id, message: 'x' } }), 'message');
+    expectRejected(await suite.server.call('POST', '/v1/messages/send-by-tag', { key, body: { tag: 'vip', channel: 'email', template_id: template.id, message: 'x' } }), 'message');
 
     // strict: the item without the data fails, naming it; the others go
     await ok(key, 'PATCH', '/v1/account/settings', { template_variables: 'strict' });
