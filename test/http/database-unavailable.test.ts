@@ -55,9 +55,13 @@ describe('database errors answer 503 unavailable', () => {
     // a real database: every connection of the pool busy past its checkout timeout; a session
     // terminated by the server (what every session gets on a fast shutdown: 57P01)
     const url = await freshDatabase();
-    const busy = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 200 });
+    // its one connection is made with time to spare (on a starved machine a real connection took
+    // longer than 200 ms, and the test failed before it began); only then is the wait for a free
+    // connection cut to 200 ms (pg-pool reads the option at each checkout)
+    const busy = new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 30_000 });
     busy.on('error', () => undefined);
     const held = await busy.connect();
+    busy.options.connectionTimeoutMillis = 200;
     errors.set('pool checkout timeout', await thrown(() => busy.query('SELECT 1')));
     held.release();
     cleanup.push(() => busy.end());
