@@ -11,7 +11,7 @@ import type { ContactRow } from '../../projections/contacts.ts';
 import { AppError, describeIssues } from '../errors.ts';
 import { derivedId } from '../ids.ts';
 import { acceptedData } from '../messages/accepted.ts';
-import { renderScope, renderVersion, type TemplateVersion } from '../templates/render.ts';
+import { renderScope, renderVersion, sendFields, type TemplateVersion } from '../templates/render.ts';
 
 /** What a member is sent to (src/campaigns/audience.ts reads them; not imported here, so a CPU work thread loads no read-model code), and, for a template that reads contact.*, its contact. */
 type Member = { id: string; email: string | null; phone: string | null; contact?: ContactRow };
@@ -47,15 +47,7 @@ function contentFor(template: CampaignTemplate, render: CampaignRender | undefin
   if (!render) return { content: { ...fields, message: message ?? '', to } };
   const scope = renderScope({ contact: member.contact, data, account: render.account, message: { id: messageId, channel: fields.channel, to } });
   try {
-    const r = renderVersion(render.version, scope, render.mode);
-    if (r.text.trim() === '') throw new AppError(400, 'validation_error', 'the template renders an empty message');
-    return {
-      content: {
-        ...fields, message: r.text, to,
-        ...(r.subject !== null && r.subject !== '' ? { subject: r.subject } : {}),
-        ...(r.html !== null && r.html.trim() !== '' ? { htmlmessage: r.html } : {}),
-      },
-    };
+    return { content: { ...fields, to, ...sendFields(renderVersion(render.version, scope, render.mode)) } };
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     const issues = (err.extra as { issues?: { path: string; message: string }[] }).issues;

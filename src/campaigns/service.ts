@@ -25,11 +25,10 @@ import { contactAddressField } from '../messages/validation.ts';
 import { AUDIENCE_READ_MODELS, audienceExists, audiencePage, type Member } from './audience.ts';
 import { type CampaignMessage, type CampaignRender, campaignMessages } from './messages.ts';
 import { messageDecider } from '../../commands/message.ts';
-import { accountSettings, findAccount } from '../../projections/auth.ts';
 import { findContacts } from '../../projections/contacts.ts';
 import { sendableTemplateVersion } from '../../projections/templates.ts';
-import { compiled } from '../templates/liquid.ts';
-import type { TemplateVersion } from '../templates/render.ts';
+import { readsContact } from '../templates/render.ts';
+import { renderContext } from '../templates/service.ts';
 
 /** Members per batch: one appendMany of this many message streams and the campaign's progress. */
 export const CAMPAIGN_BATCH = 5000;
@@ -134,7 +133,7 @@ export async function sendCampaign(engage: Engage, id: string, metadata: EventMe
     const failed = await handleCommand(engage.store, campaignDecider, stream, { type: 'FailSend', reason: 'its template has no such version', now: engage.clock.now() }, metadata);
     return failed.position ?? position;
   }
-  const readsContact = render !== undefined && readsContactOf(render.version);
+  const withContact = render !== undefined && readsContact(render.version);
   // a page of members and its messages, built (on the CPU work threads: the recipients' country
   // parse) and sealed (their data keys made) ready for the append. `after`: where the page starts,
   // known once the page before it is read; null after a last page (nothing more is read)
@@ -142,7 +141,7 @@ export async function sendCampaign(engage: Engage, id: string, metadata: EventMe
     const members = after.then(async (from) => {
       if (from === null) return [];
       const page = await audiencePage(engage.pool, accountId, state.audience!, { after: from.id, limit: batchSize, now: new Date(startedAt) });
-      return page && readsContact ? withContacts(engage, accountId, page) : page;
+      return page && withContact ? withContacts(engage, accountId, page) : page;
     });
     const prepared = members.then(async (members) => {
       if (members === undefined || members.length === 0) return { members, streams: [], accepted: 0 };
@@ -205,16 +204,11 @@ export async function sendCampaign(engage: Engage, id: string, metadata: EventMe
 async function campaignRender(engage: Engage, accountId: string, templateId: string, version: number | undefined): Promise<CampaignRender | null> {
   const row = await sendableTemplateVersion(engage.pool, accountId, templateId, version);
   if (!row) return null;
-  const [account, settings] = await Promise.all([findAccount(engage.pool, accountId), accountSettings(engage.pool, accountId)]);
   return {
     version: { id: row.id, channel: row.channel, version: row.version, content: { name: row.name, subject: row.subject, text: row.text, html: row.html } },
-    account: { id: accountId, name: account?.name ?? '' },
-    mode: settings.template_variables,
+    ...(await renderContext(engage, accountId)),
   };
 }
-
-/** Whether a version reads contact.* (then a page's members are read with their contacts). */
-const readsContactOf = (v: TemplateVersion) => compiled(`${v.id}:${v.version}`, v.content).variables.some((path) => path[0] === 'contact');
 
 /** A page's members, each with its contact's fields (as the contacts read model shows them now). */
 async function withContacts(engage: Engage, accountId: string, members: Member[]) {

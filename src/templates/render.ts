@@ -38,6 +38,18 @@ export function renderScope(parts: { contact?: ContactRow; data?: Record<string,
   };
 }
 
+/** Whether a version reads `contact.*` (then its sends and campaigns read the recipients' contacts). */
+export const readsContact = (t: TemplateVersion) => compiled(`${t.id}:${t.version}`, t.content).variables.some((path) => path[0] === 'contact');
+
+/**
+ * A render as a send's content: the text as `message`, a subject and HTML only where they are not
+ * empty. A text that renders empty is the send's error.
+ */
+export function sendFields(r: Rendered): { message: string; subject?: string; htmlmessage?: string } {
+  if (r.text.trim() === '') throw validationError('template.text: the template renders an empty message for this send', [{ path: 'template.text', message: 'the template renders an empty message for this send' }]);
+  return { message: r.text, ...(r.subject !== null && r.subject !== '' ? { subject: r.subject } : {}), ...(r.html !== null && r.html.trim() !== '' ? { htmlmessage: r.html } : {}) };
+}
+
 /**
  * Renders a version with `scope`. Under strict variables, a variable the template reads that the
  * scope has not is a 400 with an issue for every one of them, its path the variable's name.

@@ -4,18 +4,15 @@
 // data). A template that is missing, a variable missing under strict mode or a render that fails
 // is the item's own issue: a 400 for a single send, a failed item of a bulk.
 import { z } from 'zod';
-import type { TemplateVariables } from '../../commands/account.ts';
 import type { Channel } from '../../commands/message.ts';
-import { accountSettings, findAccount } from '../../projections/auth.ts';
 import { type ContactRow, contactsWithAddresses } from '../../projections/contacts.ts';
 import type { Engage } from '../context.ts';
 import { AppError, type Issue } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { normaliseRecipient } from '../messages/validation.ts';
 import { toIssues } from '../validation.ts';
-import { compiled } from './liquid.ts';
-import { renderScope, renderVersion, type TemplateVersion } from './render.ts';
-import { templateVersion } from './service.ts';
+import { readsContact, renderScope, renderVersion, sendFields, type TemplateVersion } from './render.ts';
+import { renderContext, templateVersion } from './service.ts';
 
 const MAX_DATA_CHARS = 65_536;
 
@@ -73,7 +70,7 @@ export async function renderTemplatedSends(engage: Engage, accountId: string, it
     }
     return v;
   };
-  const [account, settings] = await Promise.all([findAccount(engage.pool, accountId), accountSettings(engage.pool, accountId)]);
+  const { account, mode } = await renderContext(engage, accountId);
   const loaded: { index: number; item: Record<string, unknown>; ref: z.infer<typeof TemplateRef>; version: TemplateVersion; channel: Channel; to?: string }[] = [];
   for (const t of templated) {
     let version: TemplateVersion;
@@ -96,32 +93,22 @@ export async function renderTemplatedSends(engage: Engage, accountId: string, it
   }
 
   // the recipients' contacts, when a template reads contact.*
-  const readsContact = (v: TemplateVersion) => compiled(`${v.id}:${v.version}`, v.content).variables.some((path) => path[0] === 'contact');
   const addresses = loaded.filter((l) => l.to !== undefined && readsContact(l.version)).map((l) => l.to!);
   const contactOf = new Map<string, ContactRow>();
   // the lowest contact id wins where two contacts share a phone (as quiet hours' time zones do)
   const found = (await contactsWithAddresses(engage.pool, accountId, addresses)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const c of found) for (const address of [c.email, c.phone]) if (address !== null && !contactOf.has(address)) contactOf.set(address, c);
 
-  const accountScope = { id: accountId, name: account?.name ?? '' };
-  const mode: TemplateVariables = settings.template_variables;
   for (const l of loaded) {
     const messageId = newId('message');
     const scope = renderScope({
       contact: l.to === undefined ? undefined : contactOf.get(l.to),
       data: l.ref.data,
-      account: accountScope,
+      account,
       message: { id: messageId, channel: l.channel, ...(l.to !== undefined ? { to: l.to } : {}) },
     });
     try {
-      const r = renderVersion(l.version, scope, mode);
-      if (r.text.trim() === '') {
-        out[l.index] = { ok: false, issues: [{ path: 'template.text', message: 'the template renders an empty message for this send' }] };
-        continue;
-      }
-      const body: Record<string, unknown> = { ...l.item, channel: l.channel, message: r.text };
-      if (r.subject !== null && r.subject !== '') body.subject = r.subject;
-      if (r.html !== null && r.html.trim() !== '') body.htmlmessage = r.html;
+      const body = { ...l.item, channel: l.channel, ...sendFields(renderVersion(l.version, scope, mode)) };
       out[l.index] = { ok: true, body, messageId, template: { id: l.version.id, version: l.version.version } };
     } catch (err) {
       if (!(err instanceof AppError) || err.statusCode !== 400) throw err;

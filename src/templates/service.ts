@@ -1,12 +1,14 @@
 // Templates (README "Templates"): saving one (each change a new version, its Liquid checked first),
 // the views the API answers with, and rendering a version for a contact and a send's data.
+import type { TemplateVariables } from '../../commands/account.ts';
 import type { Channel } from '../../commands/message.ts';
-import { type TemplateCommand, type TemplateContent, templateDecider, type TemplateState, templateStream } from '../../commands/template.ts';
+import { type TemplateCommand, type TemplateContent, templateDecider, type TemplateEvent, type TemplateState, templateStream } from '../../commands/template.ts';
 import { accountSettings, findAccount, isAccountUserEmail } from '../../projections/auth.ts';
 import { type ContactRow, findContact } from '../../projections/contacts.ts';
 import { findTemplate, findTemplateVersion, type TemplateRow, type TemplateVersionRow } from '../../projections/templates.ts';
 import type { Engage } from '../context.ts';
 import { handleCommand } from '../command-handler.ts';
+import { fold } from '../decider.ts';
 import { invalid, type Issue, notFound, validationError } from '../errors.ts';
 import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { isId, newId } from '../ids.ts';
@@ -67,7 +69,7 @@ export async function reviseTemplate(engage: Engage, accountId: string, id: stri
 /** The newest version's content with the patch applied, checked. */
 async function patchedContent(engage: Engage, accountId: string, id: string, patch: TemplatePatch): Promise<TemplateContent> {
   const events = await engage.store.readStream(templateStream(id));
-  const state = events.reduce((s, e) => templateDecider.evolve(s, { type: e.type, data: e.data } as never), templateDecider.initialState);
+  const state = fold(templateDecider, events.map((e) => ({ type: e.type, data: e.data }) as TemplateEvent));
   if (state.status !== 'active' || state.accountId !== accountId) throw notFound('template');
   const before = state.content!;
   const content: TemplateContent = {
@@ -155,7 +157,12 @@ async function renderFor(engage: Engage, accountId: string, t: TemplateVersion, 
     contact = await findContact(engage.pool, accountId, input.contact_id);
     if (!contact) throw validationError('contact_id: no such contact', [{ path: 'contact_id', message: 'no such contact' }]);
   }
+  const { account, mode } = await renderContext(engage, accountId);
+  return renderVersion(t, renderScope({ contact, data: input.data, account, message: { id: 'msg_preview', channel: t.channel } }), mode);
+}
+
+/** What every render of an account's templates reads once: the account (account.*) and whether its variables are strict. */
+export async function renderContext(engage: Engage, accountId: string): Promise<{ account: { id: string; name: string }; mode: TemplateVariables }> {
   const [account, settings] = await Promise.all([findAccount(engage.pool, accountId), accountSettings(engage.pool, accountId)]);
-  const scope = renderScope({ contact, data: input.data, account: { id: accountId, name: account?.name ?? '' }, message: { id: 'msg_preview', channel: t.channel } });
-  return renderVersion(t, scope, settings.template_variables);
+  return { account: { id: accountId, name: account?.name ?? '' }, mode: settings.template_variables };
 }
