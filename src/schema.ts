@@ -13,6 +13,7 @@ import { STORED_EVENT_BATCHES_MIGRATIONS } from './events/stored-batches.ts';
 import { IDEMPOTENCY_MIGRATIONS } from './idempotency.ts';
 import { IMPORT_UPLOADS_MIGRATIONS } from './imports/uploads.ts';
 import { BULK_INTAKE_MIGRATIONS } from './messages/bulk-intakes-table.ts';
+import { POLICY_LOOKUP_MIGRATIONS } from './messages/policy.ts';
 import { ERASURES_MIGRATIONS } from './personal-data/erasures-table.ts';
 import { DATA_KEYS_MIGRATIONS } from './personal-data/keys.ts';
 import { READ_MODEL_STATE_MIGRATIONS } from './read-models/state.ts';
@@ -34,6 +35,7 @@ export const SCHEMA: readonly Migration[] = [
   ...MESSAGE_LOOKUP_MIGRATIONS,
   ...SUPPRESSION_LOOKUP_MIGRATIONS,
   ...BULK_INTAKE_MIGRATIONS,
+  ...POLICY_LOOKUP_MIGRATIONS,
 ];
 
 /** Brings a database's own tables up to date (idempotent; safe from many processes at once). */

@@ -156,7 +156,7 @@ export const writeThroughput: Scenario = {
       await server.stop();
       server = undefined;
 
-      for (const processes of [1, 2]) {
+      for (const processes of (process.env.BENCH_WT_PROCESSES ?? '1,2').split(',').map(Number)) {
         const db = processes === 1 ? first : await freshDatabase(ctx.cluster, 'write_throughput', 2);
         if (db !== first) databases.push(db);
         server = await startEngageServe(db.url, processes);

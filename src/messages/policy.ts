@@ -22,7 +22,9 @@ import type { Config, QuietHours } from '../config.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { TtlCache } from '../ttl-cache.ts';
 import { isUndefinedTable } from '../db/errors.ts';
-import { prepared } from '../db/prepared.ts';
+import { GroupCommit, perPool } from '../db/group-commit.ts';
+import type { Migration } from '../db/migrations.ts';
+import { plannedOnceFunction, prepared } from '../db/prepared.ts';
 import { domainOfAddress } from '../domains/names.ts';
 import { nextUtcMidnight, utcMidnight, warmupToday } from '../domains/warmup.ts';
 
@@ -68,9 +70,83 @@ export function quietUntil(at: Date, timeZone: string, quiet: QuietHours | null)
   return until;
 }
 
-/** recipientHoldFacts' statement: the two functions decide() calls for a batch, for one recipient. */
-const RECIPIENT_HOLD_FACTS = `SELECT (SELECT o_timezone FROM recipient_timezones(ARRAY[$1::text], ARRAY[$2::text], ARRAY[$1::text]) LIMIT 1) AS timezone, s.o_n AS n, s.o_oldest AS oldest
-  FROM (SELECT 1) AS one LEFT JOIN marketing_sent_since(ARRAY[$1::text], ARRAY[$2::text], $3::timestamptz, ARRAY[$1::text]) AS s ON true`;
+/**
+ * The hold facts of several sends' recipients in one statement, planned once per session
+ * (plannedOnceFunction): per input row (its ordinal), the recipient's time zone (their contact's, as
+ * recipient_timezones finds it: a probe of the email index and one of the phone index, the lowest
+ * contact id first) and the marketing messages sent to them since that row's own `since`, with the
+ * oldest (as marketing_sent_since counts them: a probe of the marketing recipients' index). Over the
+ * read models' views, so a generation swapped in later is read.
+ */
+const RECIPIENT_HOLD_FACTS_FUNCTION = plannedOnceFunction(
+  'recipient_hold_facts(p_accounts text[], p_addresses text[], p_sinces timestamptz[])',
+  'o_i bigint, o_timezone text, o_n int, o_oldest timestamptz',
+  `SELECT u.i, tz.timezone, s.n, s.oldest
+     FROM unnest(p_accounts, p_addresses, p_sinces) WITH ORDINALITY AS u(a, addr, since, i)
+     LEFT JOIN LATERAL (
+       SELECT m.timezone FROM (
+         SELECT c.id, c.timezone FROM contacts c WHERE c.account_id = u.a AND c.email = u.addr AND c.timezone IS NOT NULL
+         UNION ALL
+         SELECT c.id, c.timezone FROM contacts c WHERE c.account_id = u.a AND c.phone = u.addr AND c.timezone IS NOT NULL
+       ) m ORDER BY m.id LIMIT 1
+     ) tz ON true
+     LEFT JOIN LATERAL (
+       SELECT count(*)::int AS n, min(m.sent_at) AS oldest FROM message_states m
+        WHERE m.account_id = u.a AND m.marketing_to = u.addr AND m.marketing AND m.sent_at > u.since
+     ) s ON true`,
+);
+
+export const POLICY_LOOKUP_MIGRATIONS: Migration[] = [
+  { id: 67, name: "messages: several sends' hold forecasts read in one statement planned once per session", sql: RECIPIENT_HOLD_FACTS_FUNCTION },
+];
+
+/** One send's recipient, whose hold facts a forecast wants. */
+export interface HoldFactsWant {
+  accountId: string;
+  address: string;
+  since: Date;
+}
+
+interface HoldFacts {
+  timezone: string | null;
+  sent: { count: number; oldest: Date } | null;
+}
+
+/**
+ * The hold facts of the recipients of sends forecast at once (README "The write path"): the wants of
+ * concurrent sends, made while one batch is read, go together in the next, one statement for all.
+ * Per pool.
+ */
+const holdFactsBatch = perPool(
+  (db: Pick<pg.Pool, 'query'>) =>
+    new GroupCommit<HoldFactsWant, HoldFacts>((wants) => recipientHoldFacts(db, wants), { maxBatch: 500 }),
+);
+
+/** Each want's hold facts, in order: one statement, or (a live messages generation too old for it) the look-ups one by one. */
+export async function recipientHoldFacts(db: Pick<pg.Pool, 'query'>, wants: readonly HoldFactsWant[]): Promise<HoldFacts[]> {
+  try {
+    const { rows } = await db.query<{ o_i: string; o_timezone: string | null; o_n: number; o_oldest: Date | null }>(
+      prepared('SELECT o_i, o_timezone, o_n, o_oldest FROM recipient_hold_facts($1::text[], $2::text[], $3::timestamptz[])', [
+        wants.map((w) => w.accountId), wants.map((w) => w.address), wants.map((w) => w.since),
+      ]),
+    );
+    const byOrdinal = new Map(rows.map((r) => [Number(r.o_i), r]));
+    return wants.map((_, i) => {
+      const r = byOrdinal.get(i + 1);
+      return { timezone: r?.o_timezone ?? null, sent: r?.o_n ? { count: r.o_n, oldest: r.o_oldest! } : null };
+    });
+  } catch (err) {
+    // a live messages generation of version 5 or older has no message_states (marketingSentSince reads the view)
+    if (!isUndefinedTable(err)) throw err;
+    return Promise.all(
+      wants.map(async ({ accountId, address, since }) => {
+        const recipient = [{ account_id: accountId, address }];
+        const [zones, sent] = await Promise.all([recipientTimezones(db, recipient), marketingSentSince(db, recipient, since)]);
+        return { timezone: zones[0]?.timezone ?? null, sent: sent[0] ? { count: sent[0].n, oldest: sent[0].oldest } : null };
+      }),
+    );
+  }
+}
 
 /** A From domain in warm-up: its cap today, the ramp day and the marketing emails it sent today. */
 interface WarmupAllowance {
@@ -191,7 +267,7 @@ export class Policy {
     if (!isMarketing(content)) return null;
     const input: PolicyInput = { id: '', account_id: accountId, channel: content.channel, to_address: content.to, marketing: true, category: content.category ?? null, sender: content.sender ?? null, personal_key: null };
     const [recipient, accountZone, warmup] = await Promise.all([
-      this.recipientHoldFacts(accountId, content.to, new Date(at.getTime() - 24 * 3600_000)),
+      holdFactsBatch(this.pool).add({ accountId, address: content.to, since: new Date(at.getTime() - 24 * 3600_000) }),
       this.config.QUIET_HOURS ? this.accountTimezones.get(accountId, async () => ({ timezone: (await accountTimezones(this.pool, [accountId])).get(accountId) ?? null })) : undefined,
       this.warmupAllowance([input], at),
     ]);
@@ -199,24 +275,6 @@ export class Policy {
     const used = recipient.sent ?? { count: 0, oldest: at };
     const hold = this.holdOf(at, tz, used, content.channel === 'email' ? warmup.get(`${accountId} ${this.fromDomain(input)}`) : undefined);
     return hold ? { reason: hold.reason, until: hold.until } : null;
-  }
-
-  /**
-   * One recipient's time zone (their contact's) and marketing messages sent since `since`, in one
-   * statement: the look-ups decide() makes for a batch, as a single send's forecast needs them.
-   */
-  private async recipientHoldFacts(accountId: string, address: string, since: Date): Promise<{ timezone: string | null; sent: { count: number; oldest: Date } | null }> {
-    try {
-      const { rows } = await this.pool.query<{ timezone: string | null; n: number | null; oldest: Date | null }>(prepared(RECIPIENT_HOLD_FACTS, [accountId, address, since]));
-      const [r] = rows;
-      return { timezone: r?.timezone ?? null, sent: r?.n ? { count: r.n, oldest: r.oldest! } : null };
-    } catch (err) {
-      // a live messages generation of version 5 or older has no message_states (marketingSentSince reads the view)
-      if (!isUndefinedTable(err)) throw err;
-      const recipient = [{ account_id: accountId, address }];
-      const [zones, sent] = await Promise.all([recipientTimezones(this.pool, recipient), marketingSentSince(this.pool, recipient, since)]);
-      return { timezone: zones[0]?.timezone ?? null, sent: sent[0] ? { count: sent[0].n, oldest: sent[0].oldest } : null };
-    }
   }
 
   /** The From domain of an email: its sender address's, else EMAIL_FROM's (fromAddressOf). */

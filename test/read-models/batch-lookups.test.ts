@@ -15,7 +15,7 @@ import { suppressedAmong, suppressionsProjection } from '../../projections/suppr
 import { providerIdsUpdate } from '../../projections/webhook-message-hooks.ts';
 import { releaseDeliveries, webhookOutboxProjection } from '../../projections/webhook-outbox.ts';
 import { writeTogether } from '../../src/db/together.ts';
-import { Policy } from '../../src/messages/policy.ts';
+import { Policy, recipientHoldFacts } from '../../src/messages/policy.ts';
 import type { RecordedEvent } from '../../src/eventstore/port.ts';
 import { ensureProjection } from '../../src/read-models/generations.ts';
 import { migratedStoreForSuite } from '../support/event-store.ts';
@@ -89,6 +89,17 @@ describe(`a batch of ${BATCH} keys in a table of ${ROWS.toLocaleString('en-US')}
       const since = new Date(Date.now() - 86_400_000);
       expect(await marketingSentSince(c, picked.map((i) => ({ account_id: ACCOUNT, address: `p${key(i)}@example.com` })), since)).toHaveLength(BATCH);
     }],
+    ['sends’ hold forecasts: their recipients’ time zones', t('contacts'), async (c: pg.PoolClient) => {
+      const since = new Date(Date.now() - 86_400_000);
+      const facts = await recipientHoldFacts(c, picked.map((i) => ({ accountId: ACCOUNT, address: i % 2 ? `p${key(i)}@example.com` : `+1415${String(i).padStart(7, '0')}`, since })));
+      expect(facts.map((f) => f.timezone)).toEqual(picked.map(() => 'Europe/Paris'));
+    }],
+    ['sends’ hold forecasts: marketing sent to their recipients, each since its own time', t('message_states'), async (c: pg.PoolClient) => {
+      const since = new Date(Date.now() - 86_400_000);
+      const later = new Date(Date.now() + 86_400_000);
+      const facts = await recipientHoldFacts(c, picked.map((i, n) => ({ accountId: ACCOUNT, address: `p${key(i)}@example.com`, since: n % 2 ? later : since })));
+      expect(facts.map((f) => f.sent?.count ?? 0)).toEqual(picked.map((_, n) => (n % 2 ? 0 : 1)));
+    }],
     ['provider ids of sent messages’ hooks', t('webhook_message_hooks'), async (c: pg.PoolClient) => {
       // the statement the outbox's batch writes them with
       await writeTogether(c, [providerIdsUpdate(new Map(picked.map((i) => [`msg_${key(i)}`, `prov-${i}`])), t)]);
@@ -130,6 +141,28 @@ describe(`a batch of ${BATCH} keys in a table of ${ROWS.toLocaleString('en-US')}
     expect(reads).toBeGreaterThanOrEqual(BATCH);
     // a few statements each (a look-up, its write, the check here): never the table, fifty times the batch
     expect(reads).toBeLessThanOrEqual(5 * BATCH);
+  });
+});
+
+describe('the hold forecasts of concurrent sends', () => {
+  it('are read in one statement, each recipient with its own count since its own send time', async () => {
+    // the pool as the send route's Policy uses it, counting the statements it is sent
+    let statements = 0;
+    const counting = { query: (...args: unknown[]) => ((statements++), (db.pool.query as (...a: unknown[]) => unknown)(...args)) } as unknown as pg.Pool;
+    const policy = new Policy(counting, { MARKETING_CAP_PER_DAY: 1, QUIET_HOURS: null, DEFAULT_TIMEZONE: 'UTC', EMAIL_FROM: 'no-reply@engage.local' });
+    const now = new Date();
+    const marketingSms = (to: string) => ({ channel: 'sms' as const, to, transactional: false });
+    const forecasts = await Promise.all([
+      // one marketing message sent to p…1 today: at the cap of 1
+      policy.forecastHold(ACCOUNT, marketingSms(`p${key(1)}@example.com`), now),
+      // nothing sent to this one
+      policy.forecastHold(ACCOUNT, marketingSms('nobody@example.com'), now),
+      // scheduled two days ahead: what went out today is more than a day old by then
+      policy.forecastHold(ACCOUNT, marketingSms(`p${key(51)}@example.com`), new Date(now.getTime() + 2 * 86_400_000)),
+      policy.forecastHold(ACCOUNT, marketingSms(`p${key(101)}@example.com`), now),
+    ]);
+    expect(forecasts.map((f) => f?.reason ?? null)).toEqual(['marketing_cap', null, null, 'marketing_cap']);
+    expect(statements).toBe(1);
   });
 });
 
