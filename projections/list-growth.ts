@@ -6,6 +6,8 @@ import type { SuppressionEvent } from '../commands/suppression.ts';
 import type { Projection } from '../src/read-models/projection.ts';
 import { utcDay } from './analytics.ts';
 import type { Db } from './queries.ts';
+import { prepared } from '../src/db/prepared.ts';
+import { writeTogether } from '../src/db/together.ts';
 import { ERASURE_EVENTS } from './erasures.ts';
 
 export const GROWTH_COUNTERS = ['new_contacts', 'deleted', 'unsubscribed', 'resubscribed'] as const;
@@ -53,22 +55,23 @@ export const listGrowthProjection: Projection = {
       if (e.type.startsWith('Contact')) contactIds.add((e.data as { id: string }).id);
       else streamIds.add(e.streamId);
     }
+    // what the batch's contacts and suppression streams are now: one statement for both
     const contacts = new Map<string, { account_id: string; present: boolean }>();
-    if (contactIds.size) {
-      const { rows } = await tx.query<{ contact_id: string; account_id: string; present: boolean }>(
-        `SELECT contact_id, account_id, present FROM ${t('list_growth_contacts')} WHERE contact_id = ANY($1::text[])`,
-        [[...contactIds]],
-      );
-      for (const r of rows) contacts.set(r.contact_id, { account_id: r.account_id, present: r.present });
-    }
     // a suppression stream is one address of one account; undefined: nothing suppressed now
     const suppressions = new Map<string, { account_id: string; reason: string } | undefined>();
-    if (streamIds.size) {
-      const { rows } = await tx.query<{ stream_id: string; account_id: string; reason: string }>(
-        `SELECT stream_id, account_id, reason FROM ${t('list_growth_suppressions')} WHERE stream_id = ANY($1::text[])`,
-        [[...streamIds]],
+    if (contactIds.size || streamIds.size) {
+      const { rows } = await tx.query<{ kind: 'c' | 's'; id: string; account_id: string; present: boolean | null; reason: string | null }>(
+        prepared(
+          `SELECT 'c' AS kind, contact_id AS id, account_id, present, NULL AS reason FROM ${t('list_growth_contacts')} WHERE contact_id = ANY($1::text[])
+           UNION ALL
+           SELECT 's', stream_id, account_id, NULL, reason FROM ${t('list_growth_suppressions')} WHERE stream_id = ANY($2::text[])`,
+          [[...contactIds], [...streamIds]],
+        ),
       );
-      for (const r of rows) suppressions.set(r.stream_id, { account_id: r.account_id, reason: r.reason });
+      for (const r of rows) {
+        if (r.kind === 'c') contacts.set(r.id, { account_id: r.account_id, present: r.present! });
+        else suppressions.set(r.id, { account_id: r.account_id, reason: r.reason! });
+      }
     }
     const changedContacts = new Set<string>();
     const changedSuppressions = new Set<string>();
@@ -117,36 +120,32 @@ export const listGrowthProjection: Projection = {
         }
       }
     }
-    if (changedContacts.size) {
-      const ids = [...changedContacts];
-      await tx.query(
-        `INSERT INTO ${t('list_growth_contacts')} (contact_id, account_id, present) SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[])
-         ON CONFLICT (contact_id) DO UPDATE SET present = excluded.present`,
-        [ids, ids.map((id) => contacts.get(id)!.account_id), ids.map((id) => contacts.get(id)!.present)],
-      );
-    }
-    if (changedSuppressions.size) {
-      const live = [...changedSuppressions].filter((id) => suppressions.get(id));
-      const lifted = [...changedSuppressions].filter((id) => !suppressions.get(id));
-      if (lifted.length) await tx.query(`DELETE FROM ${t('list_growth_suppressions')} WHERE stream_id = ANY($1::text[])`, [lifted]);
-      if (live.length) {
-        await tx.query(
-          `INSERT INTO ${t('list_growth_suppressions')} (stream_id, account_id, reason) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
-           ON CONFLICT (stream_id) DO UPDATE SET reason = excluded.reason`,
-          [live, live.map((id) => suppressions.get(id)!.account_id), live.map((id) => suppressions.get(id)!.reason)],
-        );
-      }
-    }
-    if (daily.size) {
-      const entries = [...daily.values()];
-      const table = t('list_growth_daily');
-      await tx.query(
-        `INSERT INTO ${table} (account_id, day, ${GROWTH_COUNTERS.join(', ')})
-         SELECT * FROM unnest($1::text[], $2::date[], ${GROWTH_COUNTERS.map((_, i) => `$${i + 3}::int[]`).join(', ')})
-         ON CONFLICT (account_id, day) DO UPDATE SET ${GROWTH_COUNTERS.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')}`,
-        [entries.map((d) => d.account_id), entries.map((d) => d.day), ...GROWTH_COUNTERS.map((c) => entries.map((d) => d.counts[c]))],
-      );
-    }
+    // every write of the batch in one statement (each table's rows once; the suppressions lifted and
+    // those set are different streams)
+    const contactRows = [...changedContacts];
+    const live = [...changedSuppressions].filter((id) => suppressions.get(id));
+    const lifted = [...changedSuppressions].filter((id) => !suppressions.get(id));
+    const entries = [...daily.values()];
+    const table = t('list_growth_daily');
+    await writeTogether(tx, [
+      contactRows.length ? {
+        text: `INSERT INTO ${t('list_growth_contacts')} (contact_id, account_id, present) SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[])
+               ON CONFLICT (contact_id) DO UPDATE SET present = excluded.present`,
+        values: [contactRows, contactRows.map((id) => contacts.get(id)!.account_id), contactRows.map((id) => contacts.get(id)!.present)],
+      } : undefined,
+      lifted.length ? { text: `DELETE FROM ${t('list_growth_suppressions')} WHERE stream_id = ANY($1::text[])`, values: [lifted] } : undefined,
+      live.length ? {
+        text: `INSERT INTO ${t('list_growth_suppressions')} (stream_id, account_id, reason) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
+               ON CONFLICT (stream_id) DO UPDATE SET reason = excluded.reason`,
+        values: [live, live.map((id) => suppressions.get(id)!.account_id), live.map((id) => suppressions.get(id)!.reason)],
+      } : undefined,
+      entries.length ? {
+        text: `INSERT INTO ${table} (account_id, day, ${GROWTH_COUNTERS.join(', ')})
+               SELECT * FROM unnest($1::text[], $2::date[], ${GROWTH_COUNTERS.map((_, i) => `$${i + 3}::int[]`).join(', ')})
+               ON CONFLICT (account_id, day) DO UPDATE SET ${GROWTH_COUNTERS.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')}`,
+        values: [entries.map((d) => d.account_id), entries.map((d) => d.day), ...GROWTH_COUNTERS.map((c) => entries.map((d) => d.counts[c]))],
+      } : undefined,
+    ]);
   },
 };
 

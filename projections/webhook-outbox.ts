@@ -64,6 +64,13 @@ const TARGET_HOST_SQL = (url: string) => `lower(coalesce(substring(${url} from '
  */
 const QUEUE_TABLE_STORAGE = 'fillfactor = 70, autovacuum_vacuum_scale_factor = 0.02, autovacuum_vacuum_threshold = 1000, autovacuum_vacuum_cost_delay = 0';
 
+/**
+ * The types whose only effect here is deliveries to their account's endpoints (or its inbound hook):
+ * none keeps a row of its own. Message events keep hooks, and erasures, endpoint, inbound-settings and
+ * replay events change the outbox's tables.
+ */
+const DELIVERY_ONLY_TYPES: ReadonlySet<string> = new Set(['ContactCreated', 'ContactUpdated', 'ContactBounced', 'RecipientSuppressed', 'CampaignSent', 'InboundMessageReceived']);
+
 export const webhookOutboxProjection: Projection = {
   name: 'webhook_outbox',
   version: 1,
@@ -124,6 +131,22 @@ export const webhookOutboxProjection: Projection = {
     CREATE INDEX IF NOT EXISTS ${t('webhook_deliveries')}_replay ON ${t('webhook_deliveries')} (replay_id, status) WHERE replay_id IS NOT NULL;
     CREATE TABLE IF NOT EXISTS ${t('webhook_inbound_hooks')} (account_id text PRIMARY KEY, url text NOT NULL);
     ${replaysSchema(t)}`,
+  // a batch of contact and inbound events of accounts nobody listens to delivers nothing (most
+  // batches of a stream of contact writes): one read, no transaction (README "The write path")
+  async inert(db, events, t) {
+    const accounts = new Set<string>();
+    for (const e of events) {
+      const account = (e.data as { account_id?: unknown }).account_id;
+      if (!DELIVERY_ONLY_TYPES.has(e.type) || typeof account !== 'string') return false;
+      accounts.add(account);
+    }
+    const { rows } = await db.query<{ listened: boolean }>(prepared(
+      `SELECT EXISTS (SELECT 1 FROM ${t('webhook_endpoints')} WHERE account_id = ANY($1::text[]))
+           OR EXISTS (SELECT 1 FROM ${t('webhook_inbound_hooks')} WHERE account_id = ANY($1::text[])) AS listened`,
+      [[...accounts]],
+    ));
+    return !rows[0]!.listened;
+  },
   async apply(tx, events, t) {
     const signals = new Set<string>();
     await applyInOrder(events, isErasure, { apply: (run) => applyRun(tx, run, t, signals), applySpecial: (e) => applyErasure(tx, e, t) });

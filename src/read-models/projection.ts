@@ -44,6 +44,14 @@ export interface Projection {
    */
   personalData?: 'unused' | 'opened-by-apply';
   /**
+   * Whether applying these events to the live generation would write nothing (read outside any
+   * transaction, on the tables as the batches before left them). The runner then moves past them as
+   * past events of types the read model does not follow: no transaction, its checkpoint stored at most
+   * once a second (ProjectionRunner.skipTo). For a read model that runs on its own on every wake-up
+   * (one not rebuildable: the webhook outbox), whose batches mostly change nothing.
+   */
+  inert?(db: Pick<pg.Pool, 'query'>, events: readonly RecordedEvent[], t: TableNamer): Promise<boolean>;
+  /**
    * Applies a batch of events in order, inside the transaction that also moves the checkpoint. It
    * may answer signals for the runner to raise once that transaction has committed (a worker waiting
    * for what the batch wrote wakes on them, not on every batch: see ProjectionRunner 'signal').

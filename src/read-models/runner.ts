@@ -380,6 +380,13 @@ export class ProjectionRunner extends EventEmitter {
       return false;
     }
     const last = events[events.length - 1].position;
+    if (row.active && p.inert && !this.failures.has(key) && (await p.inert(this.pool, events, tableNamer(row.generation)))) {
+      // nothing to write: moved past as events it does not follow are (skipTo)
+      await this.skipTo(p, row, last);
+      this.markCaughtUp(p.name, last);
+      this.emit('advanced', p.name, last);
+      return events.length >= size;
+    }
     if (row.active && p.rebuildable !== false && events.length <= GROUPED_MAX_EVENTS && !this.failures.has(key) && !((this.soloUntil.get(key) ?? 0) > Date.now())) {
       // a small batch of a live read model goes with the others' in one transaction (batch-group.ts);
       // one the group hands back (its lock busy, its apply failing) runs on its own below. A read

@@ -167,6 +167,39 @@ describe('the projection runner', () => {
     await r.stop();
   }, 300_000);
 
+  it('moves past a batch its read model calls inert without applying it, and applies the next one from there, the checkpoint stored in the same place', async () => {
+    const n = await node(url);
+    // one event a batch; the even-numbered ones are inert
+    const applied: number[] = [];
+    const inertSeen: number[] = [];
+    const base = ledgerProjection('inert_ledger', 'Inert', 'only');
+    const projection: Projection = {
+      ...base,
+      async inert(_db, events) {
+        const inert = events.every((e) => (e.data as { n: number }).n % 2 === 0);
+        if (inert) inertSeen.push(...events.map((e) => (e.data as { n: number }).n));
+        return inert;
+      },
+      async apply(tx, events, t) {
+        applied.push(...events.map((e) => (e.data as { n: number }).n));
+        return base.apply(tx, events, t);
+      },
+    };
+    await appendNumbered(n.store, 'Inert', 0, 20, 1);
+    const events = await eventsOf(n.store, 'Inert', 20);
+    const r = runner(n, [projection], 1);
+    await r.start();
+    expect(await r.waitFor(['inert_ledger'], events.at(-1)!.position, 20_000)).toBe(true);
+    // the last (19) was applied: what the read model holds is the odd ones, each once
+    expect(applied).toEqual([1, 3, 5, 7, 9, 11, 13, 15, 17, 19]);
+    expect(inertSeen).toEqual([0, 2, 4, 6, 8, 10, 12, 14, 16, 18]);
+    const { rows } = await n.pool.query('SELECT n FROM inert_ledger_ledger ORDER BY n');
+    expect(rows.map((x) => x.n)).toEqual([1, 3, 5, 7, 9, 11, 13, 15, 17, 19]);
+    const [state] = await stateOf(n.pool, 'inert_ledger');
+    expect(state).toMatchObject({ status: 'running', active: true, position: positionToString(events.at(-1)!.position) });
+    await r.stop();
+  }, 60_000);
+
   it('never applies an event twice when two runners (own pools) race for the same projection', async () => {
     const a = await node(url);
     const b = await node(url);
