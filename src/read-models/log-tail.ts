@@ -121,11 +121,6 @@ export class LogTail {
     return { events: this.window.length, bytes: this.bytes, peakEvents: this.peakEvents, peakBytes: this.peakBytes };
   }
 
-  /** Whether the window has read the log up to `position` (an event there, if wanted, is in it or let go). */
-  hasRead(position: Position): boolean {
-    return this.head !== undefined && comparePositions(this.head, position) >= 0;
-  }
-
   /**
    * A consumer has moved (committed a batch, or seen the head): what every consumer has read is let
    * go at once, and a reader waiting for room reads on.

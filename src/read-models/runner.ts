@@ -211,9 +211,10 @@ export class ProjectionRunner extends EventEmitter {
         const p = this.positions.get(n);
         return p !== undefined && comparePositions(p, position) >= 0;
       });
-    // the tail reads the log for it, unless it has (each wake is a read of the log: a busy second's
-    // writes woke it once each, for what it had read already)
-    if (!this.tail.hasRead(position)) this.wakeup.wake();
+    // no wake of the tail here: the append that made `position` woke it (this process's appends wake
+    // its readers, another's notification does), and a waiter's wake on top of that made the tail read
+    // the log again after each group of writes, mostly for nothing (README "The write path"); should
+    // both be missed, the poll below wakes it
     // wait on 'advanced' events (our own batches, or a followed runner's announcements); poll the
     // table (another process may run the projection unannounced, or our read missed an event that
     // committed without waking anyone) soon once — not so soon when announcements are followed, or
