@@ -62,10 +62,10 @@ export const analyticsProjection: Projection = {
     );`,
   async apply(tx, events, t) {
     // a batch is folded in memory from the rows it touches, then written in two statements; only
-    // events without StatusFacts (and complaints) need a row
+    // events without StatusFacts (and complaints) need a row: a message accepted with them keeps none
     const ids = new Set<string>();
     for (const e of events) {
-      if (carriesFacts(e)) continue;
+      if (carriesFacts(e) || (e.type === 'MessageAccepted' && statusEventsCarryFacts(e))) continue;
       const id = messageIdOf(e);
       if (id) ids.add(id);
     }
