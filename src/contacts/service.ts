@@ -73,27 +73,33 @@ export const CLAIM_IN_FLIGHT_MS = 30_000;
 const claimInFlight = (engage: Engage, scope: { accountId: string; kind: string }, value: string, owner: string) =>
   claimIsFresh(engage.pool, scope, value, owner, CLAIM_IN_FLIGHT_MS);
 
-/** Claims the unique values in `fields` for `contactId`; throws 409 naming the field on a duplicate. */
+/**
+ * Claims the unique values in `fields` for `contactId`; throws 409 naming the field on a duplicate
+ * (the first of UNIQUE's order that is taken). The values are claimed together, in one round trip
+ * (claims made at once share a statement: src/claims.ts); on a duplicate the others are given back.
+ */
 async function claimUnique(engage: Engage, accountId: string, contactId: string, fields: ContactFields): Promise<() => Promise<void>> {
-  const taken: { field: (typeof UNIQUE)[number]; value: string }[] = [];
+  const wanted = UNIQUE.flatMap((field) => (typeof fields[field] === 'string' ? [{ field, value: fields[field] as string }] : []));
+  const holders = await Promise.all(
+    wanted.map(({ field, value }) =>
+      claim(engage.pool, contactClaimScope(accountId, field), value, contactId, async (owner) => {
+        const s = await loadContact(engage, owner);
+        if (s.status === 'active' && s.accountId === accountId && s.fields[field] === value) return true;
+        // not (yet) in the owner's stream: stale only once the owner's write can no longer be in flight,
+        // else two concurrent creates of one email would both take the claim
+        return claimInFlight(engage, contactClaimScope(accountId, field), value, owner);
+      }),
+    ),
+  );
+  const taken = wanted.filter((_, i) => holders[i] === null);
   const undo = async () => {
     for (const t of taken) await release(engage.pool, contactClaimScope(accountId, t.field), t.value, contactId);
   };
-  for (const field of UNIQUE) {
-    const value = fields[field];
-    if (typeof value !== 'string') continue;
-    const holder = await claim(engage.pool, contactClaimScope(accountId, field), value, contactId, async (owner) => {
-      const s = await loadContact(engage, owner);
-      if (s.status === 'active' && s.accountId === accountId && s.fields[field] === value) return true;
-      // not (yet) in the owner's stream: stale only once the owner's write can no longer be in flight,
-      // else two concurrent creates of one email would both take the claim
-      return claimInFlight(engage, contactClaimScope(accountId, field), value, owner);
-    });
-    if (holder) {
-      await undo();
-      throw new AppError(409, 'conflict', `a contact with this ${field} already exists`, { field, contact_id: holder });
-    }
-    taken.push({ field, value });
+  const lost = holders.findIndex((h) => h !== null);
+  if (lost >= 0) {
+    await undo();
+    const { field } = wanted[lost]!;
+    throw new AppError(409, 'conflict', `a contact with this ${field} already exists`, { field, contact_id: holders[lost] });
   }
   return undo;
 }

@@ -138,9 +138,16 @@ describe('POST /v1/contacts', () => {
     // a new email with the taken phone is refused as a whole: the new email stays free
     const mixed = await server.call('POST', '/v1/contacts', { key, body: { email: 'fresh@example.com', phone: '+16502530000' } });
     expect(mixed.status).toBe(409);
+    expect(mixed.body).toMatchObject({ field: 'phone', contact_id: first.id });
     expect(mixed.body.field).toBe('phone');
     expect(ids((await list(key)).data)).toEqual([first.id]);
+    // (the email and the phone are claimed together: the email's claim was given back)
     expect((await server.call('POST', '/v1/contacts', { key, body: { email: 'fresh@example.com' } })).status).toBe(201);
+    // both taken, by two contacts: the email is named (the first unique field), with its holder
+    const both = await server.call('POST', '/v1/contacts', { key, body: { email: 'fresh@example.com', phone: '+16502530000' } });
+    expect(both.status).toBe(409);
+    expect(both.body).toMatchObject({ field: 'email' });
+    expect(both.body.contact_id).not.toBe(first.id);
   });
 
   it('allows the same email and phone in another account', async () => {
