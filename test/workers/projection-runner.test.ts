@@ -192,7 +192,10 @@ describe('the projection runner', () => {
     expect(await r.waitFor(['inert_ledger'], events.at(-1)!.position, 20_000)).toBe(true);
     // the last (19) was applied: what the read model holds is the odd ones, each once
     expect(applied).toEqual([1, 3, 5, 7, 9, 11, 13, 15, 17, 19]);
-    expect(inertSeen).toEqual([0, 2, 4, 6, 8, 10, 12, 14, 16, 18]);
+    // (a batch may be judged again after its skip was dropped: the loop's copy of the state row had
+    // moved with an applied batch, so storing the skip found the row changed and read it again; a
+    // judgement has no effect)
+    expect([...new Set(inertSeen)]).toEqual([0, 2, 4, 6, 8, 10, 12, 14, 16, 18]);
     const { rows } = await n.pool.query('SELECT n FROM inert_ledger_ledger ORDER BY n');
     expect(rows.map((x) => x.n)).toEqual([1, 3, 5, 7, 9, 11, 13, 15, 17, 19]);
     const [state] = await stateOf(n.pool, 'inert_ledger');
