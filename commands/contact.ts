@@ -37,7 +37,49 @@ export type ContactEvent =
    * The contact did something the customer tracks (POST /v1/events). `properties` are personal data
    * (sealed under the contact's key); `name` stays readable: segments count events by name.
    */
-  | { type: 'EventTracked'; data: EventTrackedData };
+  | { type: 'EventTracked'; data: EventTrackedData }
+  /**
+   * A push device of the contact (README "Push devices"): `token` is personal data (sealed under the
+   * contact's key). Registered again with another platform or app_id: the same device_id, changed.
+   */
+  | { type: 'ContactDeviceRegistered'; data: ContactDeviceRegisteredData }
+  /** A device no longer reached through the contact: removed by the API, unregistered by its provider, or replaced (moved to another contact, or past the cap). */
+  | { type: 'ContactDeviceRemoved'; data: ContactDeviceRemovedData };
+
+export const DEVICE_PLATFORMS = ['ios', 'android', 'web'] as const;
+export type DevicePlatform = (typeof DEVICE_PLATFORMS)[number];
+export type DeviceRemovalReason = 'removed' | 'unregistered' | 'replaced';
+/** The most active devices a contact has; registering one more removes the oldest (README "Push devices"). */
+export const MAX_DEVICES_PER_CONTACT = 50;
+
+export interface ContactDeviceRegisteredData {
+  account_id: string;
+  /** the contact */
+  id: string;
+  device_id: string;
+  token: string;
+  platform: DevicePlatform;
+  app_id?: string;
+  at: string;
+}
+
+export interface ContactDeviceRemovedData {
+  account_id: string;
+  id: string;
+  device_id: string;
+  reason: DeviceRemovalReason;
+  at: string;
+}
+
+/** An active device as the contact's stream folds it (oldest registration first). */
+export interface ContactDevice {
+  device_id: string;
+  token: string;
+  platform: DevicePlatform;
+  app_id?: string;
+  created_at: string;
+  last_registered_at: string;
+}
 
 export interface EventTrackedData {
   account_id: string;
@@ -80,6 +122,8 @@ export interface ContactState {
   bounces?: number;
   /** every email and phone number the contact ever had (what an erasure must also erase) */
   addresses: string[];
+  /** its active push devices, oldest first (absent: none) */
+  devices?: ContactDevice[];
 }
 
 export type ContactCommand =
@@ -89,7 +133,13 @@ export type ContactCommand =
   | { type: 'RecordBounce'; accountId: string; email: string; reason: string; messageId?: string; now: Date }
   | { type: 'EraseContact'; accountId: string; erasureId: string; keyIds: string[]; addressHashes: string[]; reason?: string; erasedBy: string; now: Date }
   /** `timestamp`: when the event happened, RFC 3339 (validated at the edge) */
-  | { type: 'TrackEvent'; accountId: string; eventId: string; name: string; properties: Record<string, unknown>; timestamp: string; now: Date; source?: 'browser' };
+  | { type: 'TrackEvent'; accountId: string; eventId: string; name: string; properties: Record<string, unknown>; timestamp: string; now: Date; source?: 'browser' }
+  /** `deviceId`: the id a new device gets (a token the contact has keeps its own) */
+  | { type: 'RegisterDevice'; accountId: string; deviceId: string; token: string; platform: DevicePlatform; appId?: string; now: Date }
+  /** the API's removal of one device (404 when the contact has no such active device) */
+  | { type: 'RemoveDevice'; accountId: string; deviceId: string; now: Date }
+  /** a token the contact no longer holds: unregistered by its provider, or replaced (moved to another contact); nothing when it has no such token */
+  | { type: 'RemoveDeviceToken'; accountId: string; token: string; reason: 'unregistered' | 'replaced'; now: Date };
 
 /** The addresses among some contact fields (what messages to the contact are sent to). */
 const addressesIn = (f: ContactFields) => [f.email, f.phone].filter((a): a is string => typeof a === 'string' && a.length > 0);
@@ -135,11 +185,24 @@ export const contactDecider: Decider<ContactCommand, ContactState, ContactEvent>
         return { ...state, fields: { ...state.fields, ...event.data.changes }, custom, updatedAt: event.data.updated_at, addresses: withAddresses(state.addresses, addressesIn(event.data.changes)) };
       }
       case 'ContactDeleted':
-        return { ...state, status: 'deleted' };
+        // a deleted contact's devices go with it (README "Push devices")
+        return { ...state, status: 'deleted', devices: [] };
       case 'ContactBounced':
         return { ...state, bounces: (state.bounces ?? 0) + 1, addresses: withAddresses(state.addresses, [event.data.email]) };
       case 'ContactErased':
-        return { ...state, status: 'erased', fields: {}, custom: {}, addresses: [] };
+        return { ...state, status: 'erased', fields: {}, custom: {}, addresses: [], devices: [] };
+      case 'ContactDeviceRegistered': {
+        const d = event.data;
+        const devices = state.devices ?? [];
+        const known = devices.find((x) => x.device_id === d.device_id);
+        const device: ContactDevice = {
+          device_id: d.device_id, token: d.token, platform: d.platform, ...(d.app_id !== undefined ? { app_id: d.app_id } : {}),
+          created_at: known?.created_at ?? d.at, last_registered_at: d.at,
+        };
+        return { ...state, devices: known ? devices.map((x) => (x === known ? device : x)) : [...devices, device] };
+      }
+      case 'ContactDeviceRemoved':
+        return { ...state, devices: (state.devices ?? []).filter((x) => x.device_id !== event.data.device_id) };
       case 'EventTracked':
         // the contact's history, not its state: a contact with a million events folds as small as one with none
         return state;
@@ -204,6 +267,35 @@ export const contactDecider: Decider<ContactCommand, ContactState, ContactEvent>
           },
         ];
       }
+      case 'RegisterDevice': {
+        visible(state, command.accountId);
+        const devices = state.devices ?? [];
+        const base = { account_id: command.accountId, id: state.id! };
+        const registered = (deviceId: string): ContactEvent => ({
+          type: 'ContactDeviceRegistered',
+          data: { ...base, device_id: deviceId, token: command.token, platform: command.platform, ...(command.appId !== undefined ? { app_id: command.appId } : {}), at },
+        });
+        const known = devices.find((d) => d.token === command.token);
+        // the token the contact has: the same device, changed only when its platform or app is
+        if (known) return known.platform === command.platform && known.app_id === command.appId ? [] : [registered(known.device_id)];
+        // past the cap, the oldest registration goes first
+        const over = devices.slice(0, Math.max(0, devices.length - MAX_DEVICES_PER_CONTACT + 1));
+        return [
+          ...over.map((d): ContactEvent => ({ type: 'ContactDeviceRemoved', data: { ...base, device_id: d.device_id, reason: 'replaced', at } })),
+          registered(command.deviceId),
+        ];
+      }
+      case 'RemoveDevice': {
+        visible(state, command.accountId);
+        if (!(state.devices ?? []).some((d) => d.device_id === command.deviceId)) throw notFound('device');
+        return [{ type: 'ContactDeviceRemoved', data: { account_id: command.accountId, id: state.id!, device_id: command.deviceId, reason: 'removed', at } }];
+      }
+      case 'RemoveDeviceToken': {
+        if (state.status === 'none' || state.accountId !== command.accountId) throw notFound('contact');
+        const device = (state.devices ?? []).find((d) => d.token === command.token);
+        if (!device) return [];
+        return [{ type: 'ContactDeviceRemoved', data: { account_id: command.accountId, id: state.id!, device_id: device.device_id, reason: command.reason, at } }];
+      }
     }
   },
 };
@@ -213,3 +305,5 @@ export const contactStream = (id: string) => `contact-${id}`;
 export const CONTACT_EVENT_TYPES = ['ContactCreated', 'ContactUpdated', 'ContactDeleted', 'ContactBounced', 'ContactErased'] as const;
 /** What the contact did (POST /v1/events), on the same stream. */
 export const TRACKED_EVENT_TYPES = ['EventTracked'] as const;
+/** The contact's push devices (README "Push devices"), on the same stream; the contacts read model does not follow them. */
+export const DEVICE_EVENT_TYPES = ['ContactDeviceRegistered', 'ContactDeviceRemoved'] as const;

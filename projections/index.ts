@@ -8,6 +8,7 @@ import { contactsProjection } from './contacts.ts';
 import { customFieldsProjection } from './custom-fields.ts';
 import { importsProjection } from './imports.ts';
 import { listsProjection } from './lists.ts';
+import { pushDevicesProjection } from './push-devices.ts';
 import { messagesProjection } from './messages.ts';
 import { replyRoutesProjection } from './reply-routes.ts';
 import { segmentsProjection } from './segments.ts';
@@ -28,7 +29,7 @@ export const ALL_PROJECTIONS: Projection[] = [
   authProjection, campaignsProjection, contactEventsProjection, contactsProjection, customFieldsProjection, importsProjection, listsProjection,
   messagesProjection, segmentsProjection, conversationsProjection, replyRoutesProjection, suppressionsProjection, trackingProjection, webhookOutboxProjection,
   sendersProjection, emailDomainsProjection, integrationsProjection, linkDomainsProjection, billingProjection, analyticsProjection, listGrowthProjection, aiProjection,
-  templatesProjection,
+  templatesProjection, pushDevicesProjection,
 ];
 
 export function findProjection(name: string): Projection | undefined {

@@ -43,6 +43,7 @@ export const ID_PREFIXES = {
   inboundMessage: 'inb',
   webhookReplay: 'rpl',
   template: 'tpl',
+  device: 'dev',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -246,6 +246,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/contacts/{id}/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The contact's active push devices, oldest first (at most 50: one page) */
+        get: operations["listContactDevices"];
+        put?: never;
+        /** Register a push device token for the contact (201; 200 when the contact has it already); the token leaves another contact that has it */
+        post: operations["registerContactDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/{id}/devices/{device_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a push device of the contact */
+        delete: operations["deleteContactDevice"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/lists": {
         parameters: {
             query?: never;
@@ -2099,6 +2134,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/push/devices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An app registers its own push device for its user with the public tracking key: the user named as POST /v1/track names a visitor (signed with user_hash when the account requires it); JSON or text/plain, at most 64 KiB; the key in the body or as ?key= */
+        post: operations["registerPushDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/mcp": {
         parameters: {
             query?: never;
@@ -2368,6 +2420,26 @@ export interface components {
             options?: string[];
             /** Format: date-time */
             created_at: string;
+        };
+        /** @description A contact's active push device */
+        PushDevice: {
+            /** @description dev_… */
+            id: string;
+            contact_id: string;
+            token: string;
+            /** @enum {string} */
+            platform: "ios" | "android" | "web";
+            app_id: string | null;
+            /**
+             * Format: date-time
+             * @description its first registration
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description its latest registration that changed it
+             */
+            last_registered_at: string;
         };
         /** @description A conversation: one contact on one channel, with its inbox state */
         Conversation: {
@@ -5294,6 +5366,310 @@ export interface operations {
             };
             /** @description Unsupported Content-Type (the issues name the header) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed (internal_error, with request_id) or cannot reach its database (unavailable, with Retry-After) */
+            "5XX": {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listContactDevices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description every active device, in one page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PushDevice"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this (insufficient_scope names the missing capabilities, or the role is too low) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not this account’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed (internal_error, with request_id) or cannot reach its database (unavailable, with Retry-After) */
+            "5XX": {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    registerContactDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the provider's device token (FCM registration token, APNs device token, web push id) */
+                    token: string;
+                    /** @enum {string} */
+                    platform: "ios" | "android" | "web";
+                    /** @description your app (bundle id, package name, site): a contact may have devices of several apps */
+                    app_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the device the contact had with this token (changed when its platform or app_id is) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushDevice"];
+                };
+            };
+            /** @description the new device */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushDevice"];
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this (insufficient_scope names the missing capabilities, or the role is too low) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not this account’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (the issues name the header) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed (internal_error, with request_id) or cannot reach its database (unavailable, with Retry-After) */
+            "5XX": {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteContactDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                device_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this (insufficient_scope names the missing capabilities, or the role is too low) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not this account’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18650,6 +19026,144 @@ export interface operations {
             };
             /** @description Invalid request (validation_error): issues name each invalid field */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed (internal_error, with request_id) or cannot reach its database (unavailable, with Retry-After) */
+            "5XX": {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    registerPushDevice: {
+        parameters: {
+            query?: {
+                key?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    key?: string;
+                    identity: {
+                        email?: string;
+                        phone?: string;
+                        external_id?: string;
+                        user_hash?: string;
+                    };
+                    /** @description the provider's device token (FCM registration token, APNs device token, web push id) */
+                    token: string;
+                    /** @enum {string} */
+                    platform: "ios" | "android" | "web";
+                    /** @description your app (bundle id, package name, site): a contact may have devices of several apps */
+                    app_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the device the contact had with this token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                    };
+                };
+            };
+            /** @description the new device */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this (insufficient_scope names the missing capabilities, or the role is too low) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not this account’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (the issues name the header) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

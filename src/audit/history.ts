@@ -6,6 +6,7 @@ import type { Engage } from '../context.ts';
 import { redactCredentials } from '../credentials.ts';
 import { invalidField, notFound } from '../errors.ts';
 import { positionToString, type RecordedEvent } from '../eventstore/port.ts';
+import { ERASED } from '../personal-data/codec.ts';
 
 export interface HistoryEntry {
   revision: number;
@@ -35,6 +36,16 @@ export interface HistorySource {
   /** for a resource that shares a stream (an API key in its account's stream): the events about it */
   concerns?: (event: RecordedEvent) => boolean;
 }
+
+/**
+ * Fields an entry shows masked, by event type: a push device's token, which reaches the person's phone
+ * (README "Push devices"), as its last 6 characters (enough to tell devices apart).
+ */
+const MASKED: Readonly<Record<string, readonly string[]>> = { ContactDeviceRegistered: ['token'] };
+const MASK_KEEPS = 6;
+
+/** The value as an entry shows it: its last characters, unless it is erased already. */
+const masked = (value: unknown) => (typeof value === 'string' && value !== ERASED ? `…${value.slice(-MASK_KEEPS)}` : value);
 
 /** Fields every event of a stream repeats (who owns it, which resource): not changes. */
 const BOOKKEEPING = new Set(['account_id', 'id']);
@@ -68,8 +79,14 @@ const entryOf = (e: RecordedEvent): HistoryEntry => ({
   type: e.type,
   actor: e.metadata.actor ?? null,
   request_id: e.metadata.requestId ?? null,
-  changes: changesOf(e.data),
+  changes: maskedChanges(e.type, changesOf(e.data)),
 });
+
+function maskedChanges(type: string, changes: Record<string, unknown>): Record<string, unknown> {
+  const fields = MASKED[type];
+  if (!fields) return changes;
+  return Object.fromEntries(Object.entries(changes).map(([k, v]) => [k, fields.includes(k) ? masked(v) : v]));
+}
 
 /**
  * One page of a resource's history, oldest first. The cursor is the last revision shown. Another

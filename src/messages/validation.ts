@@ -10,7 +10,9 @@ import { toIssues } from '../validation.ts';
 import { checkWebhookUrl } from '../webhooks/ssrf.ts';
 
 const HEADER_NAME = /^[A-Za-z0-9-]{1,64}$/;
-const PUSH_TOKEN = /^[A-Za-z0-9:_.\-]{8,4096}$/;
+/** A push device token (a message's push `to`, a contact's device: README "Push devices"). */
+export const PUSH_TOKEN = /^[A-Za-z0-9:_.\-]{8,4096}$/;
+export const PUSH_TOKEN_MESSAGE = 'must be a device token (8-4096 characters of A-Z, a-z, 0-9, : _ . -)';
 const EMAIL_ONLY = ['htmlmessage', 'subject', 'reply_to', 'from_name', 'headers'] as const;
 export const MAX_SCHEDULE_AHEAD_MS = 365 * 24 * 60 * 60 * 1000;
 
@@ -82,7 +84,7 @@ export function normaliseRecipient(channel: Channel, to: string): { ok: true; to
     const v = to.trim().toLowerCase();
     return Email.safeParse(v).success && v.length <= 254 ? { ok: true, to: v } : { ok: false, message: 'must be a valid email address' };
   }
-  return PUSH_TOKEN.test(to) ? { ok: true, to } : { ok: false, message: 'must be a device token (8-4096 characters of A-Z, a-z, 0-9, : _ . -)' };
+  return PUSH_TOKEN.test(to) ? { ok: true, to } : { ok: false, message: PUSH_TOKEN_MESSAGE };
 }
 
 /** Validates one send body; returns the message content or the issues, each naming its field. */
@@ -180,7 +182,7 @@ export function validateTemplate(
   return { ok: true, value: { content, scheduledAt: checked.value.scheduledAt } };
 }
 
-/** The contact field a channel's messages are addressed from; none for push (contacts hold no device tokens). */
+/** The contact field a channel's messages are addressed from; none for push (a push names a contact by its id: README "Push devices"). */
 export function contactAddressField(channel: Channel): 'email' | 'phone' | null {
   return channel === 'email' ? 'email' : PHONE_CHANNELS.includes(channel) ? 'phone' : null;
 }

@@ -28,7 +28,7 @@ import { contactErasure, type ErasureRecord, markErasureCompleted, recordErasure
 import { addressSubject, contactSubject, eraseKeys } from './keys.ts';
 
 /** The read models an erasure changes: its HTTP response waits until they show it. */
-export const ERASURE_READ_MODELS = ['contacts', 'lists', 'messages', 'suppressions', 'webhook_outbox', 'contact_events'];
+export const ERASURE_READ_MODELS = ['contacts', 'lists', 'messages', 'suppressions', 'webhook_outbox', 'contact_events', 'push_devices'];
 
 /** What a request for an erasure may say. */
 export const ErasureBody = z.strictObject({ reason: z.string().trim().min(1).max(500).optional() });

@@ -31,6 +31,8 @@ export const PERSONAL_DATA_RULES: Readonly<Record<string, PersonalDataRule>> = {
   ContactUpdated: { paths: [...CONTACT_FIELDS('changes'), 'custom_fields'], subject: ofContact },
   // a bounce's reason is the provider's diagnostic, which names the mailbox
   ContactBounced: { paths: ['email', 'reason'], subject: ofContact },
+  // a push device's token reaches the person's phone or browser: the contact's (README "Push devices")
+  ContactDeviceRegistered: { paths: ['token'], subject: ofContact },
   // what a contact did: its properties are the contact's (the event's name stays readable for segments)
   EventTracked: { paths: ['properties'], subject: (data: Data) => contactSubject(data.contact_id as string) },
   // a message's recipient and content belong to its recipient address (erasing a contact erases the

@@ -17,6 +17,7 @@ import type { Engage } from '../context.ts';
 import { comparePositions, type Position } from '../eventstore/port.ts';
 import { applyTransitions, type Transition, type TransitionResult } from '../messages/outcomes.ts';
 import { Policy } from '../messages/policy.ts';
+import { addressedToContact, afterTokenPush, type Call, sendToContactDevices } from '../messages/push-devices.ts';
 import { UnsubscribeLinks } from '../suppressions/unsubscribe-links.ts';
 import { ClickTracking } from '../tracking/clicks.ts';
 import { doublingDelay, within } from '../sleep.ts';
@@ -191,6 +192,18 @@ export class Dispatcher extends WorkerLoop {
     });
   }
 
+  /** One provider call: the account's provider for the message's channel, bounded in time. */
+  private readonly call: Call = async (outbound) => {
+    const { config } = this.engage;
+    const provider = await this.providers.forMessage(outbound.accountId, outbound.channel);
+    // a provider call that hangs must not stall the dispatcher: past the timeout it counts as transient
+    try {
+      return { provider, outcome: await within(provider.send(outbound), config.DISPATCH_PROVIDER_TIMEOUT_MS, `provider call timed out after ${config.DISPATCH_PROVIDER_TIMEOUT_MS} ms`) };
+    } catch (err) {
+      return { provider, outcome: { kind: 'transient', error: err instanceof Error ? err.message : String(err) } };
+    }
+  };
+
   /** Provider calls with bounded concurrency; each outcome becomes a transition. */
   private async sendAll(claimed: TransitionResult[]): Promise<Transition[]> {
     const { config, clock } = this.engage;
@@ -219,9 +232,11 @@ export class Dispatcher extends WorkerLoop {
         try {
           // marketing email goes out with its one-click unsubscribe link (headers and body), which is not tracked
           const outbound = await this.unsubscribeLinks.prepare(await trackLinks(message), isMarketing(content));
-          provider = await this.providers.forMessage(s.accountId!, content.channel);
-          // a provider call that hangs must not stall the dispatcher: past the timeout it counts as transient
-          outcome = await within(provider.send(outbound), config.DISPATCH_PROVIDER_TIMEOUT_MS, `provider call timed out after ${config.DISPATCH_PROVIDER_TIMEOUT_MS} ms`);
+          // a push to a contact goes to each of its devices (README "Push devices")
+          const sent = addressedToContact(outbound) ? await sendToContactDevices(this.engage, outbound, this.call) : await this.call(outbound);
+          outcome = sent.outcome;
+          if (sent.provider) provider = sent.provider;
+          if (!addressedToContact(outbound)) await afterTokenPush(this.engage, outbound, outcome);
         } catch (err) {
           outcome = { kind: 'transient', error: err instanceof Error ? err.message : String(err) };
         }

@@ -258,3 +258,40 @@ describe('tracking an event', () => {
     given([created, tracked()]).when({ type: 'DeleteContact', accountId, now: at(7) }).then([{ type: 'ContactDeleted', data: { ...base, deleted_at: iso(7) } }]);
   });
 });
+
+describe('push devices (README "Push devices")', () => {
+  const registered = (deviceId: string, token: string, minutes: number, extra: { platform?: 'ios' | 'android' | 'web'; app_id?: string } = {}): ContactEvent => ({
+    type: 'ContactDeviceRegistered',
+    data: { ...base, device_id: deviceId, token, platform: extra.platform ?? 'ios', ...(extra.app_id ? { app_id: extra.app_id } : {}), at: iso(minutes) },
+  });
+  const removed = (deviceId: string, reason: 'removed' | 'unregistered' | 'replaced', minutes: number): ContactEvent => ({ type: 'ContactDeviceRemoved', data: { ...base, device_id: deviceId, reason, at: iso(minutes) } });
+  const register = (deviceId: string, token: string, minutes: number, platform: 'ios' | 'android' | 'web' = 'ios', appId?: string) =>
+    ({ type: 'RegisterDevice' as const, accountId, deviceId, token, platform, ...(appId ? { appId } : {}), now: at(minutes) });
+
+  it('a live contact registers a device; the same token again appends nothing, and changes only when its platform or app does', () => {
+    given([created]).when(register('dev_1', 'tok-00000001', 1)).then([registered('dev_1', 'tok-00000001', 1)]);
+    given([created, registered('dev_1', 'tok-00000001', 1)]).when(register('dev_2', 'tok-00000001', 2)).then([]);
+    given([created, registered('dev_1', 'tok-00000001', 1)]).when(register('dev_2', 'tok-00000001', 2, 'android', 'com.acme')).then([registered('dev_1', 'tok-00000001', 2, { platform: 'android', app_id: 'com.acme' })]);
+  });
+
+  it('a deleted, missing or other account’s contact registers nothing', () => {
+    given([created, deleted]).when(register('dev_1', 'tok-00000001', 2)).thenThrows(domainError('not_found', 404));
+    given([]).when(register('dev_1', 'tok-00000001', 2)).thenThrows(domainError('not_found', 404));
+    given([created]).when({ ...register('dev_1', 'tok-00000001', 2), accountId: 'acct_2' }).thenThrows(domainError('not_found', 404));
+  });
+
+  it('the 51st device removes the oldest (replaced) first', () => {
+    const fifty = Array.from({ length: 50 }, (_, i) => registered(`dev_${i}`, `tok-${String(i).padStart(8, '0')}`, i + 1));
+    given([created, ...fifty]).when(register('dev_new', 'tok-new-00001', 60)).then([removed('dev_0', 'replaced', 60), registered('dev_new', 'tok-new-00001', 60)]);
+  });
+
+  it('removes a device it has (404 otherwise), and a token it has (nothing otherwise)', () => {
+    const withDevice = [created, registered('dev_1', 'tok-00000001', 1)];
+    given(withDevice).when({ type: 'RemoveDevice', accountId, deviceId: 'dev_1', now: at(2) }).then([removed('dev_1', 'removed', 2)]);
+    given(withDevice).when({ type: 'RemoveDevice', accountId, deviceId: 'dev_9', now: at(2) }).thenThrows(domainError('not_found', 404));
+    given(withDevice).when({ type: 'RemoveDeviceToken', accountId, token: 'tok-00000001', reason: 'unregistered', now: at(2) }).then([removed('dev_1', 'unregistered', 2)]);
+    given([...withDevice, removed('dev_1', 'replaced', 2)]).when({ type: 'RemoveDeviceToken', accountId, token: 'tok-00000001', reason: 'unregistered', now: at(3) }).then([]);
+    // a deleted contact's devices went with it
+    given([...withDevice, deleted]).when({ type: 'RemoveDeviceToken', accountId, token: 'tok-00000001', reason: 'unregistered', now: at(3) }).then([]);
+  });
+});

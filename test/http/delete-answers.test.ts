@@ -63,6 +63,14 @@ const DELETIONS: Record<string, Deletion> = {
       return { path: `/v1/lists/${list.id}/contacts/${contact.id}`, answer: expect.objectContaining({ id: list.id, member_count: 0 }) };
     },
   },
+  '/v1/contacts/:id/devices/:device_id': {
+    async make() {
+      const contact = await created('/v1/contacts', { email: 'device.owner@example.com' });
+      const device = await created(`/v1/contacts/${contact.id}/devices`, { token: 'fcm:device-token-of-the-delete-answers-test', platform: 'android' });
+      return { path: `/v1/contacts/${contact.id}/devices/${device.id}`, answer: { id: device.id, deleted: true } };
+    },
+    removes: true,
+  },
   '/v1/messages/:id': {
     async make() {
       const scheduled_at = new Date(Date.now() + 3_600_000).toISOString();

@@ -34,11 +34,12 @@ function person() {
     plan: `plan-${tag}`,
     body: `your code is ${tag}`,
     subject: `Subject ${tag}`,
+    deviceToken: `fcm:device-${tag}-${randomBytes(12).toString('hex')}`,
   };
 }
 type Person = ReturnType<typeof person>;
 
-const valuesOf = (p: Person) => [p.email, p.newEmail, p.phone, p.firstName, p.lastName, p.plan, p.body, p.subject, p.email.toUpperCase()];
+const valuesOf = (p: Person) => [p.email, p.newEmail, p.phone, p.firstName, p.lastName, p.plan, p.body, p.subject, p.email.toUpperCase(), p.deviceToken];
 
 async function rebuildEverything(): Promise<void> {
   const rebuildable = ALL_PROJECTIONS.filter((p) => p.rebuildable !== false);
@@ -64,6 +65,8 @@ async function setUpPerson(acct: TestAccount, p: Person) {
   const contactId = created.body.id as string;
   // the old address stays in the history: the erasure must cover it too
   expect((await call('PATCH', `/v1/contacts/${contactId}`, { email: p.newEmail })).status).toBe(200);
+  // a push device: its token is the contact's personal data too (README "Push devices")
+  expect((await call('POST', `/v1/contacts/${contactId}/devices`, { token: p.deviceToken, platform: 'android' })).status).toBe(201);
   const messageIds: string[] = [];
   for (const [to, channel] of [[p.email, 'email'], [p.newEmail, 'email'], [p.phone, 'sms']] as const) {
     const sent = await call('POST', '/v1/messages/send', {
@@ -157,8 +160,8 @@ describe('erasing a contact', () => {
 
   it('keeps the history: the contact stream ends with ContactErased (who, when, why), every event still there', async () => {
     const events = await server.engage.store.readStream(contactStream(contactId));
-    expect(events.map((e) => e.type)).toEqual(['ContactCreated', 'ContactUpdated', 'ContactErased']);
-    expect(events[2].data).toMatchObject({ reason: 'asked by the person', erased_by: expect.stringMatching(/^key_/), key_ids: expect.any(Array) });
+    expect(events.map((e) => e.type)).toEqual(['ContactCreated', 'ContactUpdated', 'ContactDeviceRegistered', 'ContactErased']);
+    expect(events[3].data).toMatchObject({ reason: 'asked by the person', erased_by: expect.stringMatching(/^key_/), key_ids: expect.any(Array) });
     expect(events[0].data).toMatchObject({ fields: { email: '[erased]', phone: '[erased]', first_name: '[erased]' }, custom_fields: {}, personal_data: { erased: true } });
   });
 

@@ -12,7 +12,7 @@ describe('the commit of a read model batch with an erasure', () => {
 
   it('is found among the read models (the test looks at something)', () => {
     expect(applying.map((p) => p.name).sort()).toEqual(
-      ['contact_events', 'contacts', 'conversations', 'list_growth', 'lists', 'messages', 'suppressions', 'webhook_outbox'].sort(),
+      ['contact_events', 'contacts', 'conversations', 'list_growth', 'lists', 'messages', 'push_devices', 'suppressions', 'webhook_outbox'].sort(),
     );
   });
 

@@ -105,7 +105,7 @@ function parseCampaign(body: unknown, now: Date, allowPrivateWebhooks: boolean) 
   const checked = validateTemplate(templated ? { ...template, message: '-' } : template, now, { allowPrivateWebhooks });
   if (!checked.ok) issues.push(...checked.issues);
   if (checked.ok && contactAddressField(checked.value.content.channel) === null) {
-    issues.push({ path: 'channel', message: 'contacts hold no push device tokens: a campaign sends on sms, rcs, whatsapp, voice or email' });
+    issues.push({ path: 'channel', message: 'a campaign sends on sms, rcs, whatsapp, voice or email; push a contact\'s devices with POST /v1/messages/send and the contact id as to' });
   }
   let scheduledAt: Date | undefined;
   if (fields.success && fields.data.scheduled_at !== undefined) {

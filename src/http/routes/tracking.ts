@@ -3,15 +3,13 @@
 // with the public key alone: the ingestion endpoint (POST /v1/track, with its CORS preflight) and the
 // SDK script (GET /v1/track/sdk.js). Those live in a child context whose parsers read JSON sent as
 // text/plain too (sendBeacon and CORS "simple" requests send that), at most 64 KiB.
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { trackingKeyByPublicKey, type TrackingKeyRow } from '../../../projections/tracking.ts';
 import { runCommand } from '../../command-handler.ts';
-import { forbidden, unauthorized, validationError } from '../../errors.ts';
 import { INGEST_PATH, readSdk, SDK_PATH, trackingSnippet } from '../../tracking/browser.ts';
 import { verifyIdentity } from '../../tracking/identity.ts';
 import { ingest, PROFILE_TRAITS, TRACK_BODY_LIMIT, TrackBody, TrackBodyDoc } from '../../tracking/ingest.ts';
-import { originAllowed, OriginsBody } from '../../tracking/origins.ts';
+import { OriginsBody } from '../../tracking/origins.ts';
 import {
   browserTraitRulesOf, changeTracking, identitySecretOf, rotateIdentitySecret, TRACKING_READ_MODELS, type TrackingSettings, trackingSettings,
 } from '../../tracking/service.ts';
@@ -19,12 +17,11 @@ import { unseal } from '../../seal.ts';
 import type { AppDeps } from '../deps.ts';
 import { metadataOf } from '../common.ts';
 import { type AnyRoute, defineRoute, parseWith, registerRoutes } from '../route.ts';
+import { admit, KeyQuery, preflightRoute, publicKeyOf } from '../tracking-key.ts';
 import { EventFailure } from './events.ts';
 
 /** When POST /v1/track answers, the contacts it created or changed and the events it stored are readable (as POST /v1/events). */
 const INGEST_WAITS_FOR = ['contacts', 'contact_events'];
-/** How long a browser may keep a preflight's answer (Chromium keeps at most 2 hours). */
-const PREFLIGHT_MAX_AGE_S = 7200;
 const SDK_CACHE_CONTROL = 'public, max-age=3600';
 
 const OFF_WARNING =
@@ -40,7 +37,6 @@ const KeyOut = z.object({
   ingest_url: z.string(),
 });
 const IdentityOut = z.object({ secret: z.string().describe('user_hash is the hex HMAC-SHA256 of the identifier under this secret'), require_identity: z.boolean() });
-const KeyQuery = z.strictObject({ key: z.string().min(1).max(100).optional() });
 /** The custom fields and tags a browser may set besides the profile traits (keys as custom field keys are: at most 64 characters). */
 const BrowserTraitsBody = z.strictObject({
   custom_fields: z
@@ -192,36 +188,6 @@ export function trackingRoutes({ engage }: AppDeps): AnyRoute[] {
   ];
 }
 
-/** The key a public request names: in the body or as ?key= (one place, or the same value in both). */
-function publicKeyOf(body: unknown, query: z.output<typeof KeyQuery>): string {
-  const inBody = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { key?: unknown }).key : undefined;
-  if (inBody !== undefined && typeof inBody !== 'string') throw validationError('key: must be a string', [{ path: 'key', message: 'must be a string' }]);
-  if (inBody !== undefined && query.key !== undefined && inBody !== query.key) {
-    throw validationError('key: the body and ?key= name different keys', [{ path: 'key', message: 'the body and ?key= name different keys' }]);
-  }
-  const key = inBody ?? query.key;
-  if (key === undefined || key === '') throw validationError('key: the public tracking key is required (in the body, or as ?key=)', [{ path: 'key', message: 'required' }]);
-  return key;
-}
-
-/**
- * The key's row, once the request's Origin may use it; then the answer allows that origin (CORS).
- * An unknown key is a 401; an origin the key does not allow a 403 that allows no origin, so a page
- * there cannot even read why.
- */
-async function admit(engage: AppDeps['engage'], req: FastifyRequest, reply: FastifyReply, publicKey: string): Promise<TrackingKeyRow> {
-  // the answer depends on the Origin: caches must not hand one origin's answer to another
-  reply.header('Vary', 'Origin');
-  const row = await trackingKeyByPublicKey(engage.pool, publicKey);
-  if (!row?.secret_sealed) throw unauthorized('unknown tracking key');
-  const origin = req.headers.origin;
-  if (!originAllowed(row.origins, origin)) {
-    throw forbidden(origin === undefined ? 'this tracking key is restricted to its allowed origins, and the request has no Origin' : `the origin ${origin} may not use this tracking key`);
-  }
-  if (origin !== undefined) reply.header('Access-Control-Allow-Origin', origin);
-  return row;
-}
-
 function publicRoutes({ engage }: AppDeps): AnyRoute[] {
   const sdk = readSdk();
   return [
@@ -291,24 +257,6 @@ export function trackingPublicRoutes(deps: AppDeps, registry: AnyRoute[]): Fasti
     // clients that post application/json. With ?key= it is checked like the POST; without it the
     // key is not known yet, so any origin may ask, and the POST itself is refused (with no CORS
     // header) when its origin may not use its key.
-    child.route({
-      method: 'OPTIONS',
-      url: INGEST_PATH,
-      config: { auth: 'none', rateGroup: 'public' },
-      handler: async (req, reply) => {
-        const query = parseWith(KeyQuery, req.query ?? {}, 'query');
-        if (query.key !== undefined) await admit(deps.engage, req, reply, query.key);
-        else {
-          reply.header('Vary', 'Origin');
-          if (req.headers.origin !== undefined) reply.header('Access-Control-Allow-Origin', req.headers.origin);
-        }
-        reply
-          .code(204)
-          .header('Access-Control-Allow-Methods', 'POST')
-          .header('Access-Control-Allow-Headers', 'content-type')
-          .header('Access-Control-Max-Age', String(PREFLIGHT_MAX_AGE_S));
-        return reply.send();
-      },
-    });
+    child.route(preflightRoute(deps.engage, INGEST_PATH));
   };
 }
