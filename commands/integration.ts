@@ -3,7 +3,7 @@
 import type { Decider } from '../src/decider.ts';
 import { conflict, notFound } from '../src/errors.ts';
 
-export const INTEGRATION_PROVIDERS = ['smtp', 'sendgrid', 'twilio', 'whatsapp_cloud'] as const;
+export const INTEGRATION_PROVIDERS = ['smtp', 'sendgrid', 'twilio', 'whatsapp_cloud', 'fcm', 'apns'] as const;
 export type IntegrationProvider = (typeof INTEGRATION_PROVIDERS)[number];
 
 export interface IntegrationRecord {

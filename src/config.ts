@@ -55,6 +55,23 @@ const trustProxy = z
     return list.join(',');
   });
 
+/** The path of a PEM file of CA certificates → its text (unset: undefined); unreadable or not PEM: refused. */
+const caFile = () =>
+  z
+    .string()
+    .optional()
+    .transform((file, ctx) => {
+      if (!file) return undefined;
+      try {
+        const pem = readFileSync(file, 'utf8');
+        if (pem.includes('-----BEGIN CERTIFICATE-----')) return pem;
+        ctx.addIssue({ code: 'custom', message: `${file} holds no PEM certificate` });
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}` });
+      }
+      return z.NEVER;
+    });
+
 const DELAY_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 
 /** Retry delays such as "30s,5m,30m" (ms, s, m, h) → milliseconds, one per retry. */
@@ -233,26 +250,20 @@ const ConfigSchema = z.object({
   /** the DMARC aggregate report address (rua) of the records we suggest; unset: dmarc@INBOUND_EMAIL_DOMAIN */
   DMARC_REPORTS_ADDRESS: z.email().optional(),
   /** extra CA certificates (a PEM file) trusted for outbound https fetches such as BIMI logos, besides the public roots */
-  OUTBOUND_CA_FILE: z
-    .string()
-    .optional()
-    .transform((file, ctx) => {
-      if (!file) return undefined;
-      try {
-        const pem = readFileSync(file, 'utf8');
-        if (pem.includes('-----BEGIN CERTIFICATE-----')) return pem;
-        ctx.addIssue({ code: 'custom', message: `${file} holds no PEM certificate` });
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}` });
-      }
-      return z.NEVER;
-    }),
+  OUTBOUND_CA_FILE: caFile(),
   /** the host link domains' CNAME points at, and the click links' host when an account has no verified link domain */
   LINK_TRACKING_HOST: z.string().regex(/^[a-z0-9.-]+(:\d+)?$/i, 'a host name').optional(),
   // integrations' providers (README "Integrations"): their API hosts, changed only to reach a test double
   TWILIO_API_BASE: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/$/, '')).default('https://api.twilio.com'),
   SENDGRID_API_BASE: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/$/, '')).default('https://api.sendgrid.com'),
   WHATSAPP_API_BASE: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/$/, '')).default('https://graph.facebook.com'),
+  FCM_API_BASE: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/$/, '')).default('https://fcm.googleapis.com'),
+  /** Google's OAuth 2.0 token endpoint for FCM's access tokens: the service's, never a key file's token_uri (an account could aim it anywhere) */
+  FCM_TOKEN_URL: z.url({ protocol: /^https?$/ }).default('https://oauth2.googleapis.com/token'),
+  /** APNs' host for every apns integration; unset, Apple's host of the integration's environment (api.push.apple.com, api.sandbox.push.apple.com) */
+  APNS_API_BASE: z.url({ protocol: /^https$/ }).transform((u) => u.replace(/\/$/, '')).optional(),
+  /** extra CA certificates (a PEM file) trusted for APNs' host besides the public roots: a test double's */
+  APNS_CA_FILE: caFile(),
   // AI writing helpers (README "AI helpers"): an OpenAI-compatible chat-completions API; all three
   // set, or the helpers answer with their deterministic fallback (degraded: true)
   AI_BASE_URL: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/$/, '')).optional(),

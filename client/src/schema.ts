@@ -3118,12 +3118,12 @@ export interface components {
         Integration: {
             id: string;
             /** @enum {string} */
-            provider: "smtp" | "sendgrid" | "twilio" | "whatsapp_cloud";
+            provider: "smtp" | "sendgrid" | "twilio" | "whatsapp_cloud" | "fcm" | "apns";
             /**
              * @description the channel whose messages go through the provider
              * @enum {string}
              */
-            channel: "email" | "sms" | "whatsapp";
+            channel: "email" | "sms" | "whatsapp" | "push";
             name: string;
             credentials: {
                 /** @description identifies the credentials without giving any of them away */
@@ -13002,10 +13002,13 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    provider: "smtp" | "sendgrid" | "twilio" | "whatsapp_cloud";
+                    provider: "smtp" | "sendgrid" | "twilio" | "whatsapp_cloud" | "fcm" | "apns";
                     name?: string;
+                    /** @description the provider's credentials (README "Integrations"): smtp {url, from?}; sendgrid {api_key}; twilio {account_sid, auth_token, from?}; whatsapp_cloud {phone_number_id, access_token}; fcm {service_account: the service account key file, as its JSON object or text}; apns {key_p8: the .p8 key's PEM, key_id, team_id, topic: the app's bundle id, environment?: production | sandbox} */
                     credentials: {
-                        [key: string]: string;
+                        [key: string]: string | {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };

@@ -1,7 +1,8 @@
-// What the HTTP API providers (Twilio, SendGrid, WhatsApp Cloud) share: one bounded request, and the
-// rule that turns its answer into an outcome. 2xx: accepted. A 4xx about the message (a bad number,
-// a refused recipient): rejected, for good. 401/403 (our credentials), 408, 409, 429, 5xx and
-// network errors: transient, retried by the dispatcher with backoff.
+// What the HTTP API providers (Twilio, SendGrid, WhatsApp Cloud, FCM) share: one bounded request, and
+// the rule that turns its answer into an outcome. 2xx: accepted. A 4xx about the message (a bad
+// number, a refused recipient): rejected, for good. 401/403 (our credentials), 408, 409, 429, 5xx and
+// network errors: transient, retried by the dispatcher with backoff, no sooner than a Retry-After
+// asks (README "Integrations").
 import { request } from 'undici';
 import type { SendOutcome } from './port.ts';
 
@@ -39,7 +40,22 @@ export function outcomeOfAnswer(answer: HttpAnswer, accepted: () => string | und
     const c = code?.();
     return { kind: 'rejected', reason: why, ...(c ? { code: c } : {}) };
   }
-  return { kind: 'transient', error: why };
+  return transient(why, answer.headers['retry-after']);
+}
+
+/** A transient outcome, with the wait the provider asked for when its Retry-After says one. */
+export function transient(error: string, retryAfter: string | string[] | undefined, now = Date.now()): SendOutcome {
+  const wait = retryAfterMs(retryAfter, now);
+  return { kind: 'transient', error: oneLine(error), ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
+}
+
+/** A Retry-After header (RFC 9110: delay-seconds or an HTTP date) as milliseconds from `now`; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const v = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (!v) return undefined;
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 /** A network failure or timeout: never the message's fault. */

@@ -42,8 +42,11 @@ export type SendOutcome =
   | { kind: 'accepted'; providerMessageId: string }
   /** the provider refused it for good (bad number, unknown mailbox, …) */
   | { kind: 'rejected'; reason: string; code?: string }
-  /** try again later (network error, 5xx, throttling) */
-  | { kind: 'transient'; error: string };
+  /**
+   * try again later (network error, 5xx, throttling); `retryAfterMs`: how long the provider asked us
+   * to wait (its Retry-After), which the dispatcher's next try honours up to its cap
+   */
+  | { kind: 'transient'; error: string; retryAfterMs?: number };
 
 export interface DeliveryReport {
   provider: string;

@@ -5,7 +5,11 @@ import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { z } from 'zod';
 import { trackingKeyByPublicKey, type TrackingKeyRow } from '../../projections/tracking.ts';
 import { forbidden, unauthorized, validationError } from '../errors.ts';
+import type { EventMetadata } from '../eventstore/port.ts';
+import { unseal } from '../seal.ts';
+import { type Identity, verifyIdentity } from '../tracking/identity.ts';
 import { originAllowed } from '../tracking/origins.ts';
+import { metadataOf } from './common.ts';
 import type { AppDeps } from './deps.ts';
 import { parseWith } from './route.ts';
 
@@ -42,6 +46,26 @@ export async function admit(engage: AppDeps['engage'], req: FastifyRequest, repl
   }
   if (origin !== undefined) reply.header('Access-Control-Allow-Origin', origin);
   return row;
+}
+
+/**
+ * A public request let in: the key (admit), its body parsed with `schema`, the identity checked where
+ * the account requires it (README "Browser tracking": identity verification), and the metadata its
+ * events carry (the account, the actor `tracking:<key>`).
+ */
+export async function admitPublic<T extends { identity: Identity }>(
+  engage: AppDeps['engage'],
+  req: FastifyRequest,
+  reply: FastifyReply,
+  body: unknown,
+  query: z.output<typeof KeyQuery>,
+  schema: z.ZodType<T>,
+): Promise<{ row: TrackingKeyRow; request: T; metadata: EventMetadata }> {
+  const row = await admit(engage, req, reply, publicKeyOf(body, query));
+  // from here on every answer, an error too, is readable by the page (the origin is allowed)
+  const request = parseWith(schema, body ?? {}, 'body');
+  if (row.require_identity) verifyIdentity(await unseal(engage.pool, row.secret_sealed!), request.identity);
+  return { row, request, metadata: { ...metadataOf(req), accountId: row.account_id, actor: `tracking:${row.public_key}` } };
 }
 
 /**

@@ -1,5 +1,6 @@
 // Integrations with outside providers: each provider's credentials validated by their own shape,
 // sealed into the creation event, and shown afterwards only as a hint (README "Integrations").
+import { createPrivateKey } from 'node:crypto';
 import { z } from 'zod';
 import { type IntegrationProvider, integrationDecider, integrationStream } from '../../commands/integration.ts';
 import type { IntegrationRow } from '../../projections/integrations.ts';
@@ -15,12 +16,69 @@ import { checkSmtpUrl } from '../webhooks/ssrf.ts';
 const secret = (min = 8) => z.string().min(min).max(4096);
 const E164 = z.string().regex(/^\+[1-9]\d{6,14}$/, 'an E.164 number such as +14155550123');
 
+/** Whether a PEM is a PKCS #8 private key of the kind a JWT algorithm signs with (RS256: RSA; ES256: P-256). */
+function isPkcs8Key(pem: string, kind: 'rsa' | 'p256'): boolean {
+  if (!pem.includes('-----BEGIN PRIVATE KEY-----')) return false;
+  try {
+    const key = createPrivateKey(pem);
+    return kind === 'rsa' ? key.asymmetricKeyType === 'rsa' : key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1';
+  } catch {
+    return false;
+  }
+}
+
+/** A PEM as JSON and environment variables carry it: escaped line breaks are line breaks. */
+const pemText = (v: unknown) => (typeof v === 'string' ? v.replace(/\\n/g, '\n').trim() : v);
+
+/**
+ * A Firebase service account's key file, as its JSON object or text (README "Integrations"): the
+ * fields FCM needs are checked and kept (its token_uri is read but never used: the token URL is the
+ * service's FCM_TOKEN_URL); the others of the file are let through and dropped.
+ */
+const serviceAccount = z
+  .preprocess(
+    (v) => {
+      if (typeof v !== 'string') return v;
+      try {
+        return JSON.parse(v) as unknown;
+      } catch {
+        return v;
+      }
+    },
+    z.looseObject(
+      {
+        type: z.literal('service_account', 'the key file of a service account ("type": "service_account")'),
+        project_id: z.string().regex(/^([a-z0-9.-]+:)?[a-z][a-z0-9-]{4,28}[a-z0-9]$/, 'a Google Cloud project id'),
+        private_key_id: z.string().regex(/^[0-9a-f]{8,64}$/, 'the id of the key (hex digits)').optional(),
+        client_email: z.email('the service account\'s email address'),
+        private_key: z.preprocess(pemText, z.string().max(16_384).refine((pem) => isPkcs8Key(pem, 'rsa'), 'a PEM RSA private key (-----BEGIN PRIVATE KEY-----)')),
+        token_uri: z.url().optional(),
+      },
+      'the service account JSON Firebase gives (an object, or its text)',
+    ),
+  )
+  .transform(({ project_id, private_key_id, client_email, private_key }) =>
+    JSON.stringify({ type: 'service_account', project_id, ...(private_key_id ? { private_key_id } : {}), client_email, private_key }),
+  );
+const appleId = (what: string) => z.string().regex(/^[A-Z0-9]{10}$/, `the ${what} (10 characters, A-Z and 0-9)`);
+
 /** Per provider: the channel it carries and the credentials it needs. */
 export const PROVIDERS = {
   smtp: { channel: 'email', credentials: z.strictObject({ url: z.url({ protocol: /^smtps?$/, message: 'smtp://user:pass@host:587 or smtps://…:465' }), from: z.email().optional() }) },
   sendgrid: { channel: 'email', credentials: z.strictObject({ api_key: z.string().regex(/^SG\.[\w-]{16,}\.[\w-]{16,}$/, 'a SendGrid API key (SG.….…)') }) },
   twilio: { channel: 'sms', credentials: z.strictObject({ account_sid: z.string().regex(/^AC[0-9a-f]{32}$/, 'a Twilio Account SID (AC + 32 hex digits)'), auth_token: z.string().regex(/^[0-9a-f]{32}$/, 'a Twilio auth token (32 hex digits)'), from: E164.optional() }) },
   whatsapp_cloud: { channel: 'whatsapp', credentials: z.strictObject({ phone_number_id: z.string().regex(/^\d{5,20}$/, 'the numeric phone number id'), access_token: secret(20) }) },
+  fcm: { channel: 'push', credentials: z.strictObject({ service_account: serviceAccount }) },
+  apns: {
+    channel: 'push',
+    credentials: z.strictObject({
+      key_p8: z.preprocess(pemText, z.string().max(4096).refine((pem) => isPkcs8Key(pem, 'p256'), 'the PEM of the .p8 key (-----BEGIN PRIVATE KEY-----, P-256)')),
+      key_id: appleId('key id'),
+      team_id: appleId('team id'),
+      topic: z.string().max(255).regex(/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/, "the app's bundle id (com.example.app)"),
+      environment: z.enum(['production', 'sandbox']).optional(),
+    }),
+  },
 } as const satisfies Record<IntegrationProvider, { channel: string; credentials: z.ZodType }>;
 
 /**
@@ -56,6 +114,13 @@ function hintOf(provider: IntegrationProvider, c: Record<string, string>): strin
       return `account ${masked(c.account_sid)}`;
     case 'whatsapp_cloud':
       return `phone number id ${c.phone_number_id}`;
+    case 'fcm': {
+      const { project_id, client_email } = JSON.parse(c.service_account) as { project_id: string; client_email: string };
+      const at = client_email.lastIndexOf('@');
+      return `project ${project_id}, ${masked(client_email.slice(0, at))}${client_email.slice(at)}`;
+    }
+    case 'apns':
+      return `team ${c.team_id}, key ${c.key_id}, ${c.topic}`;
   }
 }
 

@@ -249,7 +249,8 @@ export class Dispatcher extends WorkerLoop {
         } else if (s.attempts >= config.DISPATCH_MAX_ATTEMPTS) {
           out.push({ messageId: c.messageId, known, command: { type: 'RecordFailed', now, reason: `provider_unavailable: ${outcome.error}`, stage: 'provider', provider: provider.name } });
         } else {
-          const delay = doublingDelay(s.attempts, config.DISPATCH_RETRY_BASE_MS, 5 * 60_000);
+          // the later of our doubling delay and the provider's Retry-After, within the same cap
+          const delay = Math.min(Math.max(doublingDelay(s.attempts, config.DISPATCH_RETRY_BASE_MS, 5 * 60_000), outcome.retryAfterMs ?? 0), 5 * 60_000);
           out.push({ messageId: c.messageId, known, command: { type: 'Defer', now, error: `${provider.name}: ${outcome.error}`, retryAt: new Date(now.getTime() + delay) } });
         }
       }

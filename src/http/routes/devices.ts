@@ -15,14 +15,13 @@ import { resolveOne } from '../../events/contacts.ts';
 import { comparePositions } from '../../eventstore/port.ts';
 import { isId } from '../../ids.ts';
 import { PUSH_TOKEN, PUSH_TOKEN_MESSAGE } from '../../messages/validation.ts';
-import { unseal } from '../../seal.ts';
-import { contactRefOf, IdentitySchema, verifyIdentity } from '../../tracking/identity.ts';
+import { contactRefOf, IdentitySchema } from '../../tracking/identity.ts';
 import { TRACK_BODY_LIMIT } from '../../tracking/ingest.ts';
 import type { AppDeps } from '../deps.ts';
 import { Deleted, found, metadataOf } from '../common.ts';
 import { DateTime, Page } from '../openapi.ts';
-import { type AnyRoute, defineRoute, parseWith, registerRoutes } from '../route.ts';
-import { admit, KeyQuery, preflightRoute, publicKeyOf } from '../tracking-key.ts';
+import { type AnyRoute, defineRoute, registerRoutes } from '../route.ts';
+import { admitPublic, KeyQuery, preflightRoute } from '../tracking-key.ts';
 
 export const PUSH_DEVICES_PATH = '/v1/push/devices';
 
@@ -131,11 +130,7 @@ function publicRoutes({ engage }: AppDeps): AnyRoute[] {
       // 403: an origin the key does not allow; 404 and 409: the identified contact, as POST /v1/track
       errors: [401, 403, 404, 409],
       async handler({ body, query, req, reply }) {
-        const row = await admit(engage, req, reply, publicKeyOf(body, query));
-        // from here on every answer, an error too, is readable by the page (the origin is allowed)
-        const request = parseWith(PublicDeviceBody, body ?? {}, 'body');
-        if (row.require_identity) verifyIdentity(await unseal(engage.pool, row.secret_sealed!), request.identity);
-        const metadata = { ...metadataOf(req), accountId: row.account_id, actor: `tracking:${row.public_key}` };
+        const { row, request, metadata } = await admitPublic(engage, req, reply, body, query, PublicDeviceBody);
         const { device, created } = await runCommand(engage, metadata, PUBLIC_WAITS_FOR, async (m) => {
           // the contact found, or created when named by an unknown email or phone, as POST /v1/track finds it
           const contact = await resolveOne(engage, row.account_id, { contact: contactRefOf(request.identity) }, m);

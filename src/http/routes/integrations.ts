@@ -14,7 +14,13 @@ const INTEGRATIONS = ['integrations'];
 const CreateBody = z.strictObject({
   provider: z.enum(INTEGRATION_PROVIDERS),
   name: z.string().min(1).max(100).optional(),
-  credentials: z.record(z.string(), z.string()),
+  credentials: z
+    .record(z.string(), z.union([z.string().max(65_536), z.record(z.string(), z.unknown())]))
+    .describe(
+      "the provider's credentials (README \"Integrations\"): smtp {url, from?}; sendgrid {api_key}; twilio {account_sid, auth_token, from?}; " +
+        'whatsapp_cloud {phone_number_id, access_token}; fcm {service_account: the service account key file, as its JSON object or text}; ' +
+        "apns {key_p8: the .p8 key's PEM, key_id, team_id, topic: the app's bundle id, environment?: production | sandbox}",
+    ),
 });
 
 /** The channels the providers carry. */

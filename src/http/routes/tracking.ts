@@ -7,17 +7,15 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastif
 import { z } from 'zod';
 import { runCommand } from '../../command-handler.ts';
 import { INGEST_PATH, readSdk, SDK_PATH, trackingSnippet } from '../../tracking/browser.ts';
-import { verifyIdentity } from '../../tracking/identity.ts';
 import { ingest, PROFILE_TRAITS, TRACK_BODY_LIMIT, TrackBody, TrackBodyDoc } from '../../tracking/ingest.ts';
 import { OriginsBody } from '../../tracking/origins.ts';
 import {
   browserTraitRulesOf, changeTracking, identitySecretOf, rotateIdentitySecret, TRACKING_READ_MODELS, type TrackingSettings, trackingSettings,
 } from '../../tracking/service.ts';
-import { unseal } from '../../seal.ts';
 import type { AppDeps } from '../deps.ts';
 import { metadataOf } from '../common.ts';
-import { type AnyRoute, defineRoute, parseWith, registerRoutes } from '../route.ts';
-import { admit, KeyQuery, preflightRoute, publicKeyOf } from '../tracking-key.ts';
+import { type AnyRoute, defineRoute, registerRoutes } from '../route.ts';
+import { admitPublic, KeyQuery, preflightRoute } from '../tracking-key.ts';
 import { EventFailure } from './events.ts';
 
 /** When POST /v1/track answers, the contacts it created or changed and the events it stored are readable (as POST /v1/events). */
@@ -208,11 +206,7 @@ function publicRoutes({ engage }: AppDeps): AnyRoute[] {
       // 403: an origin the key does not allow; 404 and 409: the identified contact, as POST /v1/events
       errors: [401, 403, 404, 409],
       async handler({ body, query, req, reply }) {
-        const row = await admit(engage, req, reply, publicKeyOf(body, query));
-        // from here on every answer, an error too, is readable by the page (the origin is allowed)
-        const request = parseWith(TrackBody, body ?? {}, 'body');
-        if (row.require_identity) verifyIdentity(await unseal(engage.pool, row.secret_sealed!), request.identity);
-        const metadata = { ...metadataOf(req), accountId: row.account_id, actor: `tracking:${row.public_key}` };
+        const { row, request, metadata } = await admitPublic(engage, req, reply, body, query, TrackBody);
         const { results, ignoredTraits } = await runCommand(engage, metadata, INGEST_WAITS_FOR, (m) => ingest(engage, row.account_id, request, browserTraitRulesOf(row), m));
         const count = (status: string) => results.filter((r) => r.status === status).length;
         return {
