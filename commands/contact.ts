@@ -44,7 +44,28 @@ export type ContactEvent =
    */
   | { type: 'ContactDeviceRegistered'; data: ContactDeviceRegisteredData }
   /** A device no longer reached through the contact: removed by the API, unregistered by its provider, or replaced (moved to another contact, or past the cap). */
-  | { type: 'ContactDeviceRemoved'; data: ContactDeviceRemovedData };
+  | { type: 'ContactDeviceRemoved'; data: ContactDeviceRemovedData }
+  /**
+   * The person agreed to be contacted, through a signup form (README "Signup forms"): when, from
+   * where (`ip`, `user_agent`: personal data, sealed under the contact's key) and to what text.
+   */
+  | { type: 'ContactConsentRecorded'; data: ContactConsentRecordedData };
+
+export interface ContactConsentRecordedData {
+  account_id: string;
+  /** the contact */
+  id: string;
+  form_id: string;
+  submission_id: string;
+  list_id: string;
+  /** double_opt_in: confirmed by the link sent to the address; single_opt_in: the submission alone */
+  method: 'double_opt_in' | 'single_opt_in';
+  text: string;
+  ip: string | null;
+  user_agent: string | null;
+  submitted_at: string;
+  at: string;
+}
 
 export const DEVICE_PLATFORMS = ['ios', 'android', 'web'] as const;
 export type DevicePlatform = (typeof DEVICE_PLATFORMS)[number];
@@ -124,6 +145,8 @@ export interface ContactState {
   addresses: string[];
   /** its active push devices, oldest first (absent: none) */
   devices?: ContactDevice[];
+  /** the form submissions whose consent it recorded (absent: none) */
+  consents?: string[];
 }
 
 export type ContactCommand =
@@ -139,7 +162,9 @@ export type ContactCommand =
   /** the API's removal of one device (404 when the contact has no such active device) */
   | { type: 'RemoveDevice'; accountId: string; deviceId: string; now: Date }
   /** a token the contact no longer holds: unregistered by its provider, or replaced (moved to another contact); nothing when it has no such token */
-  | { type: 'RemoveDeviceToken'; accountId: string; token: string; reason: 'unregistered' | 'replaced'; now: Date };
+  | { type: 'RemoveDeviceToken'; accountId: string; token: string; reason: 'unregistered' | 'replaced'; now: Date }
+  /** a form submission's consent (once per submission: a confirmation retried records nothing more) */
+  | { type: 'RecordConsent'; accountId: string; consent: Omit<ContactConsentRecordedData, 'account_id' | 'id' | 'at'>; now: Date };
 
 /** The addresses among some contact fields (what messages to the contact are sent to). */
 const addressesIn = (f: ContactFields) => [f.email, f.phone].filter((a): a is string => typeof a === 'string' && a.length > 0);
@@ -203,6 +228,8 @@ export const contactDecider: Decider<ContactCommand, ContactState, ContactEvent>
       }
       case 'ContactDeviceRemoved':
         return { ...state, devices: (state.devices ?? []).filter((x) => x.device_id !== event.data.device_id) };
+      case 'ContactConsentRecorded':
+        return { ...state, consents: [...(state.consents ?? []), event.data.submission_id] };
       case 'EventTracked':
         // the contact's history, not its state: a contact with a million events folds as small as one with none
         return state;
@@ -290,6 +317,11 @@ export const contactDecider: Decider<ContactCommand, ContactState, ContactEvent>
         if (!(state.devices ?? []).some((d) => d.device_id === command.deviceId)) throw notFound('device');
         return [{ type: 'ContactDeviceRemoved', data: { account_id: command.accountId, id: state.id!, device_id: command.deviceId, reason: 'removed', at } }];
       }
+      case 'RecordConsent': {
+        visible(state, command.accountId);
+        if (state.consents?.includes(command.consent.submission_id)) return [];
+        return [{ type: 'ContactConsentRecorded', data: { account_id: command.accountId, id: state.id!, ...command.consent, at } }];
+      }
       case 'RemoveDeviceToken': {
         if (state.status === 'none' || state.accountId !== command.accountId) throw notFound('contact');
         const device = (state.devices ?? []).find((d) => d.token === command.token);
@@ -307,3 +339,5 @@ export const CONTACT_EVENT_TYPES = ['ContactCreated', 'ContactUpdated', 'Contact
 export const TRACKED_EVENT_TYPES = ['EventTracked'] as const;
 /** The contact's push devices (README "Push devices"), on the same stream; the contacts read model does not follow them. */
 export const DEVICE_EVENT_TYPES = ['ContactDeviceRegistered', 'ContactDeviceRemoved'] as const;
+/** The consents the contact gave (README "Signup forms"), on the same stream; no read model follows them. */
+export const CONSENT_EVENT_TYPES = ['ContactConsentRecorded'] as const;

@@ -13,6 +13,7 @@ export const PLATFORM_EVENTS = [
   'message.received',
   'email.opened',
   'campaign.sent',
+  'form.submitted',
 ] as const;
 export type PlatformEvent = (typeof PLATFORM_EVENTS)[number];
 export type EndpointStatus = 'active' | 'disabled';

@@ -6,6 +6,7 @@ import { contactEventsProjection } from './contact-events.ts';
 import { conversationsProjection } from './conversations.ts';
 import { contactsProjection } from './contacts.ts';
 import { customFieldsProjection } from './custom-fields.ts';
+import { formsProjection } from './forms.ts';
 import { importsProjection } from './imports.ts';
 import { listsProjection } from './lists.ts';
 import { pushDevicesProjection } from './push-devices.ts';
@@ -29,7 +30,7 @@ export const ALL_PROJECTIONS: Projection[] = [
   authProjection, campaignsProjection, contactEventsProjection, contactsProjection, customFieldsProjection, importsProjection, listsProjection,
   messagesProjection, segmentsProjection, conversationsProjection, replyRoutesProjection, suppressionsProjection, trackingProjection, webhookOutboxProjection,
   sendersProjection, emailDomainsProjection, integrationsProjection, linkDomainsProjection, billingProjection, analyticsProjection, listGrowthProjection, aiProjection,
-  templatesProjection, pushDevicesProjection,
+  templatesProjection, pushDevicesProjection, formsProjection,
 ];
 
 export function findProjection(name: string): Projection | undefined {

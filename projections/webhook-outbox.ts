@@ -69,7 +69,7 @@ const QUEUE_TABLE_STORAGE = 'fillfactor = 70, autovacuum_vacuum_scale_factor = 0
  * none keeps a row of its own. Message events keep hooks, and erasures, endpoint, inbound-settings and
  * replay events change the outbox's tables.
  */
-const DELIVERY_ONLY_TYPES: ReadonlySet<string> = new Set(['ContactCreated', 'ContactUpdated', 'ContactBounced', 'RecipientSuppressed', 'CampaignSent', 'InboundMessageReceived']);
+const DELIVERY_ONLY_TYPES: ReadonlySet<string> = new Set(['ContactCreated', 'ContactUpdated', 'ContactBounced', 'RecipientSuppressed', 'CampaignSent', 'InboundMessageReceived', 'FormSubmitted']);
 
 export const webhookOutboxProjection: Projection = {
   name: 'webhook_outbox',
@@ -82,7 +82,7 @@ export const webhookOutboxProjection: Projection = {
   types: [
     'WebhookEndpointCreated', 'WebhookEndpointUpdated', 'WebhookEndpointDeleted',
     'MessageAccepted', 'MessageQueued', 'MessageSent', 'MessageDelivered', 'MessageFailed', 'MessageOpened',
-    'ContactCreated', 'ContactUpdated', 'ContactBounced', 'RecipientSuppressed', 'CampaignSent', 'InboundSettingsChanged', 'InboundMessageReceived',
+    'ContactCreated', 'ContactUpdated', 'ContactBounced', 'RecipientSuppressed', 'CampaignSent', 'InboundSettingsChanged', 'InboundMessageReceived', 'FormSubmitted',
     ...WEBHOOK_REPLAY_EVENT_TYPES,
     ...ERASURE_EVENTS,
   ],

@@ -4,6 +4,7 @@
 import type { CampaignEvent } from '../commands/campaign.ts';
 import type { ContactEvent } from '../commands/contact.ts';
 import type { ConversationEvent } from '../commands/conversation.ts';
+import type { FormSubmissionEvent } from '../commands/form-submission.ts';
 import { failureCode, failureReasonOf, type MessageEvent } from '../commands/message.ts';
 import type { SuppressionEvent } from '../commands/suppression.ts';
 import type { PlatformEvent } from '../commands/webhook-endpoint.ts';
@@ -55,7 +56,7 @@ export interface Receivers {
   inboundUrl?: string;
 }
 
-type OutboxEvent = MessageEvent | ContactEvent | SuppressionEvent | CampaignEvent | ConversationEvent;
+type OutboxEvent = MessageEvent | ContactEvent | SuppressionEvent | CampaignEvent | ConversationEvent | FormSubmissionEvent;
 
 /** The log's event types each platform event comes from (below), for a reader of the log that wants only those (a replay). */
 export const LOG_TYPES_OF_PLATFORM_EVENT: Readonly<Record<PlatformEvent, readonly string[]>> = {
@@ -68,6 +69,7 @@ export const LOG_TYPES_OF_PLATFORM_EVENT: Readonly<Record<PlatformEvent, readonl
   'message.received': ['InboundMessageReceived'],
   'email.opened': ['MessageOpened'],
   'campaign.sent': ['CampaignSent'],
+  'form.submitted': ['FormSubmitted'],
 };
 
 const PER_MESSAGE_STATUS: Partial<Record<MessageEvent['type'], string>> = {
@@ -130,6 +132,13 @@ export function deliveriesFor(recorded: RecordedEvent, receivers: Receivers): De
       return toEndpoints(e.data.account_id, 'email.opened', { message_id: e.data.id, first: e.data.first, opens: e.data.count, opened_at: e.data.at });
     case 'CampaignSent':
       return toEndpoints(e.data.account_id, 'campaign.sent', { campaign_id: e.data.id, name: e.data.name, accepted: e.data.accepted, skipped: e.data.skipped, sent_at: e.data.sent_at });
+    case 'FormSubmitted': {
+      // what was entered stays out of the body: until it is confirmed it is stored nowhere in clear
+      // (README "Signup forms"); the contact it becomes comes as contact.created or contact.updated
+      const d = e.data;
+      const data = { form_id: d.form_id, submission_id: d.id, double_opt_in: d.double_opt_in, status: d.double_opt_in ? 'pending_confirmation' : 'confirmed', submitted_at: d.submitted_at };
+      return endpointDeliveries(recorded, receivers.endpoints, d.account_id, 'form.submitted', data, null);
+    }
     default:
       return [];
   }

@@ -44,6 +44,8 @@ export const ID_PREFIXES = {
   webhookReplay: 'rpl',
   template: 'tpl',
   device: 'dev',
+  form: 'frm',
+  formSubmission: 'fsub',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -18,6 +18,7 @@ import { authRoutes } from './routes/auth.ts';
 import { campaignRoutes } from './routes/campaigns.ts';
 import { contactRoutes } from './routes/contacts.ts';
 import { devicePublicRoutes, deviceRoutes } from './routes/devices.ts';
+import { formPublicRoutes, formRoutes } from './routes/forms.ts';
 import { conversationRoutes } from './routes/conversations.ts';
 import { eventRoutes } from './routes/events.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -115,7 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swagger, swaggerOptions(VERSION, documentServers(engage.config)));
 
   const registry: AnyRoute[] = [];
-  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, deviceRoutes, listRoutes, segmentRoutes, eventRoutes, messageRoutes, campaignRoutes, webhookEndpointRoutes, unsubscribeRoutes, conversationRoutes, senderRoutes, emailDomainRoutes, integrationRoutes, linkDomainRoutes, billingRoutes, analyticsRoutes, aiRoutes, templateRoutes, historyRoutes];
+  const groups = [healthRoutes, authRoutes, accountRoutes, contactRoutes, deviceRoutes, listRoutes, segmentRoutes, eventRoutes, messageRoutes, campaignRoutes, webhookEndpointRoutes, unsubscribeRoutes, conversationRoutes, senderRoutes, emailDomainRoutes, integrationRoutes, linkDomainRoutes, billingRoutes, analyticsRoutes, aiRoutes, templateRoutes, formRoutes, historyRoutes];
   for (const group of groups) registerRoutes(app, group(deps), registry);
   registerRoutes(app, trackingRoutes(deps), registry);
   registerRoutes(app, importRoutes(deps), registry);
@@ -126,6 +127,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // browser tracking's public endpoints: a child context reading JSON sent as text/plain too (sendBeacon), at most 64 KiB
   await app.register(trackingPublicRoutes(deps, registry));
   await app.register(devicePublicRoutes(deps, registry));
+  // signup forms' public side: the submit route, the hosted page, the snippet's script, the confirmation link
+  await app.register(formPublicRoutes(deps, registry));
   // inbound provider callbacks: a child context with raw-body parsers (signatures), outside the OpenAPI document
   await app.register(providerWebhookRoutes(deps));
   // the agent tools (MCP): after every route group, since its tools are routes read from the registry

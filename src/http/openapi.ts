@@ -152,6 +152,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   tracking: 'Browser tracking: the snippet, its key and identity',
   'agent tools': 'The tool endpoint for AI agents (MCP)',
   templates: 'Messages written once in Liquid, versioned, previewed and sent personalised',
+  forms: 'Signup forms: hosted page, snippet, double opt-in and consent',
 };
 
 /** The document's tag list: every tag an operation carries, in order of first use, described. */

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { contactDecider, contactStream } from '../../commands/contact.ts';
 import { erasureDecider, erasureStream } from '../../commands/erasure.ts';
 import { contactIdsWithAddress } from '../../projections/contacts.ts';
+import { pendingSubmissionsTo } from '../../projections/forms.ts';
 import { releaseAllOf } from '../claims.ts';
 import { loadContact, releaseContactClaims, UNIQUE_CONTACT_FIELDS } from '../contacts/service.ts';
 import { handleCommand } from '../command-handler.ts';
@@ -25,7 +26,7 @@ import { suppressRecipient } from '../messages/suppressions.ts';
 import { addressHasher, normaliseAddress } from './address-hash.ts';
 import { ERASED } from './codec.ts';
 import { contactErasure, type ErasureRecord, markErasureCompleted, recordErasure } from './erasures-table.ts';
-import { addressSubject, contactSubject, eraseKeys } from './keys.ts';
+import { addressSubject, contactSubject, eraseKeys, submissionSubject } from './keys.ts';
 
 /** The read models an erasure changes: its HTTP response waits until they show it. */
 export const ERASURE_READ_MODELS = ['contacts', 'lists', 'messages', 'suppressions', 'webhook_outbox', 'contact_events', 'push_devices'];
@@ -109,7 +110,9 @@ export async function eraseAddress(engage: Engage, accountId: string, address: s
  */
 async function completeErasure(engage: Engage, record: ErasureRecord, metadata: EventMetadata, contactIds: string[] = []) {
   const { erasure_id: erasureId, account_id: accountId, address_hashes: hashes } = record;
-  const subjects = [...(record.contact_id ? [contactSubject(record.contact_id)] : []), ...hashes.map(addressSubject)];
+  // with the pending signup-form submissions to those addresses, each under its own key (README "Signup forms")
+  const submissions = await pendingSubmissionsTo(engage.pool, accountId, hashes);
+  const subjects = [...(record.contact_id ? [contactSubject(record.contact_id)] : []), ...hashes.map(addressSubject), ...submissions.map(submissionSubject)];
   // the values the contact's claims hold, read while its keys still exist (a run resumed after they
   // were destroyed, or after the contact's erasure was appended, finds its claims by their owner)
   const contact = record.kind === 'contact' ? await loadContact(engage, record.contact_id!) : undefined;

@@ -12,6 +12,8 @@ import { prepared } from '../db/prepared.ts';
 
 /** The subject of a contact's own data. */
 export const contactSubject = (contactId: string) => `contact:${contactId}`;
+/** The subject of a signup form's submission (README "Signup forms"): sealed under its own key until it becomes a contact. */
+export const submissionSubject = (submissionId: string) => `submission:${submissionId}`;
 /** The subject of an address: its keyed hash (src/personal-data/address-hash.ts), never the address. */
 export const addressSubject = (addressHash: string) => `address:${addressHash}`;
 

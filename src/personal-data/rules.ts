@@ -1,6 +1,6 @@
 // Which events carry personal data, where in their data it sits, and whose it is (the subject whose
 // key seals it). A new event type with personal data gets its rule here; nothing else changes.
-import { addressSubject, contactSubject } from './keys.ts';
+import { addressSubject, contactSubject, submissionSubject } from './keys.ts';
 
 type Data = Record<string, any>;
 
@@ -33,6 +33,10 @@ export const PERSONAL_DATA_RULES: Readonly<Record<string, PersonalDataRule>> = {
   ContactBounced: { paths: ['email', 'reason'], subject: ofContact },
   // a push device's token reaches the person's phone or browser: the contact's (README "Push devices")
   ContactDeviceRegistered: { paths: ['token'], subject: ofContact },
+  // a signup form's submission, under its own key until it is confirmed (README "Signup forms"); the
+  // consent a contact gave keeps where it came from under the contact's key
+  FormSubmitted: { paths: ['fields', 'ip', 'user_agent'], subject: (data: Data) => submissionSubject(data.id as string) },
+  ContactConsentRecorded: { paths: ['ip', 'user_agent'], subject: ofContact },
   // what a contact did: its properties are the contact's (the event's name stays readable for segments)
   EventTracked: { paths: ['properties'], subject: (data: Data) => contactSubject(data.contact_id as string) },
   // a message's recipient and content belong to its recipient address (erasing a contact erases the

@@ -2,6 +2,7 @@
 import type { Engage } from '../context.ts';
 import { BulkIntakeSweeper } from './bulk-intake-sweeper.ts';
 import { CampaignSender } from './campaign-sender.ts';
+import { FormSubmissionSweeper } from './form-submission-sweeper.ts';
 import { ImportWorker } from './imports.ts';
 import { type Messaging, startMessaging } from './messaging.ts';
 import { WebhookSender } from './webhook-sender.ts';
@@ -19,6 +20,8 @@ export interface Workers {
   senderCodes?: SenderVerificationCourier;
   /** appends the bulks a process accepted and left out of the log */
   bulkIntakes?: BulkIntakeSweeper;
+  /** erases the form submissions nobody confirmed in time */
+  formSubmissions?: FormSubmissionSweeper;
   /** the inbound SMTP listener, when INBOUND_SMTP_PORT is set */
   inboundSmtp?: InboundSmtp;
   stop(): Promise<void>;
@@ -41,6 +44,8 @@ export async function startWorkers(engage: Engage): Promise<Workers> {
   senderCodes.start();
   const bulkIntakes = new BulkIntakeSweeper(engage);
   bulkIntakes.start();
+  const formSubmissions = new FormSubmissionSweeper(engage);
+  formSubmissions.start();
   const port = engage.config.INBOUND_SMTP_PORT;
   const inboundSmtp = port === undefined ? undefined : await startInboundSmtp(engage, port, engage.config.INBOUND_SMTP_HOST);
   return {
@@ -51,10 +56,11 @@ export async function startWorkers(engage: Engage): Promise<Workers> {
     imports,
     senderCodes,
     bulkIntakes,
+    formSubmissions,
     inboundSmtp,
     async stop() {
       await inboundSmtp?.close();
-      await Promise.all([messaging.stop(), webhooks.stop(), replays.stop(), campaigns.stop(), imports.stop(), senderCodes.stop(), bulkIntakes.stop()]);
+      await Promise.all([messaging.stop(), webhooks.stop(), replays.stop(), campaigns.stop(), imports.stop(), senderCodes.stop(), bulkIntakes.stop(), formSubmissions.stop()]);
     },
   };
 }

@@ -295,3 +295,24 @@ describe('push devices (README "Push devices")', () => {
     given([...withDevice, deleted]).when({ type: 'RemoveDeviceToken', accountId, token: 'tok-00000001', reason: 'unregistered', now: at(3) }).then([]);
   });
 });
+
+describe('consent from a signup form (README "Signup forms")', () => {
+  const consent = {
+    form_id: 'frm_1', submission_id: 'fsub_1', list_id: 'lst_1', method: 'double_opt_in' as const, text: 'I agree to the newsletter.',
+    ip: '203.0.113.9', user_agent: 'Mozilla/5.0', submitted_at: iso(1),
+  };
+  const record = (minutes: number, accountId_ = accountId) => ({ type: 'RecordConsent' as const, accountId: accountId_, consent, now: at(minutes) });
+  const recorded: ContactEvent = { type: 'ContactConsentRecorded', data: { ...base, ...consent, at: iso(2) } };
+
+  it('is recorded once per submission: a confirmation repeated records nothing more', () => {
+    given([created]).when(record(2)).then([recorded]);
+    given([created, recorded]).when(record(3)).thenNothingHappened();
+    given([created, recorded]).when({ ...record(3), consent: { ...consent, submission_id: 'fsub_2' } }).then([{ type: 'ContactConsentRecorded', data: { ...base, ...consent, submission_id: 'fsub_2', at: iso(3) } }]);
+  });
+
+  it('is refused for a deleted, missing or other account’s contact', () => {
+    given([created, deleted]).when(record(2)).thenThrows(domainError('not_found', 404));
+    given([]).when(record(2)).thenThrows(domainError('not_found', 404));
+    given([created]).when(record(2, 'acct_2')).thenThrows(domainError('not_found', 404));
+  });
+});

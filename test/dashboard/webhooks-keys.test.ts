@@ -63,7 +63,7 @@ describe('the Webhooks pages', () => {
     const form = page.getByRole('form', { name: 'Add endpoint', exact: true });
     await form.getByLabel('URL').fill(receiver.url);
     await form.getByLabel('contact.created', { exact: true }).check();
-    await expect.poll(() => form.getByText('1 of 9 checked.').count()).toBe(1);
+    await expect.poll(() => form.getByText('1 of 10 checked.').count()).toBe(1);
     await form.getByRole('button', { name: 'Add endpoint' }).click();
 
     const shown = page.getByRole('region', { name: 'Signing secret', exact: true });

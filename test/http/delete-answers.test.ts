@@ -48,6 +48,14 @@ const DELETIONS: Record<string, Deletion> = {
   '/v1/account/link-domains/:id': removes('/v1/account/link-domains', { domain: 'links.gone.example.com' }),
   '/v1/integrations/:id': removes('/v1/integrations', { provider: 'smtp', credentials: { url: 'smtps://mailer:s3cret@smtp.acme.test:465' } }),
   '/v1/senders/:id': removes('/v1/senders', { sender: '+14155550123', channel: 'sms', country: 'US' }),
+  '/v1/forms/:id': {
+    removes: true,
+    async make() {
+      const list = await created('/v1/lists', { name: 'Form list' });
+      const { id } = await created('/v1/forms', { name: 'Gone', fields: [{ name: 'email' }], list_id: list.id, consent_text: 'I agree.' });
+      return { path: `/v1/forms/${id}`, answer: { id, deleted: true } };
+    },
+  },
   // the deletes whose answers are their own, as README documents them
   '/v1/account/api-keys/:id': {
     async make() {

@@ -5,6 +5,7 @@ import { accountStream } from '../../../commands/account.ts';
 import { contactStream } from '../../../commands/contact.ts';
 import { emailDomainStream } from '../../../commands/email-domain.ts';
 import { listStream } from '../../../commands/list.ts';
+import { formStream } from '../../../commands/form.ts';
 import { segmentStream } from '../../../commands/segment.ts';
 import { templateStream } from '../../../commands/template.ts';
 import { webhookEndpointStream } from '../../../commands/webhook-endpoint.ts';
@@ -48,6 +49,7 @@ const ROUTES: HistoryRoute[] = [
   { url: '/v1/contacts/:id/history', operationId: 'listContactHistory', tag: 'contacts', resource: 'contact', source: (_a, id) => ({ stream: contactStream(id) }) },
   { url: '/v1/lists/:id/history', operationId: 'listListHistory', tag: 'lists', resource: 'list', source: (_a, id) => ({ stream: listStream(id) }) },
   { url: '/v1/segments/:id/history', operationId: 'listSegmentHistory', tag: 'segments', resource: 'segment', source: (_a, id) => ({ stream: segmentStream(id) }) },
+  { url: '/v1/forms/:id/history', operationId: 'listFormHistory', tag: 'forms', resource: 'form', source: (_a, id) => ({ stream: formStream(id) }) },
   { url: '/v1/templates/:id/history', operationId: 'listTemplateHistory', tag: 'templates', resource: 'template', source: (_a, id) => ({ stream: templateStream(id) }) },
   { url: '/v1/webhook-endpoints/:id/history', operationId: 'listWebhookEndpointHistory', tag: 'webhooks', resource: 'webhook endpoint', source: (_a, id) => ({ stream: webhookEndpointStream(id) }) },
   {
