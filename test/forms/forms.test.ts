@@ -222,6 +222,16 @@ describe('without double opt-in', () => {
     expect(await members(acct.key, list_id)).toEqual([contact!.id]);
     const history = await server.call('GET', `/v1/contacts/${contact!.id}/history`, { key: acct.key });
     expect(history.body.data.find((e: { type: string }) => e.type === 'ContactConsentRecorded').changes.method).toBe('single_opt_in');
+
+    // a browser's post of the hosted form goes on to redirect_url once subscribed
+    const redirecting = await formOf(acct.key, { double_opt_in: false, redirect_url: 'https://shop.example/welcome', min_fill_seconds: 0 });
+    const posted = await raw('POST', `/v1/forms/${redirecting.form.id}/submit`, {
+      body: new URLSearchParams({ email: `eve-${unique()}@example.com`, _hp: '', _started: await startToken(redirecting.form.id) }).toString(),
+      type: 'application/x-www-form-urlencoded',
+    });
+    expect(posted.status).toBe(303);
+    expect(posted.headers.get('location')).toBe('https://shop.example/welcome');
+    expect(await members(acct.key, redirecting.list_id)).toHaveLength(1);
   });
 });
 
