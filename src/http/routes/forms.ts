@@ -17,6 +17,7 @@ import { pageHeaders } from '../../html-page.ts';
 import { originAllowed } from '../../tracking/origins.ts';
 import type { Engage } from '../../context.ts';
 import type { AppDeps } from '../deps.ts';
+import { prefersJson } from '../negotiation.ts';
 import { Deleted, found, metadataOf, pageById, pageQuery } from '../common.ts';
 import { Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute, registerRoutes } from '../route.ts';
@@ -189,7 +190,8 @@ function readSubmission(req: FastifyRequest): { kind: BodyKind; values: Record<s
   return { kind, values, ...(honeypot ? { honeypot } : {}), ...(started !== undefined ? { started } : {}) };
 }
 
-const wantsJson = (req: FastifyRequest, kind: BodyKind) => kind === 'json' || /application\/json/i.test(req.headers.accept ?? '');
+/** JSON answers for code posting JSON, and for a client that prefers JSON to a page */
+const wantsJson = (req: FastifyRequest, kind: BodyKind) => kind === 'json' || prefersJson(req);
 
 function sendPage(reply: FastifyReply, status: number, html: string, formTargets: readonly string[] = [], referrer?: 'same-origin') {
   return reply.code(status).headers(pageHeaders(formTargets, referrer)).type('text/html; charset=utf-8').send(html);
@@ -275,7 +277,7 @@ function publicRoutes({ engage }: AppDeps): AnyRoute[] {
       pageErrors: true,
       responses: { 200: 'the form' },
       async handler({ params, req, reply }) {
-        return orError(req, reply, false, async () => {
+        return orError(req, reply, prefersJson(req), async () => {
           const form = await liveForm(engage, params.id);
           const inputs = inputsOf(form.definition.fields, await loadDefinitions(engage, form.account_id));
           const token = (await FormTokens.of(engage.pool)).startToken(form.id, engage.clock.now());
@@ -323,7 +325,7 @@ function publicRoutes({ engage }: AppDeps): AnyRoute[] {
       responses: { 200: 'the confirmation page' },
       errors: [410],
       async handler({ params, req, reply }) {
-        return orError(req, reply, false, async () => {
+        return orError(req, reply, prefersJson(req), async () => {
           const { form } = await confirmationOf(engage, params.token);
           return sendPage(reply, 200, confirmPage(form.definition.name), redirectOrigin(form.definition.redirect_url));
         });
@@ -344,7 +346,7 @@ function publicRoutes({ engage }: AppDeps): AnyRoute[] {
       responses: { 200: 'the page saying it is done', 303: 'sent on to the form\'s redirect_url' },
       errors: [410],
       async handler({ params, req, reply }) {
-        return orError(req, reply, false, async () => {
+        return orError(req, reply, prefersJson(req), async () => {
           const { submissionId, form } = await confirmationOf(engage, params.token);
           await runCommand(engage, metadataOf(req), SUBMIT_WAITS_FOR, (m) => confirmSubmission(engage, submissionId, m));
           if (form.definition.redirect_url) return reply.code(303).header('Location', form.definition.redirect_url).send();

@@ -15,6 +15,7 @@ import { toIssues } from '../../validation.ts';
 import { confirmPage, errorPage, PAGE_HEADERS, unsubscribedPage } from '../../suppressions/pages.ts';
 import { addSuppression, removeSuppression, suppressionOut, unsubscribeByToken, unsubscribeTarget } from '../../suppressions/service.ts';
 import type { AppDeps } from '../deps.ts';
+import { prefersJson } from '../negotiation.ts';
 import { metadataOf, pageAfter, pageQuery } from '../common.ts';
 import { Page } from '../openapi.ts';
 import { type AnyRoute, defineRoute, registerRoutes } from '../route.ts';
@@ -116,29 +117,10 @@ const MULTIPART_TYPE = 'multipart/form-data';
 /** a one-click body is 26 bytes (a little more as multipart) */
 const FORM_BODY_LIMIT = 4096;
 
-/** The best quality the Accept header gives a media type (by exact type, type/*, or *\/*); no header: everything 1. */
-function quality(accept: string | undefined, type: string): number {
-  if (!accept) return 1;
-  const [major] = type.split('/');
-  let best = 0;
-  let specificity = -1;
-  for (const part of accept.split(',')) {
-    const [range, ...params] = part.trim().toLowerCase().split(';');
-    const q = Number(params.map((p) => p.trim()).find((p) => p.startsWith('q='))?.slice(2) ?? 1);
-    const s = range === type ? 2 : range === `${major}/*` ? 1 : range === '*/*' ? 0 : -1;
-    // the most specific range that matches decides (RFC 9110 §12.5.1)
-    if (s > specificity && Number.isFinite(q)) [best, specificity] = [q, s];
-  }
-  return best;
-}
-
-/** JSON only when the client prefers it to HTML: a browser or a mail client gets a page. */
-const wantsJson = (req: FastifyRequest) => quality(req.headers.accept, 'application/json') > quality(req.headers.accept, 'text/html');
-
 /** Answers a page, or JSON for a client that asked for it; errors likewise (the JSON ones as the API's flat body). */
 async function answer(req: FastifyRequest, reply: FastifyReply, status: number, html: string, json: unknown): Promise<unknown> {
   reply.code(status);
-  if (wantsJson(req)) return reply.type('application/json; charset=utf-8').send(json);
+  if (prefersJson(req)) return reply.type('application/json; charset=utf-8').send(json);
   return reply.type('text/html; charset=utf-8').send(html);
 }
 

@@ -39,6 +39,7 @@ const CATALOGUE: { name: PlatformEvent; description: string }[] = [
   { name: 'message.received', description: 'an inbound email reply arrives' },
   { name: 'email.opened', description: 'a reader opens an HTML email (its open pixel is fetched; machine opens are left out)' },
   { name: 'campaign.sent', description: 'a campaign has finished sending' },
+  { name: 'form.submitted', description: 'a hosted form is submitted; fires on every submission' },
 ];
 
 /** A write met another on the same stream on every retry (write conflict). */
