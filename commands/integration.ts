@@ -3,8 +3,10 @@
 import type { Decider } from '../src/decider.ts';
 import { conflict, notFound } from '../src/errors.ts';
 
-export const INTEGRATION_PROVIDERS = ['smtp', 'sendgrid', 'twilio', 'whatsapp_cloud', 'fcm', 'apns'] as const;
+export const INTEGRATION_PROVIDERS = ['smtp', 'sendgrid', 'twilio', 'twilio_voice', 'twilio_rcs', 'whatsapp_cloud', 'fcm', 'apns'] as const;
 export type IntegrationProvider = (typeof INTEGRATION_PROVIDERS)[number];
+/** The providers that are a Twilio account: their callbacks are signed with that account's auth token. */
+export const TWILIO_PROVIDERS = ['twilio', 'twilio_voice', 'twilio_rcs'] as const satisfies readonly IntegrationProvider[];
 
 export interface IntegrationRecord {
   id: string;

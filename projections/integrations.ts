@@ -57,3 +57,9 @@ export async function accountIntegrations(db: Db, accountId: string): Promise<In
   const { rows } = await db.query<IntegrationRow>('SELECT * FROM integrations WHERE account_id = $1 ORDER BY id DESC', [accountId]);
   return rows;
 }
+
+/** One integration by its id, whatever its account, while it is not removed (a callback URL names it). */
+export async function liveIntegration(db: Db, id: string): Promise<IntegrationRow | undefined> {
+  const { rows } = await db.query<IntegrationRow>('SELECT * FROM integrations WHERE id = $1', [id]);
+  return rows[0];
+}

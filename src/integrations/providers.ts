@@ -1,9 +1,9 @@
 // The providers of accounts' integrations at dispatch: an account with an integration for a
-// channel sends that channel's messages through it (its own SMTP server, SendGrid, Twilio, WhatsApp
-// Cloud, Firebase or Apple account) instead of the service's provider; with both an APNs and an FCM
-// integration, each push goes to the one its device token belongs to. The account's integrations
-// are read once per INTEGRATIONS_TTL_MS; one provider instance per integration, closed once it is
-// removed (README "Integrations").
+// channel sends that channel's messages through it (its own SMTP server, SendGrid, Twilio for sms,
+// voice or rcs, WhatsApp Cloud, Firebase or Apple account) instead of the service's provider; with
+// both an APNs and an FCM integration, each push goes to the one its device token belongs to. The
+// account's integrations are read once per INTEGRATIONS_TTL_MS; one provider instance per
+// integration, closed once it is removed (README "Integrations").
 import type pg from 'pg';
 import type { Channel } from '../../commands/message.ts';
 import { accountIntegrations, type IntegrationRow } from '../../projections/integrations.ts';
@@ -12,7 +12,8 @@ import { FcmProvider, type FcmServiceAccount } from '../channels/fcm.ts';
 import { PushRouter } from '../channels/push-router.ts';
 import { SendgridProvider } from '../channels/sendgrid.ts';
 import { type AccountDkimKeyLookup, SmtpProvider } from '../channels/smtp.ts';
-import { TwilioProvider } from '../channels/twilio.ts';
+import { TwilioProvider, type TwilioCredentials } from '../channels/twilio.ts';
+import { TwilioVoiceProvider } from '../channels/twilio-voice.ts';
 import { WhatsappCloudProvider } from '../channels/whatsapp-cloud.ts';
 import type { ChannelProvider } from '../channels/port.ts';
 import type { Clock } from '../clock.ts';
@@ -21,6 +22,24 @@ import { unseal } from '../seal.ts';
 import { TtlCache } from '../ttl-cache.ts';
 
 export const INTEGRATIONS_TTL_MS = 5_000;
+
+/**
+ * Where Twilio reports on an integration's messages and calls: the carrier callback route with the
+ * integration's id, PUBLIC_BASE_URL's path prefix kept (the route checks the signature over
+ * PUBLIC_BASE_URL + the path it is called at).
+ */
+export const carrierCallbackUrl = (publicBaseUrl: string, integrationId: string) =>
+  `${publicBaseUrl.replace(/\/+$/, '')}/v1/webhooks/carrier?integration=${encodeURIComponent(integrationId)}`;
+
+/** The fields of a Twilio integration's credentials its provider reads (the others' absent ones left out). */
+function twilioCredentials(c: Record<string, string>): TwilioCredentials {
+  return {
+    account_sid: c.account_sid,
+    auth_token: c.auth_token,
+    ...(c.from ? { from: c.from } : {}),
+    ...(c.messaging_service_sid ? { messaging_service_sid: c.messaging_service_sid } : {}),
+  };
+}
 
 export type IntegrationConfig = Pick<
   Config,
@@ -131,10 +150,11 @@ export class IntegrationProviders {
         case 'sendgrid':
           return new SendgridProvider({ api_key: credentials.api_key }, { apiBase: this.config.SENDGRID_API_BASE, timeoutMs, defaultFrom: this.config.EMAIL_FROM });
         case 'twilio':
-          return new TwilioProvider(
-            { account_sid: credentials.account_sid, auth_token: credentials.auth_token, ...(credentials.from ? { from: credentials.from } : {}) },
-            { apiBase: this.config.TWILIO_API_BASE, timeoutMs, ...(this.config.PUBLIC_BASE_URL ? { statusCallback: new URL('/v1/webhooks/carrier', this.config.PUBLIC_BASE_URL).toString() } : {}) },
-          );
+        case 'twilio_rcs':
+          // rcs: the same Messages resource, through the integration's Messaging Service (README "Voice and RCS: Twilio")
+          return new TwilioProvider(twilioCredentials(credentials), { apiBase: this.config.TWILIO_API_BASE, timeoutMs, ...this.carrierCallback(row.id) });
+        case 'twilio_voice':
+          return new TwilioVoiceProvider(twilioCredentials(credentials), { apiBase: this.config.TWILIO_API_BASE, timeoutMs, ...this.carrierCallback(row.id) });
         case 'whatsapp_cloud':
           return new WhatsappCloudProvider({ phone_number_id: credentials.phone_number_id, access_token: credentials.access_token }, { apiBase: this.config.WHATSAPP_API_BASE, timeoutMs });
         case 'fcm':
@@ -149,6 +169,16 @@ export class IntegrationProviders {
           throw new Error(`integration ${row.id}: no provider for ${row.provider}`);
       }
     })();
+  }
+
+  /**
+   * The StatusCallback of a Twilio integration's messages and calls, when PUBLIC_BASE_URL says where
+   * Twilio can reach us: Twilio signs them with the account's own auth token, so the URL names the
+   * integration whose token checks them (README "Provider callbacks").
+   */
+  private carrierCallback(integrationId: string): { statusCallback?: string } {
+    const base = this.config.PUBLIC_BASE_URL;
+    return base ? { statusCallback: carrierCallbackUrl(base, integrationId) } : {};
   }
 
   async close(): Promise<void> {

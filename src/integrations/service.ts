@@ -60,13 +60,25 @@ const serviceAccount = z
   .transform(({ project_id, private_key_id, client_email, private_key }) =>
     JSON.stringify({ type: 'service_account', project_id, ...(private_key_id ? { private_key_id } : {}), client_email, private_key }),
   );
+
+/** A Twilio account's credentials, the same for every Twilio integration (sms, voice, rcs). */
+const twilioAccount = {
+  account_sid: z.string().regex(/^AC[0-9a-f]{32}$/, 'a Twilio Account SID (AC + 32 hex digits)'),
+  auth_token: z.string().regex(/^[0-9a-f]{32}$/, 'a Twilio auth token (32 hex digits)'),
+};
+
 const appleId = (what: string) => z.string().regex(/^[A-Z0-9]{10}$/, `the ${what} (10 characters, A-Z and 0-9)`);
 
 /** Per provider: the channel it carries and the credentials it needs. */
 export const PROVIDERS = {
   smtp: { channel: 'email', credentials: z.strictObject({ url: z.url({ protocol: /^smtps?$/, message: 'smtp://user:pass@host:587 or smtps://…:465' }), from: z.email().optional() }) },
   sendgrid: { channel: 'email', credentials: z.strictObject({ api_key: z.string().regex(/^SG\.[\w-]{16,}\.[\w-]{16,}$/, 'a SendGrid API key (SG.….…)') }) },
-  twilio: { channel: 'sms', credentials: z.strictObject({ account_sid: z.string().regex(/^AC[0-9a-f]{32}$/, 'a Twilio Account SID (AC + 32 hex digits)'), auth_token: z.string().regex(/^[0-9a-f]{32}$/, 'a Twilio auth token (32 hex digits)'), from: E164.optional() }) },
+  twilio: { channel: 'sms', credentials: z.strictObject({ ...twilioAccount, from: E164.optional() }) },
+  twilio_voice: { channel: 'voice', credentials: z.strictObject({ ...twilioAccount, from: E164.optional() }) },
+  twilio_rcs: {
+    channel: 'rcs',
+    credentials: z.strictObject({ ...twilioAccount, messaging_service_sid: z.string().regex(/^MG[0-9a-f]{32}$/, 'a Twilio Messaging Service SID (MG + 32 hex digits)') }),
+  },
   whatsapp_cloud: { channel: 'whatsapp', credentials: z.strictObject({ phone_number_id: z.string().regex(/^\d{5,20}$/, 'the numeric phone number id'), access_token: secret(20) }) },
   fcm: { channel: 'push', credentials: z.strictObject({ service_account: serviceAccount }) },
   apns: {
@@ -111,7 +123,10 @@ function hintOf(provider: IntegrationProvider, c: Record<string, string>): strin
     case 'sendgrid':
       return `api key ${tail(c.api_key)}`;
     case 'twilio':
+    case 'twilio_voice':
       return `account ${masked(c.account_sid)}`;
+    case 'twilio_rcs':
+      return `account ${masked(c.account_sid)}, messaging service ${masked(c.messaging_service_sid)}`;
     case 'whatsapp_cloud':
       return `phone number id ${c.phone_number_id}`;
     case 'fcm': {

@@ -1,8 +1,9 @@
 // Test doubles of the providers' HTTP APIs, each a real local server speaking that API's wire
-// protocol: Twilio's Messages resource (form-encoded, Basic auth, 201 with a sid), SendGrid's v3
-// Mail Send (JSON, Bearer key, 202 with X-Message-Id) and Meta's WhatsApp Cloud messages (JSON,
-// Bearer token, 200 with a wamid). They check credentials as the real ones do (401), keep what they
-// took, and refuse a recipient on request with the provider's own error body.
+// protocol: Twilio's Messages and Calls resources (form-encoded, Basic auth, 201 with an SM… or CA…
+// sid; a message From a number or through a Messaging Service), SendGrid's v3 Mail Send (JSON,
+// Bearer key, 202 with X-Message-Id) and Meta's WhatsApp Cloud messages (JSON, Bearer token, 200
+// with a wamid). They check credentials as the real ones do (401), keep what they took, and refuse a
+// recipient on request with the provider's own error body.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,6 +24,17 @@ export interface ProviderApis {
   close(): Promise<void>;
 }
 
+/** One Twilio account the double knows: its Account SID and auth token. */
+export interface TwilioAccount {
+  sid: string;
+  token: string;
+}
+
+const sid = (prefix: 'SM' | 'CA') => `${prefix}${randomBytes(16).toString('hex')}`;
+
+/** Twilio's error body: `{code, message, more_info, status}`. */
+const twilioError = (status: number, code: number, message: string) => ({ code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status });
+
 const read = (req: IncomingMessage) =>
   new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -31,7 +43,9 @@ const read = (req: IncomingMessage) =>
     req.on('error', reject);
   });
 
-export async function startProviderApis(accounts: { twilio: { sid: string; token: string }; sendgridKey: string; whatsappToken: string }): Promise<ProviderApis> {
+/** `twilio`: the Twilio account (or accounts) whose credentials it takes. */
+export async function startProviderApis(accounts: { twilio: TwilioAccount | TwilioAccount[]; sendgridKey: string; whatsappToken: string }): Promise<ProviderApis> {
+  const twilioAccounts = [accounts.twilio].flat();
   const taken: TakenRequest[] = [];
   const refuse = new Set<string>();
   const server = createServer(async (req, res) => {
@@ -41,14 +55,33 @@ export async function startProviderApis(accounts: { twilio: { sid: string; token
       res.end(payload === undefined ? '' : JSON.stringify(payload));
     };
     const path = req.url ?? '';
-    const twilio = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/.exec(path);
+    const twilio = /^\/2010-04-01\/Accounts\/([^/]+)\/(Messages|Calls)\.json$/.exec(path);
     if (req.method === 'POST' && twilio) {
-      const basic = `Basic ${Buffer.from(`${accounts.twilio.sid}:${accounts.twilio.token}`).toString('base64')}`;
-      if (twilio[1] !== accounts.twilio.sid || req.headers.authorization !== basic) return send(401, { code: 20003, message: 'Authenticate', status: 401 });
+      const account = twilioAccounts.find((a) => a.sid === twilio[1]);
+      const basic = account && `Basic ${Buffer.from(`${account.sid}:${account.token}`).toString('base64')}`;
+      if (!account || req.headers.authorization !== basic) return send(401, twilioError(401, 20003, 'Authenticate'));
       const form = new URLSearchParams(body);
       taken.push({ provider: 'twilio', path, authorization: req.headers.authorization, form });
-      if (refuse.has(form.get('To') ?? '')) return send(400, { code: 21211, message: `The 'To' number ${form.get('To')} is not a valid phone number.`, status: 400 });
-      return send(201, { sid: `SM${randomBytes(16).toString('hex')}`, status: 'queued', to: form.get('To'), from: form.get('From'), body: form.get('Body') });
+      const to = form.get('To');
+      const common = { account_sid: account.sid, api_version: '2010-04-01', to };
+      if (twilio[2] === 'Calls') {
+        // the call is placed later; its TwiML (Url, Twiml or ApplicationSid) is read when it is answered
+        if (!to) return send(400, twilioError(400, 21201, "No 'To' number is specified"));
+        if (!form.get('From')) return send(400, twilioError(400, 21213, "No 'From' number is specified"));
+        if (!form.get('Url') && !form.get('Twiml') && !form.get('ApplicationSid')) return send(400, twilioError(400, 21205, 'Url parameter is required.'));
+        if (refuse.has(to)) return send(400, twilioError(400, 21211, `Invalid 'To' Phone Number: ${to}`));
+        const callSid = sid('CA');
+        return send(201, { ...common, sid: callSid, from: form.get('From'), status: 'queued', uri: `/2010-04-01/Accounts/${account.sid}/Calls/${callSid}.json` });
+      }
+      // a message From a number, or through a Messaging Service (then `accepted`: the service picks the sender)
+      const service = form.get('MessagingServiceSid');
+      if (!form.get('From') && !service) return send(400, twilioError(400, 21603, "A 'From' phone number is required."));
+      if (refuse.has(to ?? '')) return send(400, twilioError(400, 21211, `The 'To' number ${to} is not a valid phone number.`));
+      const messageSid = sid('SM');
+      return send(201, {
+        ...common, sid: messageSid, from: form.get('From'), messaging_service_sid: service, body: form.get('Body'), status: service && !form.get('From') ? 'accepted' : 'queued',
+        uri: `/2010-04-01/Accounts/${account.sid}/Messages/${messageSid}.json`,
+      });
     }
     if (req.method === 'POST' && path === '/v3/mail/send') {
       if (req.headers.authorization !== `Bearer ${accounts.sendgridKey}`) return send(401, { errors: [{ message: 'The provided authorization grant is invalid, expired, or revoked', field: null }] });

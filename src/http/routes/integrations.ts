@@ -18,6 +18,7 @@ const CreateBody = z.strictObject({
     .record(z.string(), z.union([z.string().max(65_536), z.record(z.string(), z.unknown())]))
     .describe(
       "the provider's credentials (README \"Integrations\"): smtp {url, from?}; sendgrid {api_key}; twilio {account_sid, auth_token, from?}; " +
+        'twilio_voice {account_sid, auth_token, from?}; twilio_rcs {account_sid, auth_token, messaging_service_sid}; ' +
         'whatsapp_cloud {phone_number_id, access_token}; fcm {service_account: the service account key file, as its JSON object or text}; ' +
         "apns {key_p8: the .p8 key's PEM, key_id, team_id, topic: the app's bundle id, environment?: production | sandbox}",
     ),

@@ -9,7 +9,7 @@ import type { Engage } from '../../../context.ts';
 import { describeIssues, unauthorized, unsupportedMediaType, validationError } from '../../../errors.ts';
 import type { EventMetadata } from '../../../eventstore/port.ts';
 import { isId } from '../../../ids.ts';
-import { recordReports } from '../../../messages/reports.ts';
+import { recordReports, type ReportScope } from '../../../messages/reports.ts';
 import type { InboundChannel } from '../../../../commands/conversation.ts';
 import type { ReplyFamily } from '../../../../projections/reply-routes.ts';
 import { accountOfInboundPhone } from '../../../conversations/routing.ts';
@@ -136,10 +136,13 @@ export const metadataFor = (req: FastifyRequest, provider: string): EventMetadat
   causationId: req.id,
 });
 
-/** Reports that name no message we could know are dropped here; the rest go to recordReports. */
-export async function record(engage: Engage, req: FastifyRequest, provider: string, reports: DeliveryReport[]): Promise<void> {
+/**
+ * Reports that name no message we could know are dropped here; the rest go to recordReports (in
+ * `scope`: only messages of that account, when the callback came through its own integration).
+ */
+export async function record(engage: Engage, req: FastifyRequest, provider: string, reports: DeliveryReport[], scope?: ReportScope): Promise<void> {
   const known = reports.filter((r) => r.messageId || r.providerMessageId);
-  if (known.length) await recordReports(engage, known, metadataFor(req, provider));
+  if (known.length) await recordReports(engage, known, metadataFor(req, provider), scope);
 }
 
 export const ids = {
@@ -159,6 +162,8 @@ export interface ProviderInbound {
   body: string;
   providerMessageId: string;
   receivedAt?: Date;
+  /** the account it belongs to when the callback URL says (a Twilio integration's): no routing by number */
+  accountId?: string;
 }
 
 /**
@@ -168,7 +173,7 @@ export interface ProviderInbound {
 export async function receiveFromProvider(engage: Engage, req: FastifyRequest, provider: string, m: ProviderInbound): Promise<void> {
   // WhatsApp names numbers without the +
   const from = m.from.startsWith('+') ? m.from : `+${m.from}`;
-  const accountId = await accountOfInboundPhone(engage, m.family, from, m.to);
+  const accountId = m.accountId ?? (await accountOfInboundPhone(engage, m.family, from, m.to));
   if (!accountId) {
     engage.log.info({ provider, providerMessageId: m.providerMessageId }, 'inbound message to a number no account sends from; acknowledged and dropped');
     return;

@@ -5,8 +5,9 @@
 //
 //   POST /v1/webhooks/sandbox   JSON, header X-Sandbox-Secret = the sandbox secret
 //   POST /v1/webhooks/smtp      JSON email feedback, header X-Smtp-Feedback-Secret = the SMTP secret
-//   POST /v1/webhooks/carrier   form-encoded status callback (Twilio style), header X-Carrier-Signature =
-//                               base64 HMAC-SHA1(carrier secret, full URL + each param name+value sorted by name)
+//   POST /v1/webhooks/carrier   form-encoded status callback (Twilio style), header X-Twilio-Signature (or
+//                               X-Carrier-Signature) = base64 HMAC-SHA1(carrier secret, or with ?integration=
+//                               that Twilio integration's auth token, full URL + each param name+value sorted by name)
 //   POST /v1/webhooks/whatsapp  WhatsApp Cloud API webhook JSON, header X-Hub-Signature-256 =
 //                               "sha256=" + hex HMAC-SHA256(app secret, raw body)
 //   GET  /v1/webhooks/whatsapp  Meta's verification handshake (hub.mode, hub.verify_token, hub.challenge)
