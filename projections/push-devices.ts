@@ -103,6 +103,14 @@ export async function activeDevices(db: Db, accountId: string, contactId: string
   return rows;
 }
 
+/**
+ * An SQL expression, over a `contacts` row aliased `contact`, true when that contact has an active
+ * device: what makes a member of a push campaign addressable (README "Campaigns"). One probe of the
+ * (account_id, contact_id) index per row, inside the statement that reads the page of members.
+ */
+export const hasActiveDeviceSql = (contact: string) =>
+  `EXISTS (SELECT 1 FROM push_devices pd WHERE pd.account_id = ${contact}.account_id AND pd.contact_id = ${contact}.id)`;
+
 /** The contacts of the account this read model shows holding `token` (more than one only for a moment, or after a crash mid-move). */
 export async function contactsHoldingToken(db: Db, accountId: string, token: string): Promise<string[]> {
   const { rows } = await db.query<{ contact_id: string }>(

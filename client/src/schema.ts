@@ -1808,6 +1808,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's signup forms, newest first */
+        get: operations["listForms"];
+        put?: never;
+        /** Create a signup form: its fields (an email or phone among them), the list it adds to, double opt-in (on unless false) and its confirmation message */
+        post: operations["createForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/forms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One signup form, with its counts of submissions and confirmations */
+        get: operations["getForm"];
+        put?: never;
+        post?: never;
+        /** Delete a signup form: its page and submit route answer 404 from then on (contacts it made stay) */
+        delete: operations["deleteForm"];
+        options?: never;
+        head?: never;
+        /** Change a signup form (the fields given; `fields` replaces the whole list) */
+        patch: operations["updateForm"];
+        trace?: never;
+    };
     "/v1/contacts/{id}/history": {
         parameters: {
             query?: never;
@@ -1851,6 +1888,23 @@ export interface paths {
         };
         /** Every change to the segment, oldest first: time, event type, actor, request id and the fields changed */
         get: operations["listSegmentHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/forms/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every change to the form, oldest first: time, event type, actor, request id and the fields changed */
+        get: operations["listFormHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2151,6 +2205,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/forms/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A signup form's submission (no key): form-encoded from a browser's form (then answered with a page, or sent on to the form's redirect_url), or JSON from a page's own code; the hidden _hp (left empty by people) and _started (the start token of the hosted page or snippet) fields keep bots out */
+        post: operations["submitForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/f/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The hosted page of a signup form */
+        get: operations["getFormPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/f/{id}/embed.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The script a form's snippet loads: it draws the form into the page's [data-engage-form] element */
+        get: operations["getFormScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/f/confirm/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The confirmation link of a double opt-in: a page whose button POSTs back (a GET never confirms) */
+        get: operations["getFormConfirmation"];
+        put?: never;
+        /** Confirms a double opt-in: the contact is found or created, put on the form's list, and its consent recorded; then the form's redirect_url or a page */
+        post: operations["confirmFormSubmission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/mcp": {
         parameters: {
             query?: never;
@@ -2440,6 +2563,43 @@ export interface components {
              * @description its latest registration that changed it
              */
             last_registered_at: string;
+        };
+        /** @description A signup form: the fields it asks for, the list it adds to, and its double opt-in */
+        Form: {
+            id: string;
+            name: string;
+            fields: {
+                name: string;
+                label: string;
+                required: boolean;
+            }[];
+            /** @description the list a confirmed submission puts its contact on */
+            list_id: string;
+            /** @description a submission becomes a contact only once the link sent to its address is followed */
+            double_opt_in: boolean;
+            confirmation: {
+                /** @enum {string} */
+                channel: "email" | "sms";
+                subject: string | null;
+                /** @description {{ confirm_url }} is replaced by the link (appended when absent) */
+                message: string;
+            };
+            /** @description shown above the button; recorded with each consent */
+            consent_text: string;
+            /** @description where people go once subscribed */
+            redirect_url: string | null;
+            /** @description a submission sooner than this after the form was shown is taken for a bot */
+            min_fill_seconds: number;
+            submissions: number;
+            confirmed: number;
+            /** @description the hosted page */
+            url: string;
+            /** @description HTML to paste into a page: draws the form there */
+            snippet: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         /** @description A conversation: one contact on one channel, with its inbox state */
         Conversation: {
@@ -2905,7 +3065,7 @@ export interface components {
             /** @description `until` as given (null: the end of the log when asked) */
             until_input: string | null;
             /** @description the events it delivers */
-            types: ("contact.created" | "contact.updated" | "contact.unsubscribed" | "contact.bounced" | "message.delivered" | "message.failed" | "message.received" | "email.opened" | "campaign.sent")[];
+            types: ("contact.created" | "contact.updated" | "contact.unsubscribed" | "contact.bounced" | "message.delivered" | "message.failed" | "message.received" | "email.opened" | "campaign.sent" | "form.submitted")[];
             /** @description events found in the window so far */
             found: number;
             delivered: number;
@@ -2922,7 +3082,7 @@ export interface components {
             id: string;
             url: string;
             /** @description the events it receives (empty: every one) */
-            events: ("contact.created" | "contact.updated" | "contact.unsubscribed" | "contact.bounced" | "message.delivered" | "message.failed" | "message.received" | "email.opened" | "campaign.sent")[];
+            events: ("contact.created" | "contact.updated" | "contact.unsubscribed" | "contact.bounced" | "message.delivered" | "message.failed" | "message.received" | "email.opened" | "campaign.sent" | "form.submitted")[];
             /** @enum {string} */
             status: "active" | "disabled";
             /** Format: date-time */
@@ -2936,7 +3096,7 @@ export interface components {
             endpoint_id: string;
             event_id: string;
             /** @enum {string} */
-            event: "contact.created" | "contact.updated" | "contact.unsubscribed" | "contact.bounced" | "message.delivered" | "message.failed" | "message.received" | "email.opened" | "campaign.sent";
+            event: "contact.created" | "contact.updated" | "contact.unsubscribed" | "contact.bounced" | "message.delivered" | "message.failed" | "message.received" | "email.opened" | "campaign.sent" | "form.submitted";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed" | "cancelled";
             attempts: number;
@@ -3118,12 +3278,12 @@ export interface components {
         Integration: {
             id: string;
             /** @enum {string} */
-            provider: "smtp" | "sendgrid" | "twilio" | "whatsapp_cloud" | "fcm" | "apns";
+            provider: "smtp" | "sendgrid" | "twilio" | "twilio_voice" | "twilio_rcs" | "whatsapp_cloud" | "fcm" | "apns";
             /**
              * @description the channel whose messages go through the provider
              * @enum {string}
              */
-            channel: "email" | "sms" | "whatsapp" | "push";
+            channel: "email" | "sms" | "voice" | "rcs" | "whatsapp" | "push";
             name: string;
             credentials: {
                 /** @description identifies the credentials without giving any of them away */
@@ -8775,7 +8935,7 @@ export interface operations {
                         /** @description the events an endpoint can subscribe to */
                         events: {
                             /** @enum {string} */
-                            name: "contact.created" | "contact.updated" | "contact.unsubscribed" | "contact.bounced" | "message.delivered" | "message.failed" | "message.received" | "email.opened" | "campaign.sent";
+                            name: "contact.created" | "contact.updated" | "contact.unsubscribed" | "contact.bounced" | "message.delivered" | "message.failed" | "message.received" | "email.opened" | "campaign.sent" | "form.submitted";
                             description: string;
                         }[];
                     };
@@ -8858,7 +9018,7 @@ export interface operations {
                         id: string;
                         url: string;
                         /** @description the events it receives (empty: every one) */
-                        events: ("contact.created" | "contact.updated" | "contact.unsubscribed" | "contact.bounced" | "message.delivered" | "message.failed" | "message.received" | "email.opened" | "campaign.sent")[];
+                        events: ("contact.created" | "contact.updated" | "contact.unsubscribed" | "contact.bounced" | "message.delivered" | "message.failed" | "message.received" | "email.opened" | "campaign.sent" | "form.submitted")[];
                         /** @enum {string} */
                         status: "active";
                         /** Format: date-time */
@@ -13002,9 +13162,9 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    provider: "smtp" | "sendgrid" | "twilio" | "whatsapp_cloud" | "fcm" | "apns";
+                    provider: "smtp" | "sendgrid" | "twilio" | "twilio_voice" | "twilio_rcs" | "whatsapp_cloud" | "fcm" | "apns";
                     name?: string;
-                    /** @description the provider's credentials (README "Integrations"): smtp {url, from?}; sendgrid {api_key}; twilio {account_sid, auth_token, from?}; whatsapp_cloud {phone_number_id, access_token}; fcm {service_account: the service account key file, as its JSON object or text}; apns {key_p8: the .p8 key's PEM, key_id, team_id, topic: the app's bundle id, environment?: production | sandbox} */
+                    /** @description the provider's credentials (README "Integrations"): smtp {url, from?}; sendgrid {api_key}; twilio {account_sid, auth_token, from?}; twilio_voice {account_sid, auth_token, from?}; twilio_rcs {account_sid, auth_token, messaging_service_sid}; whatsapp_cloud {phone_number_id, access_token}; fcm {service_account: the service account key file, as its JSON object or text}; apns {key_p8: the .p8 key's PEM, key_id, team_id, topic: the app's bundle id, environment?: production | sandbox} */
                     credentials: {
                         [key: string]: string | {
                             [key: string]: unknown;
@@ -17023,6 +17183,503 @@ export interface operations {
             };
         };
     };
+    listForms: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Form"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this (insufficient_scope names the missing capabilities, or the role is too low) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed (internal_error, with request_id) or cannot reach its database (unavailable, with Retry-After) */
+            "5XX": {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    fields: {
+                        name: string;
+                        label?: string;
+                        required?: boolean;
+                    }[];
+                    list_id: string;
+                    /** @default true */
+                    double_opt_in?: boolean;
+                    confirmation?: {
+                        /** @enum {string} */
+                        channel?: "email" | "sms";
+                        subject?: string | null;
+                        message?: string;
+                    };
+                    consent_text: string;
+                    redirect_url?: string | null;
+                    /** @default 3 */
+                    min_fill_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the new form, with its hosted page and snippet */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this (insufficient_scope names the missing capabilities, or the role is too low) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (the issues name the header) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed (internal_error, with request_id) or cannot reach its database (unavailable, with Retry-After) */
+            "5XX": {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this (insufficient_scope names the missing capabilities, or the role is too low) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not this account’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed (internal_error, with request_id) or cannot reach its database (unavailable, with Retry-After) */
+            "5XX": {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {boolean} */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this (insufficient_scope names the missing capabilities, or the role is too low) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not this account’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed (internal_error, with request_id) or cannot reach its database (unavailable, with Retry-After) */
+            "5XX": {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    fields?: {
+                        name: string;
+                        label?: string;
+                        required?: boolean;
+                    }[];
+                    list_id?: string;
+                    double_opt_in?: boolean;
+                    confirmation?: {
+                        /** @enum {string} */
+                        channel?: "email" | "sms";
+                        subject?: string | null;
+                        message?: string;
+                    };
+                    consent_text?: string;
+                    redirect_url?: string | null;
+                    min_fill_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the form as changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Form"];
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this (insufficient_scope names the missing capabilities, or the role is too low) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not this account’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict: the state does not allow it now, an Idempotency-Key was reused with a different body, or the write met another on every retry (send it again) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported Content-Type (the issues name the header) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed (internal_error, with request_id) or cannot reach its database (unavailable, with Retry-After) */
+            "5XX": {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listContactHistory: {
         parameters: {
             query?: {
@@ -17196,6 +17853,92 @@ export interface operations {
         };
     };
     listSegmentHistory: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description oldest first; next_cursor is the last revision shown */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HistoryEntry"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials (unauthorized): send the API key as X-API-Key, or a session as Authorization: Bearer */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential may not do this (insufficient_scope names the missing capabilities, or the role is too low) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not this account’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed (internal_error, with request_id) or cannot reach its database (unavailable, with Retry-After) */
+            "5XX": {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listFormHistory: {
         parameters: {
             query?: {
                 limit?: number;
@@ -19194,6 +19937,430 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    submitForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description the form's fields by name, and the hidden _hp and _started */
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description received (a submission taken for a bot's gets the same answer and is not stored) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": {
+                        /**
+                         * @description pending_confirmation: the link is sent (double opt-in); subscribed: the contact is on the list
+                         * @enum {string}
+                         */
+                        status: "pending_confirmation" | "subscribed";
+                    };
+                };
+            };
+            /** @description subscribed, and sent on to the form's redirect_url (a browser's form post) */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description The credential may not do this (insufficient_scope names the missing capabilities, or the role is too low) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not found, or not this account’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description The body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unsupported Content-Type (the issues name the header) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description The service failed (internal_error, with request_id) or cannot reach its database (unavailable, with Retry-After) */
+            "5XX": {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    getFormPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not found, or not this account’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description The service failed (internal_error, with request_id) or cannot reach its database (unavailable, with Retry-After) */
+            "5XX": {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    getFormScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the script */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/javascript": string;
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not this account’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The service failed (internal_error, with request_id) or cannot reach its database (unavailable, with Retry-After) */
+            "5XX": {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFormConfirmation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the confirmation page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not found, or not this account’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Gone: it existed and is no longer available */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description The service failed (internal_error, with request_id) or cannot reach its database (unavailable, with Retry-After) */
+            "5XX": {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    confirmFormSubmission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the page saying it is done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description sent on to the form's redirect_url */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (validation_error): issues name each invalid field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not found, or not this account’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Gone: it existed and is no longer available */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description The body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unsupported Content-Type (the issues name the header) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests (rate_limited): Retry-After says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description The service failed (internal_error, with request_id) or cannot reach its database (unavailable, with Retry-After) */
+            "5XX": {
+                headers: {
+                    /** @description seconds to wait before trying again (on a 429, and on a 503 when the database is unreachable) */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
         };

@@ -1,7 +1,8 @@
 // A campaign batch's messages: one per member with an address on the channel (the others are
-// skipped), with ids derived from (campaign, contact) so a repeated batch finds what it wrote. A
-// campaign that names a template renders each member's own message here, from the member's contact
-// (README "Templates"); a member whose render fails still gets its message, failed with reason
+// skipped; on push the address is the member's contact id, when it has a device), with ids derived
+// from (campaign, contact) so a repeated batch finds what it wrote. A campaign that names a
+// template renders each member's own message here, from the member's contact (README
+// "Templates"); a member whose render fails still gets its message, failed with reason
 // `template_error` and the render's words. Pure and light on imports: a CPU work thread builds them
 // (src/cpu-work/tasks.ts), the recipient's country parse and the render included.
 import type { TemplateVariables } from '../../commands/account.ts';
@@ -14,7 +15,10 @@ import { acceptedData } from '../messages/accepted.ts';
 import { renderScope, renderVersion, sendFields, type TemplateVersion } from '../templates/render.ts';
 
 /** What a member is sent to (src/campaigns/audience.ts reads them; not imported here, so a CPU work thread loads no read-model code), and, for a template that reads contact.*, its contact. */
-type Member = { id: string; email: string | null; phone: string | null; contact?: ContactRow };
+type Member = { id: string; email: string | null; phone: string | null; has_device?: boolean; contact?: ContactRow };
+
+/** How a campaign addresses its members: by their email, their phone, or (push) their contact id when they have a device (src/campaigns/audience.ts: memberAddress). */
+export type MemberAddress = 'email' | 'phone' | 'devices';
 
 /** How a templated campaign's messages are rendered: the version, the account, the strictness. */
 export interface CampaignRender {
@@ -27,7 +31,7 @@ export interface CampaignMessagesInput {
   campaignId: string;
   accountId: string;
   template: CampaignTemplate;
-  addressField: 'email' | 'phone' | null;
+  addressField: MemberAddress;
   members: readonly Member[];
   startedAt: string;
   now: Date;
@@ -56,12 +60,21 @@ function contentFor(template: CampaignTemplate, render: CampaignRender | undefin
   }
 }
 
+/**
+ * Where the member's message goes: its email or phone; on push its contact id, which the dispatcher
+ * sends to each of its devices (README "Push devices"). Null: it has none, and is skipped.
+ */
+function addressOf(m: Member, address: MemberAddress): string | null {
+  if (address === 'devices') return m.has_device ? m.id : null;
+  return m[address];
+}
+
 /** One message per member that has an address on the channel (the others are skipped). */
 export function campaignMessages({ campaignId, accountId, template, addressField, members, startedAt, now, render }: CampaignMessagesInput): CampaignMessage[] {
   const at = new Date(startedAt);
   const out: CampaignMessage[] = [];
   for (const m of members) {
-    const to = addressField ? m[addressField] : null;
+    const to = addressOf(m, addressField);
     if (!to) continue;
     const id = derivedId('message', at, campaignId, m.id);
     const { content, templateError } = contentFor(template, render, m, to, id);

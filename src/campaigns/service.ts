@@ -1,7 +1,8 @@
 // Campaign commands (create, cancel), their views, and sending one: the audience is resolved when
-// the campaign is sent, one message per member with an address on the channel goes through the
-// bulk path's appends (suppressions, the marketing cap and quiet hours apply at dispatch, as for
-// any message), and campaign.sent follows once every message is accepted.
+// the campaign is sent, one message per member with an address on the channel (for push: its
+// contact id, when it has a device) goes through the bulk path's appends (suppressions, the
+// marketing cap and quiet hours apply at dispatch, as for any message), and campaign.sent follows
+// once every message is accepted.
 //
 // Exactly once: each batch's messages and the campaign's CampaignBatchAccepted (naming the last
 // contact covered) are one appendMany at the campaign stream's revision. On postgres that is one
@@ -21,8 +22,7 @@ import { type EventMetadata, type NewEvent, type Position, WrongExpectedVersionE
 import { derivedUuid, newId } from '../ids.ts';
 import { acceptedEventId, newMessageStream } from '../messages/accepted.ts';
 import { sealedForAppend } from '../messages/append-accepted.ts';
-import { contactAddressField } from '../messages/validation.ts';
-import { AUDIENCE_READ_MODELS, audienceExists, audiencePage, type Member } from './audience.ts';
+import { audienceExists, audiencePage, audienceReadModels, type Member, memberAddress } from './audience.ts';
 import { type CampaignMessage, type CampaignRender, campaignMessages } from './messages.ts';
 import { messageDecider } from '../../commands/message.ts';
 import { findContacts } from '../../projections/contacts.ts';
@@ -120,11 +120,11 @@ export async function sendCampaign(engage: Engage, id: string, metadata: EventMe
   const started = await handleCommand(engage.store, campaignDecider, stream, { type: 'StartSend', now: engage.clock.now() }, metadata);
   let { state, revision, position } = started;
   if (state.status !== 'sending') return position;
-  // "resolved when it is sent": every write made before the send started is in the audience
-  await engage.runner.waitFor(AUDIENCE_READ_MODELS, await engage.store.headPosition({ includeHeldBack: true }), AUDIENCE_WAIT_MS);
   const accountId = state.accountId!;
   const template = state.template!;
-  const addressField = contactAddressField(template.channel);
+  const addressField = memberAddress(template.channel);
+  // "resolved when it is sent": every write made before the send started is in the audience
+  await engage.runner.waitFor(audienceReadModels(addressField), await engage.store.headPosition({ includeHeldBack: true }), AUDIENCE_WAIT_MS);
   const startedAt = state.startedAt!;
   // a campaign that names a template: its version (the newest now, unless it names one), rendered
   // for each member as its batch is built
@@ -140,7 +140,7 @@ export async function sendCampaign(engage: Engage, id: string, metadata: EventMe
   const prepare = (after: Promise<{ id: string | undefined } | null>) => {
     const members = after.then(async (from) => {
       if (from === null) return [];
-      const page = await audiencePage(engage.pool, accountId, state.audience!, { after: from.id, limit: batchSize, now: new Date(startedAt) });
+      const page = await audiencePage(engage.pool, accountId, state.audience!, { after: from.id, limit: batchSize, now: new Date(startedAt) }, addressField);
       return page && withContact ? withContacts(engage, accountId, page) : page;
     });
     const prepared = members.then(async (members) => {

@@ -57,6 +57,12 @@ export interface DeliveryReport {
   /** email feedback: a bounce is a deliverability signal for the contact, a complaint a suppression */
   feedback?: 'bounce' | 'complaint';
   recipient?: string;
+  /**
+   * a push's: the device token the report is about (a push to a contact goes to each of its devices,
+   * one report each), so a token reported gone removes that device (README "Push devices"). Not
+   * recorded in the message's events: the token is the contact's personal data, sealed on its stream.
+   */
+  pushToken?: string;
   providerData?: Record<string, unknown>;
 }
 

@@ -1,5 +1,6 @@
 // The sandbox provider, the default for all six channels: accepts, then reports delivered after a
 // short delay. Documented test recipients fail in documented ways so failure paths can be tested.
+import { isId } from '../ids.ts';
 import { RecentMap } from '../recent-map.ts';
 import { type ChannelProvider, type DeliveryReport, listUnsubscribeHeaders, type OutboundMessage, type ReportSink, type SendOutcome } from './port.ts';
 
@@ -43,6 +44,9 @@ export function sandboxReport(message: Pick<OutboundMessage, 'id' | 'channel' | 
     status: reported ? (reported.outcome as 'delivered' | 'failed') : 'delivered',
     ...(reported ? { reason: reported.reason } : {}),
     ...(reported?.feedback ? { feedback: reported.feedback, recipient: message.to } : {}),
+    // the device it was called for; a report resumed from the message's row (a push to a contact
+    // names the contact there, not the device) names none
+    ...(message.channel === 'push' && !isId('contact', message.to) ? { pushToken: message.to } : {}),
     providerData: { sandbox: true, channel: message.channel, ...extraData },
   };
 }

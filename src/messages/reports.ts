@@ -1,16 +1,18 @@
 // Delivery reports from providers (sandbox timers, carrier callbacks, email feedback) become
-// message events; an email bounce is also a contact bounce signal, a complaint a suppression.
+// message events; an email bounce is also a contact bounce signal, a complaint a suppression, and a
+// push whose token is reported gone loses that device (README "Push devices").
 import { contactDecider, contactStream, type ContactCommand, type ContactEvent, type ContactState } from '../../commands/contact.ts';
 import { messageDecider, type MessageCommand } from '../../commands/message.ts';
 import { contactIdsWithEmail } from '../../projections/contacts.ts';
 import { reportTargets } from '../../projections/messages.ts';
-import type { DeliveryReport } from '../channels/port.ts';
+import type { DeliveryReport, OutboundMessage } from '../channels/port.ts';
 import type { Engage } from '../context.ts';
 import { handleCommand, waitForReadModels } from '../command-handler.ts';
 import type { Decider } from '../decider.ts';
 import type { EventMetadata } from '../eventstore/port.ts';
 import { ERASED } from '../personal-data/codec.ts';
 import { applyTransitions, type Transition } from './outcomes.ts';
+import { afterPushReport, reportSaysTokenIsGone } from './push-devices.ts';
 import { suppressRecipient } from './suppressions.ts';
 
 interface Target {
@@ -41,16 +43,37 @@ async function targetFromStream(engage: Engage, messageId: string): Promise<Targ
 }
 
 /**
- * Records reports; unknown messages, duplicates and reports naming another recipient than the
- * message's are ignored. Returns how many changed a message.
+ * Where the reports came from, when that is one account's: its own provider account (a Twilio
+ * integration's callbacks, signed with that account's token) can speak only of that account's
+ * messages.
  */
-export async function recordReports(engage: Engage, reports: readonly DeliveryReport[], metadata: EventMetadata = { actor: 'provider' }): Promise<number> {
+export interface ReportScope {
+  accountId: string;
+}
+
+/** Rows by the provider's id; in a scope, the scope's account's row wins an id two accounts' messages share. */
+function byProviderIdOf<R extends { account_id: string; provider_message_id: string | null }>(rows: readonly R[], scope: ReportScope | undefined): Map<string, R> {
+  const ordered = scope ? [...rows.filter((r) => r.account_id !== scope.accountId), ...rows.filter((r) => r.account_id === scope.accountId)] : rows;
+  return new Map(ordered.filter((r) => r.provider_message_id).map((r) => [r.provider_message_id!, r]));
+}
+
+/**
+ * Records reports; unknown messages, duplicates, reports naming another recipient than the
+ * message's and, in a scope, reports about another account's message are ignored. Returns how many
+ * changed a message.
+ */
+export async function recordReports(
+  engage: Engage,
+  reports: readonly DeliveryReport[],
+  metadata: EventMetadata = { actor: 'provider' },
+  scope?: ReportScope,
+): Promise<number> {
   if (reports.length === 0) return 0;
   const ids = reports.map((r) => r.messageId).filter((x): x is string => !!x);
   const providerIds = reports.filter((r) => !r.messageId && r.providerMessageId).map((r) => r.providerMessageId!);
   const rows = await reportTargets(engage.pool, ids, providerIds);
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const byProviderId = new Map(rows.filter((r) => r.provider_message_id).map((r) => [r.provider_message_id!, r]));
+  const byProviderId = byProviderIdOf(rows, scope);
   // A report that names only the provider's id (a carrier's, WhatsApp's) can come before the read
   // model has applied the MessageSent that recorded it (a busy service applies it seconds behind the
   // log): an unknown id is an answer only once the read model has caught up with the log as it is
@@ -58,11 +81,12 @@ export async function recordReports(engage: Engage, reports: readonly DeliveryRe
   const unplaced = providerIds.filter((p) => !byProviderId.has(p));
   if (unplaced.length) {
     await waitForReadModels(engage, ['messages'], await engage.store.headPosition({ includeHeldBack: true }));
-    for (const r of await reportTargets(engage.pool, [], unplaced)) if (r.provider_message_id) byProviderId.set(r.provider_message_id, r);
+    for (const [providerId, r] of byProviderIdOf(await reportTargets(engage.pool, [], unplaced), scope)) byProviderId.set(providerId, r);
   }
   const now = engage.clock.now();
   const transitions: Transition[] = [];
   const feedback: { report: DeliveryReport; target: Target }[] = [];
+  const goneTokens: { report: DeliveryReport; target: Target }[] = [];
   const seen = new Set<string>();
   const fromStream = new Map<string, Target | undefined>();
   for (const report of reports) {
@@ -79,12 +103,19 @@ export async function recordReports(engage: Engage, reports: readonly DeliveryRe
       }
     }
     if (!target) continue;
+    if (scope && !(await inScope(engage, target, scope, fromStream))) {
+      // acknowledged and otherwise ignored; no recipient or content in the log (personal data)
+      engage.log.warn({ message_id: target.id, provider: report.provider, scope_account_id: scope.accountId }, "provider report through one account's integration names another account's message; ignored");
+      continue;
+    }
     if (report.recipient !== undefined && !namesTheRecipient(target, report.recipient)) {
       // acknowledged and otherwise ignored; the addresses stay out of the log (personal data)
       engage.log.warn({ message_id: target.id, provider: report.provider, feedback: report.feedback ?? null }, 'provider report names another recipient than the message\'s; ignored');
       continue;
     }
     if (report.feedback) feedback.push({ report, target });
+    // before the repeat check: a push to a contact has one report per device, each naming its own
+    if (reportSaysTokenIsGone(report)) goneTokens.push({ report, target });
     if (seen.has(target.id)) continue;
     seen.add(target.id);
     const command: MessageCommand =
@@ -104,7 +135,27 @@ export async function recordReports(engage: Engage, reports: readonly DeliveryRe
   }
   const results = await applyTransitions(engage, transitions, metadata);
   for (const { report, target } of feedback) await recordFeedback(engage, report, target, metadata);
+  for (const { report, target } of goneTokens) await removeReportedDevice(engage, report, target, metadata);
   return results.filter((r) => r.ok).length;
+}
+
+/**
+ * A failure report saying a push's token is gone: the device goes, as after a refusal at send
+ * (afterPushReport, which never throws). A repeated report finds it gone and changes nothing.
+ */
+async function removeReportedDevice(engage: Engage, report: DeliveryReport, target: Target, metadata: EventMetadata) {
+  const known = target.account_id ? target : await targetFromStream(engage, target.id);
+  // an erased recipient's devices went with the contact's erasure
+  if (!known || known.to_address === ERASED) return;
+  const message = { accountId: known.account_id, channel: known.channel as OutboundMessage['channel'], to: known.to_address };
+  await afterPushReport(engage, message, report, { ...metadata, accountId: known.account_id });
+}
+
+/** Whether the message is the scope's account's (one the read model does not have yet: as its stream says). */
+async function inScope(engage: Engage, target: Target, scope: ReportScope, fromStream: Map<string, Target | undefined>): Promise<boolean> {
+  if (target.account_id) return target.account_id === scope.accountId;
+  if (!fromStream.has(target.id)) fromStream.set(target.id, await targetFromStream(engage, target.id));
+  return fromStream.get(target.id)?.account_id === scope.accountId;
 }
 
 async function recordFeedback(engage: Engage, report: DeliveryReport, target: Target, metadata: EventMetadata) {

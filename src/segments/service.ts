@@ -203,9 +203,12 @@ export const matchingContacts = (db: Db, accountId: string, rules: SegmentGroup,
  * Keyset pages of the ids of the contacts matching a segment's rules, in id order: what a campaign
  * walks to resolve its audience (`after` = the last id of the page before).
  */
-/** A page of the matching contacts' ids and addresses: what a campaign to the segment sends to. */
-export const matchingAddresses = (db: Db, accountId: string, rules: SegmentGroup, page: MemberPage) =>
-  matchingPage<{ id: string; email: string | null; phone: string | null }>(db, 'c.id, c.email, c.phone', accountId, rules, page);
+/**
+ * A page of the matching contacts' ids and addresses: what a campaign to the segment sends to.
+ * `columns`: more of them (a push campaign's asks whether each contact has a device), over `c`.
+ */
+export const matchingAddresses = <R extends object = object>(db: Db, accountId: string, rules: SegmentGroup, page: MemberPage, columns: readonly string[] = []) =>
+  matchingPage<{ id: string; email: string | null; phone: string | null } & R>(db, ['c.id', 'c.email', 'c.phone', ...columns].join(', '), accountId, rules, page);
 
 export async function segmentContactIds(db: Db, accountId: string, rules: SegmentGroup, page: MemberPage): Promise<string[]> {
   return (await matchingPage<{ id: string }>(db, 'c.id', accountId, rules, page)).map((r) => r.id);

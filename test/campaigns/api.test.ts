@@ -1,8 +1,10 @@
 // Campaigns over HTTP: a campaign to a list sends one message per member with an address on the
 // channel (the others skipped), through the ordinary dispatch (a suppressed member's message fails
 // by policy), shows its messages by status, and emits campaign.sent once every message is accepted;
+// a push campaign addresses each member with a device by its contact id (every device gets it);
 // a scheduled one is sent when due or can be cancelled before; validation, tenant isolation, a
 // send resumed after it stopped part-way never sends a member twice, and a deleted list fails it.
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { campaignStream } from '../../commands/campaign.ts';
 import { campaignsProjection } from '../../projections/campaigns.ts';
@@ -149,6 +151,38 @@ describe('sending a campaign to a segment', () => {
     expect(res.status).toBe(400);
     expect(res.body.issues.map((i: { path: string }) => i.path)).toEqual(['audience.segment_id']);
   });
+
+  it('on push addresses each member with a device by its contact id, reaches every device, and skips members without one', async () => {
+    const { key } = await readyAccount(server);
+    const token = () => `fcm:${randomBytes(20).toString('base64url')}`;
+    const appUser = async (tokens: string[]) => {
+      const id = (await ok(server, 'POST', '/v1/contacts', key, { email: `app-${randomBytes(4).toString('hex')}@example.com`, tags: ['app'] }, 201)).id as string;
+      for (const t of tokens) await ok(server, 'POST', `/v1/contacts/${id}/devices`, key, { token: t, platform: 'android' }, 201);
+      return id;
+    };
+    const twoDevices = await appUser([token(), token()]);
+    const oneDevice = await appUser([token()]);
+    await appUser([]);
+    const segment = await ok(server, 'POST', '/v1/segments', key, { name: 'App users', rules: { match: 'all', rules: [{ field: 'tag', operator: 'has', value: 'app' }] } }, 201);
+    const campaign = await ok(server, 'POST', '/v1/campaigns', key, { name: 'Flash sale', audience: { segment_id: segment.id }, channel: 'push', message: 'Two hours only' }, 201);
+    expect(campaign).toMatchObject({ channel: 'push', message: 'Two hours only' });
+    const sent = await eventually('the push campaign to be sent', async () => {
+      const c = await ok(server, 'GET', `/v1/campaigns/${campaign.id}`, key);
+      return c.status === 'sent' ? c : undefined;
+    });
+    // the member without a device is skipped, as a member without an email is on email
+    expect(sent).toMatchObject({ accepted: 2, skipped: 1 });
+    const messages = await campaignMessages(server, key, campaign.id);
+    expect(messages.map((m) => m.to_address)).toEqual([twoDevices, oneDevice].sort());
+    // each message goes to every device of its contact: one sandbox call per device
+    await eventually('both pushes delivered', async () => {
+      const c = await ok(server, 'GET', `/v1/campaigns/${campaign.id}`, key);
+      return c.messages.delivered === 2 ? c : undefined;
+    });
+    const calls = server.workers.messaging!.providers.sandbox.calls;
+    expect(Object.fromEntries(messages.map((m) => [m.to_address, calls.get(m.id)]))).toEqual({ [twoDevices]: 2, [oneDevice]: 1 });
+    expect(await ok(server, 'GET', `/v1/messages/${messages[0].id}`, key)).toMatchObject({ channel: 'push', to: messages[0].to_address, message: 'Two hours only', transactional: false });
+  });
 });
 
 describe('a scheduled campaign', () => {
@@ -216,7 +250,7 @@ describe('a scheduled campaign', () => {
 describe('campaign validation and isolation', () => {
   const server = testServerForSuite();
 
-  it('names every invalid field, and refuses push, a missing list and another account’s list', async () => {
+  it('names every invalid field, and refuses a missing list and another account’s list', async () => {
     const { key } = await readyAccount(server);
     const other = await readyAccount(server);
     const { listId } = await listWith(server, key, 1);
@@ -231,7 +265,6 @@ describe('campaign validation and isolation', () => {
     await bad({ name: 'x', audience: {}, channel: 'email', message: 'x' }, ['audience']);
     await bad({ name: 'x', audience: { list_id: 'lst_1', segment_id: 'seg_1' }, channel: 'email', message: 'x' }, ['audience']);
     await bad({ name: 'x', audience: { list_id: listId }, channel: 'fax', message: 'x' }, ['channel']);
-    await bad({ name: 'x', audience: { list_id: listId }, channel: 'push', message: 'x' }, ['channel']);
     await bad({ name: 'x', audience: { list_id: listId }, channel: 'sms', message: 'x', subject: 'no' }, ['subject']);
     await bad({ name: 'x', audience: { list_id: listId }, channel: 'email', message: 'x', scheduled_at: '2001-01-01T00:00:00Z' }, ['scheduled_at']);
     await bad({ name: 'x', audience: { list_id: listId }, channel: 'email', message: 'x', to: 'a@example.com' }, ['to']);

@@ -1,7 +1,8 @@
 // A push addressed to a contact id reaches every device the contact registered (one provider call per
 // device, through the sandbox); a device whose token its provider refuses as gone is removed from the
-// contact by an event, whether the push named the contact or the token; a contact with no device, or
-// another account's contact, ends the message failed `no_devices` (README "Push devices").
+// contact by an event, whether the push named the contact or the token, at send or by a later report;
+// a contact with no device, or another account's contact, ends the message failed `no_devices`
+// (README "Push devices").
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { contactStream } from '../../commands/contact.ts';
@@ -11,6 +12,8 @@ import { eventually } from '../support/waits.ts';
 
 /** The sandbox's documented push token refused at send (README "Sandbox"). */
 const REFUSED_TOKEN = 'sandbox-invalid-token';
+/** The sandbox's documented push token taken, then reported `unregistered` (README "Sandbox"). */
+const REPORTED_GONE_TOKEN = 'sandbox-unregistered-token';
 
 describe('a push to a contact', () => {
   let key: string;
@@ -85,6 +88,35 @@ describe('a push to a contact', () => {
     expect(row.status).toBe('failed');
     await eventually('the device to be removed', async () => ((await tokensOf(key, contactId)).length === 0 ? true : undefined));
     expect(await removals(contactId)).toEqual([expect.objectContaining({ reason: 'unregistered' })]);
+  });
+
+  it('a later report that a token is unregistered removes the device holding it (a push to the token)', async () => {
+    const kept = token();
+    const contactId = await contactWithDevices(key, [kept, REPORTED_GONE_TOKEN]);
+    const id = await push(key, REPORTED_GONE_TOKEN);
+    // taken at send, then failed by the report
+    const row = await eventually('the report to fail the message', async () => {
+      const r = (await server.call('GET', `/v1/messages/${id}`, { key })).body;
+      return r.status === 'failed' ? r : undefined;
+    });
+    expect(row).toMatchObject({ reason: 'unregistered', sent_at: expect.any(String) });
+    await eventually('the device to be removed', async () => ((await tokensOf(key, contactId)).length === 1 ? true : undefined));
+    expect(await tokensOf(key, contactId)).toEqual([kept]);
+    expect(await removals(contactId)).toEqual([expect.objectContaining({ reason: 'unregistered' })]);
+  });
+
+  it('a later report that a token is unregistered removes that device of the contact a push named (the report says which device)', async () => {
+    const kept = token();
+    const contactId = await contactWithDevices(key, [kept, REPORTED_GONE_TOKEN]);
+    // another contact with the reported token... of another account: a report about this push touches this contact only
+    const theirs = await contactWithDevices(otherKey, [REPORTED_GONE_TOKEN]);
+    const id = await push(key, contactId);
+    expect((await settled(key, id)).status).not.toBe('queued');
+    expect(calls().get(id)).toBe(2);
+    await eventually('the reported device to be removed', async () => ((await tokensOf(key, contactId)).length === 1 ? true : undefined));
+    expect(await tokensOf(key, contactId)).toEqual([kept]);
+    expect(await removals(contactId)).toEqual([expect.objectContaining({ reason: 'unregistered' })]);
+    expect(await tokensOf(otherKey, theirs)).toEqual([REPORTED_GONE_TOKEN]);
   });
 
   it('a push sent to a refused token removes the device holding it', async () => {

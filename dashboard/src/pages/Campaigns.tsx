@@ -31,11 +31,11 @@ type Campaign = components['schemas']['Campaign'];
 type CampaignStatus = Campaign['status'];
 type Segment = components['schemas']['Segment'];
 type List = components['schemas']['List'];
-/** The channels a campaign sends on: contacts hold no push device tokens. */
-type CampaignChannel = Exclude<Campaign['channel'], 'push'>;
+/** The channels a campaign sends on: all six (a push goes to each member's devices). */
+type CampaignChannel = Campaign['channel'];
 type Audience = Campaign['audience'];
 
-const CAMPAIGN_CHANNELS = (['email', 'sms', 'rcs', 'whatsapp', 'voice'] as const satisfies readonly CampaignChannel[]).map(channelOption);
+const CAMPAIGN_CHANNELS = (['email', 'sms', 'rcs', 'whatsapp', 'voice', 'push'] as const satisfies readonly CampaignChannel[]).map(channelOption);
 const STATUSES: readonly CampaignStatus[] = ['scheduled', 'sending', 'sent', 'cancelled', 'failed'];
 const POLL_MS = 2000;
 
@@ -127,7 +127,7 @@ function NewCampaignForm({ audiences }: { audiences?: { segments: Segment[]; lis
             hint={audiences && !choices.length ? `There is no ${kind} yet.` : 'Its members are resolved when the campaign is sent.'}
           />
         </div>
-        <SelectField label="Channel" value={channel} options={CAMPAIGN_CHANNELS} onChange={setChannel} hint="Each member is addressed from its contact's email (email) or phone (the others); a member without one is skipped." />
+        <SelectField label="Channel" value={channel} options={CAMPAIGN_CHANNELS} onChange={setChannel} hint="Each member is addressed from its contact's email (email), phone (sms, RCS, WhatsApp, voice) or push devices (push); a member without one is skipped." />
         {channel === 'email' ? <TextField label="Subject" value={subject} onChange={setSubject} required /> : null}
         <TextArea label="Message" value={message} onChange={setMessage} rows={5} required hint={channel === 'email' ? 'The plain text body.' : undefined} />
         {channel === 'email' ? <TextArea label="HTML message (optional)" value={html} onChange={setHtml} rows={4} /> : null}

@@ -10,7 +10,7 @@ import { runCommand } from '../../command-handler.ts';
 import type { Engage } from '../../context.ts';
 import { AppError, type Issue, invalid, invalidField } from '../../errors.ts';
 import { requireCapabilities } from '../plugins/auth.ts';
-import { MAX_SCHEDULE_AHEAD_MS, SendFields, contactAddressField, validateTemplate } from '../../messages/validation.ts';
+import { MAX_SCHEDULE_AHEAD_MS, SendFields, validateTemplate } from '../../messages/validation.ts';
 import { toIssues } from '../../validation.ts';
 import { TemplateSendFields } from '../../templates/sends.ts';
 import { templateVersion } from '../../templates/service.ts';
@@ -104,9 +104,6 @@ function parseCampaign(body: unknown, now: Date, allowPrivateWebhooks: boolean) 
   if (!templated && (template_version !== undefined || data !== undefined)) issues.push({ path: 'template_id', message: 'template_version and data go with a template_id' });
   const checked = validateTemplate(templated ? { ...template, message: '-' } : template, now, { allowPrivateWebhooks });
   if (!checked.ok) issues.push(...checked.issues);
-  if (checked.ok && contactAddressField(checked.value.content.channel) === null) {
-    issues.push({ path: 'channel', message: 'a campaign sends on sms, rcs, whatsapp, voice or email; push a contact\'s devices with POST /v1/messages/send and the contact id as to' });
-  }
   let scheduledAt: Date | undefined;
   if (fields.success && fields.data.scheduled_at !== undefined) {
     scheduledAt = new Date(fields.data.scheduled_at);
