@@ -32,7 +32,8 @@ export interface SuppressionState {
 
 export type SuppressionCommand =
   | { type: 'Suppress'; accountId: string; addressHash: string; address?: string; channel?: SuppressionChannel; reason: SuppressionReason; source: string; messageId?: string; now: Date }
-  | { type: 'Unsuppress'; accountId: string; addressHash: string; address?: string; source: string; now: Date };
+  /** `reasons`: lift only a suppression of one of these (absent: any but an erasure's) */
+  | { type: 'Unsuppress'; accountId: string; addressHash: string; address?: string; source: string; reasons?: readonly SuppressionReason[]; now: Date };
 
 export const suppressionDecider: Decider<SuppressionCommand, SuppressionState, SuppressionEvent> = {
   initialState: { suppressed: false },
@@ -47,6 +48,7 @@ export const suppressionDecider: Decider<SuppressionCommand, SuppressionState, S
     }
     // a person who asked to be erased is never messaged again: no undoing that suppression
     if (!state.suppressed || state.reason === 'erasure') return [];
+    if (c.reasons && !(state.reason && c.reasons.includes(state.reason))) return [];
     return [{ type: 'RecipientUnsuppressed', data: { ...who, source: c.source, at } }];
   },
 };

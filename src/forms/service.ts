@@ -17,6 +17,7 @@ import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { isId, newId } from '../ids.ts';
 import { addListMember } from '../lists/service.ts';
 import { acceptMessages } from '../messages/service.ts';
+import { unsuppressRecipient } from '../messages/suppressions.ts';
 import { validateSend } from '../messages/validation.ts';
 import { addressHasher } from '../personal-data/address-hash.ts';
 import { ERASED } from '../personal-data/codec.ts';
@@ -248,6 +249,11 @@ export async function confirmSubmission(engage: Engage, submissionId: string, ba
     metadata,
   );
   reached(consent.position);
+  if (s.double_opt_in) {
+    // the person proved the address is theirs and asked for the list: an earlier unsubscribe of it is
+    // undone (a complaint, a STOP, a bounce, a manual or an erasure's suppression never is)
+    reached((await unsuppressRecipient(engage, { accountId, address, source: `form:${s.form_id}`, reasons: ['unsubscribe'] }, metadata)).position);
+  }
   const confirmed = await handleCommand(engage.store, formSubmissionDecider, formSubmissionStream(s.id), { type: 'Confirm', contactId, now: engage.clock.now() }, metadata);
   reached(confirmed.position);
   // what was entered is in the contact now (sealed under its key): the submission's copy goes

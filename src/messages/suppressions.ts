@@ -31,9 +31,9 @@ export async function suppressRecipient(engage: Engage, s: SuppressRecipient, me
  * Lifts a suppression. Appends nothing when the address is not suppressed, or when an erasure
  * suppressed it (never lifted): the result's state says which.
  */
-export async function unsuppressRecipient(engage: Engage, s: { accountId: string; address: string; source: string }, metadata: EventMetadata) {
+export async function unsuppressRecipient(engage: Engage, s: { accountId: string; address: string; source: string; reasons?: readonly SuppressionReason[] }, metadata: EventMetadata) {
   const addressHash = (await addressHasher(engage.pool))(s.address);
   return handleCommand(engage.store, suppressionDecider, suppressionStream(s.accountId, addressHash), {
-    type: 'Unsuppress', accountId: s.accountId, addressHash, address: s.address, source: s.source, now: engage.clock.now(),
+    type: 'Unsuppress', accountId: s.accountId, addressHash, address: s.address, source: s.source, ...(s.reasons ? { reasons: s.reasons } : {}), now: engage.clock.now(),
   }, metadata);
 }

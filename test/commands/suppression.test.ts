@@ -1,7 +1,7 @@
 // The suppression decider's rules (commands/suppression.ts): one recipient address in one account
 // is suppressed (opted out) or not; repeating either command changes nothing.
 import { describe, it } from 'vitest';
-import { suppressionDecider, type SuppressionEvent } from '../../commands/suppression.ts';
+import { suppressionDecider, type SuppressionEvent, type SuppressionReason } from '../../commands/suppression.ts';
 import { DeciderSpecification } from '../support/decider-spec.ts';
 
 const given = DeciderSpecification.for(suppressionDecider).given;
@@ -12,7 +12,7 @@ const iso = (minutes: number) => at(minutes).toISOString();
 
 const recipient = { account_id: 'acct_1', address_hash: 'h1', address: '+15551230000' };
 const command = { accountId: 'acct_1', addressHash: 'h1', address: '+15551230000' };
-const suppressed = (minutes: number, reason: 'stop' | 'complaint' | 'erasure' = 'stop'): SuppressionEvent => ({
+const suppressed = (minutes: number, reason: SuppressionReason = 'stop'): SuppressionEvent => ({
   type: 'RecipientSuppressed',
   data: { ...recipient, reason, source: 'inbound', at: iso(minutes) },
 });
@@ -50,6 +50,12 @@ describe('lifting a suppression', () => {
   it('unsuppressing a recipient that is not suppressed changes nothing', () => {
     given([]).when(unsuppress(1)).thenNothingHappened();
     given([suppressed(1), unsuppressed(2)]).when(unsuppress(3)).thenNothingHappened();
+  });
+
+  it('a lift restricted to some reasons lifts only a suppression of one of them (a double opt-in undoes an unsubscribe, never a complaint)', () => {
+    given([suppressed(1, 'unsubscribe')]).when({ ...unsuppress(2), reasons: ['unsubscribe'] }).then([unsuppressed(2)]);
+    given([suppressed(1, 'complaint')]).when({ ...unsuppress(2), reasons: ['unsubscribe'] }).thenNothingHappened();
+    given([suppressed(1, 'stop')]).when({ ...unsuppress(2), reasons: ['unsubscribe'] }).thenNothingHappened();
   });
 
   it('a recipient can be suppressed again after a suppression was lifted', () => {

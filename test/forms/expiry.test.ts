@@ -18,6 +18,8 @@ afterAll(async () => {
 
 async function submitted(key: string, formId: string, email: string): Promise<{ link: string; submissionId: string }> {
   expect((await server.call('POST', `/v1/forms/${formId}/submit`, { body: { email } })).status).toBe(202);
+  // the answer waits for the forms read model, not for message history
+  await server.caughtUp(['messages']);
   const message = (await server.call('GET', `/v1/messages/history?to=${encodeURIComponent(email)}`, { key })).body.data[0];
   const link = new URL(/https?:\/\/\S+\/f\/confirm\/[A-Za-z0-9._-]+/.exec(message.message)![0]).pathname;
   return { link, submissionId: link.split('.')[1]! };

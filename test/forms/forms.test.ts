@@ -190,6 +190,22 @@ describe('double opt-in', () => {
     expect(await members(acct.key, list_id)).toEqual([existing.body.id]);
   });
 
+  it('a confirmation undoes an earlier unsubscribe of the address, never a manual suppression', async () => {
+    const acct = await server.newAccount();
+    const { form } = await formOf(acct.key);
+    const suppressions = async (address: string) =>
+      (await server.call('GET', `/v1/account/unsubscribes/api/list?address=${encodeURIComponent(address)}`, { key: acct.key })).body.data.map((r: { reason: string }) => r.reason);
+    const [back, blocked] = [`back-${unique()}@example.com`, `blocked-${unique()}@example.com`];
+    expect((await server.call('POST', '/v1/account/unsubscribes', { key: acct.key, body: { email: back, reason: 'unsubscribe' } })).status).toBe(201);
+    expect((await server.call('POST', '/v1/account/unsubscribes', { key: acct.key, body: { email: blocked, reason: 'manual' } })).status).toBe(201);
+    expect((await submitJson(form.id, { email: back })).status).toBe(202);
+    expect((await raw('POST', await confirmationLink(acct.key, back), { body: 'confirm=yes', type: 'application/x-www-form-urlencoded' })).status).toBe(200);
+    expect(await suppressions(back)).toEqual([]);
+    // a manual suppression blocks even the confirmation message; the submission stays pending, suppressed
+    expect((await submitJson(form.id, { email: blocked })).status).toBe(202);
+    expect(await suppressions(blocked)).toEqual(['manual']);
+  });
+
   it('an erased address takes its pending submission with it: the link then confirms nothing', async () => {
     const acct = await server.newAccount();
     const { form } = await formOf(acct.key);
