@@ -11,7 +11,7 @@ import { handleCommand } from '../command-handler.ts';
 import { loadDefinitions, updateContact } from '../contacts/service.ts';
 import type { Engage } from '../context.ts';
 import { fold } from '../decider.ts';
-import { AppError, invalidField, notFound } from '../errors.ts';
+import { AppError, describeIssues, invalidField, notFound, validationError } from '../errors.ts';
 import { resolveOne } from '../events/contacts.ts';
 import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { isId, newId } from '../ids.ts';
@@ -176,15 +176,14 @@ export async function submitForm(engage: Engage, form: FormRow, values: Record<s
   return { status: 'pending', submissionId: id, position: sent ?? submitted.position };
 }
 
-const CONFIRM_URL = /\{\{\s*confirm_url\s*\}\}/g;
+const CONFIRM_URL = /\{\{\s*confirm_url\s*\}\}/;
 
 /** The form's confirmation message with its link, to the address entered: transactional (the person asked for it). */
 async function sendConfirmation(engage: Engage, accountId: string, def: FormDefinition, to: string, link: string, metadata: EventMetadata): Promise<Position | undefined> {
   const { channel, subject, message } = def.confirmation;
-  const text = CONFIRM_URL.test(message) ? message.replace(CONFIRM_URL, link) : `${message}\n\n${link}`;
-  CONFIRM_URL.lastIndex = 0;
+  const text = CONFIRM_URL.test(message) ? message.replaceAll(new RegExp(CONFIRM_URL, 'g'), link) : `${message}\n\n${link}`;
   const checked = validateSend({ to, channel, message: text, ...(channel === 'email' && subject ? { subject } : {}), transactional: true }, engage.clock.now());
-  if (!checked.ok) throw new AppError(400, 'validation_error', `the form's confirmation message cannot be sent: ${checked.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues: checked.issues });
+  if (!checked.ok) throw validationError(`the form's confirmation message cannot be sent: ${describeIssues(checked.issues)}`, checked.issues);
   return (await acceptMessages(engage, accountId, [checked.value], metadata)).position;
 }
 

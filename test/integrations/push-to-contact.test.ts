@@ -5,60 +5,36 @@
 // then answers as unregistered (FCM's UNREGISTERED, APNs' 410) is removed from the contact by a
 // ContactDeviceRemoved, reason `unregistered`, while the message is still sent to the other.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { contactStream } from '../../commands/contact.ts';
 import type { TestAccount } from '../support/accounts.ts';
-import { startTestServer, type TestServer } from '../support/harness.ts';
 import {
   APNS_ANSWERS,
   apnsDeviceToken,
   FCM_ANSWERS,
   fcmDeviceToken,
-  startApnsDouble,
-  startFcmDouble,
+  pushSuite,
   testApnsKey,
   testServiceAccount,
-  type ApnsDouble,
-  type FcmDouble,
 } from '../support/push-apis.ts';
 import { eventually, until } from '../support/waits.ts';
 
 const firebase = testServiceAccount('engage-contact-push');
 const apple = testApnsKey('com.acme.devices');
-let fcm: FcmDouble;
-let apns: ApnsDouble;
-let server: TestServer;
-
-beforeAll(async () => {
-  fcm = await startFcmDouble({ projectId: firebase.serviceAccount.project_id, clientEmail: firebase.serviceAccount.client_email, publicKey: firebase.publicKey });
-  apns = await startApnsDouble({ keyId: apple.credentials.key_id, teamId: apple.credentials.team_id, topic: apple.credentials.topic, publicKey: apple.publicKey });
-  server = await startTestServer({
-    FCM_API_BASE: fcm.url,
-    FCM_TOKEN_URL: fcm.tokenUrl,
-    APNS_API_BASE: apns.url,
-    APNS_CA_FILE: apns.caFile,
-    DISPATCH_RETRY_BASE_MS: '50',
-    DISPATCH_MAX_ATTEMPTS: '3',
-  });
-});
-afterAll(async () => {
-  await server?.close();
-  await fcm?.close();
-  await apns?.close();
-});
+const suite = pushSuite(firebase, apple);
 
 async function ok(account: TestAccount, method: string, path: string, body?: unknown, status = 200) {
-  const res = await server.call(method, path, { key: account.key, body });
+  const res = await suite.server.call(method, path, { key: account.key, body });
   expect(res.status, `${method} ${path} → ${JSON.stringify(res.body)}`).toBe(status);
   return res.body;
 }
 
 /** An account whose pushes go through its own integration of `provider`. */
 async function accountWith(provider: 'fcm' | 'apns'): Promise<TestAccount> {
-  const account = await server.newAccount(`Push via ${provider}`);
+  const account = await suite.server.newAccount(`Push via ${provider}`);
   const credentials = provider === 'fcm' ? { service_account: firebase.serviceAccount } : apple.credentials;
   await ok(account, 'POST', '/v1/integrations', { provider, credentials }, 201);
-  await server.caughtUp(['integrations']);
+  await suite.server.caughtUp(['integrations']);
   return account;
 }
 
@@ -72,13 +48,13 @@ async function contactWithDevices(account: TestAccount, tokens: string[], platfo
 
 async function pushTo(account: TestAccount, to: string, message: string) {
   const id = (await ok(account, 'POST', '/v1/messages/send', { channel: 'push', to, message, transactional: true }, 202)).id as string;
-  return until(async () => (await server.call('GET', `/v1/messages/${id}`, { key: account.key })).body, (m) => m.status !== 'queued', 30_000, 100);
+  return until(async () => (await suite.server.call('GET', `/v1/messages/${id}`, { key: account.key })).body, (m) => m.status !== 'queued', 30_000, 100);
 }
 
 const listedTokens = async (account: TestAccount, contactId: string) => ((await ok(account, 'GET', `/v1/contacts/${contactId}/devices`)).data as { token: string }[]).map((d) => d.token).sort();
 
 const removals = async (contactId: string) =>
-  (await server.engage.store.readStream(contactStream(contactId))).filter((e) => e.type === 'ContactDeviceRemoved').map((e) => e.data as { device_id: string; reason: string });
+  (await suite.server.engage.store.readStream(contactStream(contactId))).filter((e) => e.type === 'ContactDeviceRemoved').map((e) => e.data as { device_id: string; reason: string });
 
 /** One provider's side of the test: what its double took for a message, by device token, and its "unregistered" answer. */
 interface Provider {
@@ -96,15 +72,15 @@ const providers: Provider[] = [
     name: 'fcm',
     platform: 'android',
     deviceToken: fcmDeviceToken,
-    received: (id) => fcm.sent.filter((s) => s.json.message.data.engage_message_id === id).map((s) => ({ token: s.token, text: s.json.message.notification.body })),
-    unregister: (token) => fcm.script.add(token, FCM_ANSWERS.unregistered()),
+    received: (id) => suite.fcm.sent.filter((s) => s.json.message.data.engage_message_id === id).map((s) => ({ token: s.token, text: s.json.message.notification.body })),
+    unregister: (token) => suite.fcm.script.add(token, FCM_ANSWERS.unregistered()),
   },
   {
     name: 'apns',
     platform: 'ios',
     deviceToken: apnsDeviceToken,
-    received: (id) => apns.sent.filter((s) => s.json.engage_message_id === id).map((s) => ({ token: s.token, text: s.json.aps.alert.body })),
-    unregister: (token) => apns.script.add(token, APNS_ANSWERS.unregistered()),
+    received: (id) => suite.apns.sent.filter((s) => s.json.engage_message_id === id).map((s) => ({ token: s.token, text: s.json.aps.alert.body })),
+    unregister: (token) => suite.apns.script.add(token, APNS_ANSWERS.unregistered()),
   },
 ];
 

@@ -3,66 +3,44 @@
 // through them to local doubles of Google's and Apple's APIs (test/support/push-apis.ts): sent (push
 // providers send no delivery reports), failed for a token the provider no longer knows, deferred as
 // long as a 429's Retry-After asks; with both, each token goes to its own provider.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestAccount } from '../support/accounts.ts';
-import { startTestServer, type TestServer } from '../support/harness.ts';
 import {
   APNS_ANSWERS,
   apnsDeviceToken,
   FCM_ANSWERS,
   fcmDeviceToken,
-  startApnsDouble,
-  startFcmDouble,
+  pushSuite,
   testApnsKey,
   testServiceAccount,
-  type ApnsDouble,
-  type FcmDouble,
 } from '../support/push-apis.ts';
 import { until } from '../support/waits.ts';
 
 const firebase = testServiceAccount('engage-push-4711');
 const apple = testApnsKey('com.acme.shop');
-let fcm: FcmDouble;
-let apns: ApnsDouble;
-let server: TestServer;
+const suite = pushSuite(firebase, apple);
 let a: TestAccount;
 
 beforeAll(async () => {
-  fcm = await startFcmDouble({ projectId: firebase.serviceAccount.project_id, clientEmail: firebase.serviceAccount.client_email, publicKey: firebase.publicKey });
-  apns = await startApnsDouble({ keyId: apple.credentials.key_id, teamId: apple.credentials.team_id, topic: apple.credentials.topic, publicKey: apple.publicKey });
-  server = await startTestServer({
-    // the key file's token_uri is Google's: the token endpoint the service uses is its own setting
-    FCM_API_BASE: fcm.url,
-    FCM_TOKEN_URL: fcm.tokenUrl,
-    APNS_API_BASE: apns.url,
-    APNS_CA_FILE: apns.caFile,
-    DISPATCH_RETRY_BASE_MS: '50',
-    DISPATCH_MAX_ATTEMPTS: '3',
-  });
-  a = await server.newAccount('Acme');
-});
-afterAll(async () => {
-  await server?.close();
-  await fcm?.close();
-  await apns?.close();
+  a = await suite.server.newAccount('Acme');
 });
 
-const create = (account: TestAccount, body: Record<string, unknown>) => server.call('POST', '/v1/integrations', { key: account.key, body });
+const create = (account: TestAccount, body: Record<string, unknown>) => suite.server.call('POST', '/v1/integrations', { key: account.key, body });
 const integrate = async (account: TestAccount, body: Record<string, unknown>) => {
   const res = await create(account, body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  await server.caughtUp(['integrations']);
+  await suite.server.caughtUp(['integrations']);
   return res.body;
 };
 const paths = (res: { body: { issues?: { path: string }[] } }) => res.body.issues?.map((i) => i.path);
 const keyBody = (pem: string) => pem.split('\n')[1];
 const send = async (account: TestAccount, to: string, message = 'Your order shipped') => {
-  const res = await server.call('POST', '/v1/messages/send', { key: account.key, body: { transactional: true, channel: 'push', to, message } });
+  const res = await suite.server.call('POST', '/v1/messages/send', { key: account.key, body: { transactional: true, channel: 'push', to, message } });
   expect(res.status, JSON.stringify(res.body)).toBe(202);
   return res.body.id as string;
 };
 const settled = (account: TestAccount, id: string) =>
-  until(async () => (await server.call('GET', `/v1/messages/${id}`, { key: account.key })).body, (m) => m.status !== 'queued', 30_000, 100);
+  until(async () => (await suite.server.call('GET', `/v1/messages/${id}`, { key: account.key })).body, (m) => m.status !== 'queued', 30_000, 100);
 
 describe('creating push integrations', () => {
   it('fcm takes the service account key file as an object or as its text; the hint names the project and the masked account, never the key', async () => {
@@ -77,13 +55,13 @@ describe('creating push integrations', () => {
     const asText = await create(a, { provider: 'fcm', credentials: { service_account: JSON.stringify(firebase.serviceAccount) } });
     expect(asText.status).toBe(201);
     expect(asText.body.credentials).toEqual(created.body.credentials);
-    const { rows } = await server.engage.pool.query<{ data: string }>('SELECT data::text FROM es_events WHERE stream_id = $1', [`integration-${created.body.id}`]);
+    const { rows } = await suite.server.engage.pool.query<{ data: string }>('SELECT data::text FROM es_events WHERE stream_id = $1', [`integration-${created.body.id}`]);
     expect(rows[0].data).not.toContain(keyBody(firebase.serviceAccount.private_key));
     expect(rows[0].data).toContain('sealed:v1:');
-    const listed = JSON.stringify((await server.call('GET', '/v1/integrations', { key: a.key })).body);
+    const listed = JSON.stringify((await suite.server.call('GET', '/v1/integrations', { key: a.key })).body);
     expect(listed).not.toContain(keyBody(firebase.serviceAccount.private_key));
     expect(listed).not.toContain('firebase-adminsdk');
-    for (const id of [created.body.id, asText.body.id]) expect((await server.call('DELETE', `/v1/integrations/${id}`, { key: a.key })).status).toBe(200);
+    for (const id of [created.body.id, asText.body.id]) expect((await suite.server.call('DELETE', `/v1/integrations/${id}`, { key: a.key })).status).toBe(200);
   });
 
   it('fcm: a bad key file is a 400 naming the field, and never repeats the key', async () => {
@@ -103,8 +81,8 @@ describe('creating push integrations', () => {
     const created = await create(a, { provider: 'apns', credentials: { ...apple.credentials, environment: 'sandbox' } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ provider: 'apns', channel: 'push', credentials: { hint: 'team TEAM123456, key ABC123DEFG, com.acme.shop' } });
-    expect(JSON.stringify((await server.call('GET', '/v1/integrations', { key: a.key })).body)).not.toContain(keyBody(apple.credentials.key_p8));
-    expect((await server.call('DELETE', `/v1/integrations/${created.body.id}`, { key: a.key })).status).toBe(200);
+    expect(JSON.stringify((await suite.server.call('GET', '/v1/integrations', { key: a.key })).body)).not.toContain(keyBody(apple.credentials.key_p8));
+    expect((await suite.server.call('DELETE', `/v1/integrations/${created.body.id}`, { key: a.key })).status).toBe(200);
   });
 
   it('apns: bad credentials are a 400 naming each field', async () => {
@@ -123,7 +101,7 @@ describe('creating push integrations', () => {
 describe("an account's push through FCM", () => {
   let b: TestAccount;
   beforeAll(async () => {
-    b = await server.newAccount('Beta');
+    b = await suite.server.newAccount('Beta');
     await integrate(b, { provider: 'fcm', credentials: { service_account: firebase.serviceAccount } });
   });
 
@@ -132,15 +110,15 @@ describe("an account's push through FCM", () => {
     const id = await send(b, token);
     const m = await settled(b, id);
     expect(m).toMatchObject({ status: 'sent', provider: 'fcm', provider_message_id: expect.stringMatching(/^projects\/engage-push-4711\/messages\//) });
-    expect(fcm.sent.find((s) => s.token === token)!.json).toEqual({ message: { token, notification: { body: 'Your order shipped' }, data: { engage_message_id: id } } });
+    expect(suite.fcm.sent.find((s) => s.token === token)!.json).toEqual({ message: { token, notification: { body: 'Your order shipped' }, data: { engage_message_id: id } } });
     // still sent a moment later: no report follows
     await new Promise((r) => setTimeout(r, 500));
-    expect((await server.call('GET', `/v1/messages/${id}`, { key: b.key })).body.status).toBe('sent');
+    expect((await suite.server.call('GET', `/v1/messages/${id}`, { key: b.key })).body.status).toBe('sent');
   });
 
   it('a token FCM no longer knows fails the message as unregistered', async () => {
     const token = fcmDeviceToken();
-    fcm.script.add(token, FCM_ANSWERS.unregistered());
+    suite.fcm.script.add(token, FCM_ANSWERS.unregistered());
     const m = await settled(b, await send(b, token));
     expect(m).toMatchObject({ status: 'failed', provider: 'fcm', attempts: 1 });
     expect(m.reason).toMatch(/^unregistered: 404 UNREGISTERED/);
@@ -148,10 +126,10 @@ describe("an account's push through FCM", () => {
 
   it("a 429 defers the message for its Retry-After, then it is sent", async () => {
     const token = fcmDeviceToken();
-    fcm.script.add(token, FCM_ANSWERS.quotaExceeded('2'));
+    suite.fcm.script.add(token, FCM_ANSWERS.quotaExceeded('2'));
     const m = await settled(b, await send(b, token));
     expect(m).toMatchObject({ status: 'sent', provider: 'fcm', attempts: 2 });
-    const [first, second] = fcm.sent.filter((s) => s.token === token);
+    const [first, second] = suite.fcm.sent.filter((s) => s.token === token);
     // 50 ms of doubling delay would have retried at once: the Retry-After of 2 s held it
     expect(second.at - first.at).toBeGreaterThanOrEqual(1900);
   });
@@ -160,7 +138,7 @@ describe("an account's push through FCM", () => {
 describe('an account with both an APNs and an FCM integration', () => {
   let c: TestAccount;
   beforeAll(async () => {
-    c = await server.newAccount('Gamma');
+    c = await suite.server.newAccount('Gamma');
     await integrate(c, { provider: 'fcm', credentials: { service_account: JSON.stringify(firebase.serviceAccount) } });
     await integrate(c, { provider: 'apns', credentials: apple.credentials });
   });
@@ -171,21 +149,21 @@ describe('an account with both an APNs and an FCM integration', () => {
     const [mi, ma] = await Promise.all([settled(c, toIphone), settled(c, toAndroid)]);
     expect(mi).toMatchObject({ status: 'sent', provider: 'fcm+apns', provider_message_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/) });
     expect(ma).toMatchObject({ status: 'sent', provider: 'fcm+apns', provider_message_id: expect.stringMatching(/^projects\/engage-push-4711\/messages\//) });
-    const sent = apns.sent.find((s) => s.token === iphone)!;
+    const sent = suite.apns.sent.find((s) => s.token === iphone)!;
     expect(sent.json).toEqual({ aps: { alert: { body: 'Hi iPhone' } }, engage_message_id: toIphone });
     expect(sent.headers['apns-id']).toBe(mi.provider_message_id);
-    expect(apns.sent.some((s) => s.token === android)).toBe(false);
-    expect(fcm.sent.some((s) => s.token === iphone)).toBe(false);
+    expect(suite.apns.sent.some((s) => s.token === android)).toBe(false);
+    expect(suite.fcm.sent.some((s) => s.token === iphone)).toBe(false);
   });
 
   it('a device Apple calls unregistered fails the message; a 429 from Apple defers it', async () => {
     const [gone, busy] = [apnsDeviceToken(), apnsDeviceToken()];
-    apns.script.add(gone, APNS_ANSWERS.unregistered());
-    apns.script.add(busy, APNS_ANSWERS.tooManyRequests('1'));
+    suite.apns.script.add(gone, APNS_ANSWERS.unregistered());
+    suite.apns.script.add(busy, APNS_ANSWERS.tooManyRequests('1'));
     const [failed, later] = await Promise.all([settled(c, await send(c, gone)), settled(c, await send(c, busy))]);
     expect(failed).toMatchObject({ status: 'failed', attempts: 1, reason: 'unregistered: 410 Unregistered' });
     expect(later).toMatchObject({ status: 'sent', attempts: 2 });
-    const [first, second] = apns.sent.filter((s) => s.token === busy);
+    const [first, second] = suite.apns.sent.filter((s) => s.token === busy);
     expect(second.at - first.at).toBeGreaterThanOrEqual(900);
   });
 });

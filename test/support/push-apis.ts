@@ -11,6 +11,8 @@ import { createServer, type IncomingMessage } from 'node:http';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
+import { afterAll, beforeAll } from 'vitest';
+import { startTestServer, type TestServer, whileRunning } from './harness.ts';
 import { loopbackCertificate } from './tls.ts';
 
 export const FCM_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
@@ -309,4 +311,39 @@ export async function startApnsDouble(key: { keyId: string; teamId: string; topi
       tls.remove();
     },
   });
+}
+
+/** The doubles of Firebase and Apple a suite's server sends push through, and that server. */
+export interface PushSuite {
+  fcm: FcmDouble;
+  apns: ApnsDouble;
+  server: TestServer;
+}
+
+/**
+ * A server whose push integrations reach local doubles of FCM and APNs, for a file or describe block:
+ * started before its tests, closed after them. The token endpoint is the service's own setting, never
+ * the key file's token_uri (README "Integrations"); dispatch retries quickly and at most 3 times.
+ */
+export function pushSuite(firebase: ReturnType<typeof testServiceAccount>, apple: ReturnType<typeof testApnsKey>): PushSuite {
+  let started: PushSuite | undefined;
+  beforeAll(async () => {
+    const fcm = await startFcmDouble({ projectId: firebase.serviceAccount.project_id, clientEmail: firebase.serviceAccount.client_email, publicKey: firebase.publicKey });
+    const apns = await startApnsDouble({ keyId: apple.credentials.key_id, teamId: apple.credentials.team_id, topic: apple.credentials.topic, publicKey: apple.publicKey });
+    const server = await startTestServer({
+      FCM_API_BASE: fcm.url,
+      FCM_TOKEN_URL: fcm.tokenUrl,
+      APNS_API_BASE: apns.url,
+      APNS_CA_FILE: apns.caFile,
+      DISPATCH_RETRY_BASE_MS: '50',
+      DISPATCH_MAX_ATTEMPTS: '3',
+    });
+    started = { fcm, apns, server };
+  });
+  afterAll(async () => {
+    await started?.server.close();
+    await started?.fcm.close();
+    await started?.apns.close();
+  });
+  return whileRunning(() => started, 'the push suite');
 }

@@ -156,6 +156,12 @@ async function liveForm(engage: Engage, id: string): Promise<FormRow> {
   return row;
 }
 
+/** What the hosted page and the snippet's script both draw a form with: its inputs, and a start token made now. */
+async function renderingOf(engage: Engage, form: FormRow) {
+  const inputs = inputsOf(form.definition.fields, await loadDefinitions(engage, form.account_id));
+  return { inputs, token: (await FormTokens.of(engage.pool)).startToken(form.id, engage.clock.now()) };
+}
+
 type BodyKind = 'form' | 'json';
 
 /** The submission's values and its hidden fields, from a form-encoded or JSON body. */
@@ -279,8 +285,7 @@ function publicRoutes({ engage }: AppDeps): AnyRoute[] {
       async handler({ params, req, reply }) {
         return orError(req, reply, prefersJson(req), async () => {
           const form = await liveForm(engage, params.id);
-          const inputs = inputsOf(form.definition.fields, await loadDefinitions(engage, form.account_id));
-          const token = (await FormTokens.of(engage.pool)).startToken(form.id, engage.clock.now());
+          const { inputs, token } = await renderingOf(engage, form);
           // relative to the page (/f/<id>), so it posts to the origin the page came from, behind any path prefix
           const submitUrl = `../v1/forms/${form.id}/submit`;
           // its URL holds no secret, and its post must carry its origin (the submit route checks it)
@@ -302,8 +307,7 @@ function publicRoutes({ engage }: AppDeps): AnyRoute[] {
       responses: { 200: 'the script' },
       async handler({ params, reply }) {
         const form = await liveForm(engage, params.id);
-        const inputs = inputsOf(form.definition.fields, await loadDefinitions(engage, form.account_id));
-        const token = (await FormTokens.of(engage.pool)).startToken(form.id, engage.clock.now());
+        const { inputs, token } = await renderingOf(engage, form);
         const submitUrl = `${formsBaseUrl(engage)}/v1/forms/${form.id}/submit`;
         // fresh on every load: it carries the time the form was shown
         reply.header('Cache-Control', 'no-store').header('X-Content-Type-Options', 'nosniff').type('application/javascript; charset=utf-8');
