@@ -25,6 +25,8 @@ import { type AnyRoute, defineRoute, registerRoutes } from '../route.ts';
 const FORMS = ['forms'];
 /** A submission answers once its contact (or its pending record) can be read: the forms and lists read models. */
 const SUBMIT_WAITS_FOR = ['forms', 'lists', 'contacts'];
+/** A confirmation also lifts an earlier unsubscribe: the suppressions shown next include that. */
+const CONFIRM_WAITS_FOR = [...SUBMIT_WAITS_FOR, 'suppressions'];
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 /** A submission's body at most: a form of 30 fields and their values. */
 export const SUBMIT_BODY_LIMIT = 64 * 1024;
@@ -352,7 +354,7 @@ function publicRoutes({ engage }: AppDeps): AnyRoute[] {
       async handler({ params, req, reply }) {
         return orError(req, reply, prefersJson(req), async () => {
           const { submissionId, form } = await confirmationOf(engage, params.token);
-          await runCommand(engage, metadataOf(req), SUBMIT_WAITS_FOR, (m) => confirmSubmission(engage, submissionId, m));
+          await runCommand(engage, metadataOf(req), CONFIRM_WAITS_FOR, (m) => confirmSubmission(engage, submissionId, m));
           if (form.definition.redirect_url) return reply.code(303).header('Location', form.definition.redirect_url).send();
           return sendPage(reply, 200, subscribedPage(form.definition.name));
         });
