@@ -24,6 +24,8 @@ import { personalDataScenario } from './scenarios/personal-data.ts';
 import { projectionRebuild } from './scenarios/rebuild.ts';
 import { messagingScenarios } from './scenarios/messaging.ts';
 import { segmentCount } from './scenarios/segments.ts';
+import { streamSnapshots } from './scenarios/snapshots.ts';
+import { logScale } from './scenarios/log-scale.ts';
 import { webhookScenarios } from './scenarios/webhooks.ts';
 import { webhookReplay } from './scenarios/webhook-replay.ts';
 import { writeThroughput } from './scenarios/write-throughput.ts';
@@ -31,7 +33,7 @@ import { writeThroughput } from './scenarios/write-throughput.ts';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const KNOWN = ['append-single', 'append-batch', 'catchup-read', 'projection-rebuild', 'personal-data', 'http-create', 'http-list'];
 KNOWN.push(...messagingScenarios.map((s) => s.name), ...webhookScenarios.map((s) => s.name), webhookReplay.name);
-KNOWN.push(writeThroughput.name, campaignScenario.name, campaignPersonalised.name, segmentCount.name, eventsIngest.name, csvImport.name);
+KNOWN.push(writeThroughput.name, campaignScenario.name, campaignPersonalised.name, segmentCount.name, eventsIngest.name, csvImport.name, streamSnapshots.name, logScale.name);
 
 /** The scenarios asked for: `npm run bench -- <scenario> …` and/or BENCH_ONLY=a,b (none: all). */
 function parseOnly(): (name: string) => boolean {
@@ -69,6 +71,9 @@ async function main() {
   if (only(segmentCount.name)) scenarios.push(segmentCount);
   if (only(eventsIngest.name)) scenarios.push(eventsIngest);
   if (only(csvImport.name)) scenarios.push(csvImport);
+  if (only(streamSnapshots.name)) scenarios.push(streamSnapshots);
+  // grows a log of ten million events (~10 minutes): only when named
+  if ([...process.argv.slice(2), ...(process.env.BENCH_ONLY ?? '').split(',')].some((n) => n.trim() === logScale.name)) scenarios.push(logScale);
 
   const cluster = await openCluster();
   const ctx: BenchContext = { cluster, scale, notes: [] };

@@ -64,8 +64,21 @@ export type AccountCommand =
   /** a setting left out stays as it is; null clears it */
   | { type: 'SetAccountSettings'; defaultCountry?: string | null; timezone?: string | null; templateVariables?: TemplateVariables; now: Date };
 
+type Entries<M> = M extends Map<infer K, infer V> ? [K, V][] : never;
+
 export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent> = {
   initialState: { exists: false, users: new Map(), keys: new Map(), settings: DEFAULT_SETTINGS },
+  // evolve copies its maps for every change, so the map entries may be shared with the snapshot
+  snapshot: {
+    kind: 'account',
+    version: 1,
+    every: 100,
+    encode: (state) => ({ ...state, users: [...state.users], keys: [...state.keys] }),
+    decode: (value) => {
+      const v = value as Omit<AccountState, 'users' | 'keys'> & { users: Entries<AccountState['users']>; keys: Entries<AccountState['keys']> };
+      return { ...v, users: new Map(v.users), keys: new Map(v.keys) };
+    },
+  },
 
   evolve(state, event) {
     switch (event.type) {

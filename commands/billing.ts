@@ -2,7 +2,7 @@
 // its prepaid top-ups and its invoice details. Message debits and credits are not here: they follow
 // from the message events (projections/billing.ts). A stream without events is the free tier,
 // billed monthly, in USD. The handler passes rates in on the command (the decider only records them).
-import type { Decider } from '../src/decider.ts';
+import { type Decider, plainSnapshot } from '../src/decider.ts';
 import { conflict, invalidField } from '../src/errors.ts';
 
 export const BILLING_TIERS = ['free', 'starter', 'growth', 'scale', 'enterprise'] as const;
@@ -60,6 +60,7 @@ const canonical = (v: unknown): string =>
 
 export const billingDecider: Decider<BillingCommand, BillingState, BillingEvent> = {
   initialState: { tier: 'free', period: 'monthly', currency: DEFAULT_BILLING_CURRENCY, topUpIds: [] },
+  snapshot: plainSnapshot('billing', 100),
   evolve(state, e) {
     switch (e.type) {
       case 'PlanChanged':

@@ -30,6 +30,13 @@ export type CustomFieldCommand =
 
 export const customFieldsDecider: Decider<CustomFieldCommand, CustomFieldsState, CustomFieldEvent> = {
   initialState: { byId: new Map() },
+  snapshot: {
+    kind: 'custom_fields',
+    version: 1,
+    every: 100,
+    encode: (state) => [...state.byId.values()],
+    decode: (value) => ({ byId: new Map((value as FieldDefinition[]).map((d) => [d.id, d])) }),
+  },
   evolve(state, event) {
     const byId = new Map(state.byId);
     if (event.type === 'CustomFieldDefined') {

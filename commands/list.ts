@@ -55,6 +55,17 @@ function visible(state: ListState, accountId: string) {
 
 export const listDecider: Decider<ListCommand, ListState, ListEvent> = {
   initialState: { status: 'none', favorite: false, members: new Set() },
+  // a list's stream grows by one event per member added or removed
+  snapshot: {
+    kind: 'list',
+    version: 1,
+    every: 1_000,
+    encode: (state) => ({ ...state, members: [...state.members] }),
+    decode: (value) => {
+      const v = value as Omit<ListState, 'members'> & { members: string[] };
+      return { ...v, members: new Set(v.members) };
+    },
+  },
   evolve(state, event) {
     switch (event.type) {
       case 'ListCreated':

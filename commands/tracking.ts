@@ -4,7 +4,7 @@
 // custom fields and tags a browser may set besides the profile traits.
 // The key and its first secret come into being together, on the first command of any kind, so that
 // concurrent first requests issue one key: the loser of the append re-decides on the winner's state.
-import type { Decider } from '../src/decider.ts';
+import { type Decider, plainSnapshot } from '../src/decider.ts';
 
 export type TrackingEvent =
   | { type: 'TrackingKeyIssued'; data: { account_id: string; public_key: string; at: string } }
@@ -58,6 +58,7 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
 
 export const trackingDecider: Decider<TrackingCommand, TrackingState, TrackingEvent> = {
   initialState: { exists: false, origins: [], requireIdentity: true, browserTraits: { customFields: [], tags: false } },
+  snapshot: plainSnapshot('tracking', 100),
 
   evolve(state, event) {
     switch (event.type) {

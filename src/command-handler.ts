@@ -10,7 +10,8 @@
 //   revisions the read model showed, and falls back to handleCommand per stream on a conflict
 //   (the scheduler, the dispatcher, delivery reports).
 import type { Engage } from './context.ts';
-import { type Decider, fold, type StoredEventLike } from './decider.ts';
+import type { Decider, StoredEventLike } from './decider.ts';
+import { type LoadedState, readState, rememberState } from './eventstore/snapshots.ts';
 import type { EventMetadata, EventStore, ExpectedRevision, NewEvent, Position } from './eventstore/port.ts';
 import { WrongExpectedVersionError } from './eventstore/port.ts';
 import { sleep } from './sleep.ts';
@@ -47,13 +48,18 @@ export async function handleCommand<Command, State, Event extends StoredEventLik
 ): Promise<CommandResult<State, Event>> {
   const maxAttempts = options.maxAttempts ?? 5;
   for (let attempt = 1; ; attempt++) {
-    const recorded = attempt === 1 && options.fresh ? [] : await store.readStream(streamId);
-    const history = recorded.map((r) => ({ type: r.type, data: r.data }) as Event);
-    const state = fold(decider, history);
-    const revision: bigint | 'no_stream' = recorded.length ? recorded[recorded.length - 1].revision : 'no_stream';
+    // a long stream is folded from its snapshot (src/eventstore/snapshots.ts)
+    const loaded: LoadedState<State> =
+      attempt === 1 && options.fresh
+        ? { state: decider.initialState, revision: 'no_stream', stored: -1n, snapshottable: decider.snapshot !== undefined }
+        : await readState(store, decider, streamId);
+    const { state, revision } = loaded;
     const cmd = typeof command === 'function' ? (command as (s: State) => Command)(state) : command;
     const events = decider.decide(cmd, state);
-    if (events.length === 0) return { events, state, revision };
+    if (events.length === 0) {
+      rememberState(store, decider, streamId, loaded, loaded);
+      return { events, state, revision };
+    }
     const expected: ExpectedRevision = revision;
     try {
       const result = await store.append(
@@ -63,6 +69,7 @@ export async function handleCommand<Command, State, Event extends StoredEventLik
       );
       let next = state;
       for (const e of events) next = decider.evolve(next, e);
+      rememberState(store, decider, streamId, loaded, { state: next, revision: result.nextExpectedRevision, position: result.position }, events);
       return { events, state: next, position: result.position, revision: result.nextExpectedRevision };
     } catch (err) {
       if (!(err instanceof WrongExpectedVersionError) || attempt >= maxAttempts) throw err;

@@ -139,6 +139,8 @@ const ConfigSchema = z.object({
   /** /health and `engage projections status` warn once one open transaction has held catch-up readers back this long */
   READER_HOLD_WARN_MS: z.coerce.number().int().min(0).default(30_000),
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).default(2000),
+  /** positions per partition of the event log (README "The log at scale") */
+  LOG_PARTITION_EVENTS: z.coerce.number().int().min(100).default(10_000_000),
   RATE_LIMITS_ENABLED: bool.default(true),
   /** the built dashboard served at /app (unset: dist/dashboard in the checkout or image) */
   DASHBOARD_DIR: z.string().min(1).optional(),

@@ -11,6 +11,7 @@ import { migrate } from './schema.ts';
 import { createPool } from './db/pool.ts';
 import type { EventStore } from './eventstore/port.ts';
 import { PostgresEventStore } from './eventstore/postgres.ts';
+import { attachSnapshots, StreamSnapshots } from './eventstore/snapshots.ts';
 import type { Projection } from './read-models/projection.ts';
 import { PersonalDataStore } from './personal-data/store.ts';
 import { ProjectionRunner } from './read-models/runner.ts';
@@ -62,10 +63,16 @@ export async function openEngage(options: OpenOptions = {}): Promise<Engage> {
     const { EsdbEventStore } = await import('./eventstore/esdb.ts');
     adapter = new EsdbEventStore(config.EVENTSTORE_URL, { log });
   } else {
-    adapter = new PostgresEventStore(pool, url, { log });
+    const postgres = new PostgresEventStore(pool, url, { log, partitionEvents: config.LOG_PARTITION_EVENTS });
+    // the log's next partition exists before the first append (README "The log at scale")
+    await postgres.ensurePartitions();
+    adapter = postgres;
   }
   // personal data is sealed on the way in and opened on the way out, under per-subject keys
   const store: EventStore = new PersonalDataStore(adapter, pool);
+  // long streams' commands fold from snapshots (README "Snapshots of long streams")
+  const snapshots = new StreamSnapshots(pool, log);
+  attachSnapshots(store, snapshots);
   const runner = new ProjectionRunner(pool, store, options.projections ?? ALL_PROJECTIONS, log, store.wakeup);
   if (options.runProjections) {
     // cross-process wake-ups (LISTEN/NOTIFY on Postgres, a live subscription on EventStoreDB)
@@ -86,6 +93,7 @@ export async function openEngage(options: OpenOptions = {}): Promise<Engage> {
     async close() {
       await cpu.close();
       await runner.stop();
+      await snapshots.flush();
       await store.close();
       await pool.end();
       // stops the embedded cluster only if this process started it (one `engage serve` keeps it for all CLI calls);

@@ -9,6 +9,7 @@ import { UNIQUE_CLAIMS_MIGRATIONS } from './claims.ts';
 import { CREDENTIALS_MIGRATIONS } from './credentials.ts';
 import { type Migration, runMigrations } from './db/migrations.ts';
 import { EVENTSTORE_MIGRATIONS } from './eventstore/postgres.ts';
+import { STREAM_SNAPSHOT_MIGRATIONS } from './eventstore/snapshots.ts';
 import { STORED_EVENT_BATCHES_MIGRATIONS } from './events/stored-batches.ts';
 import { IDEMPOTENCY_MIGRATIONS } from './idempotency.ts';
 import { IMPORT_UPLOADS_MIGRATIONS } from './imports/uploads.ts';
@@ -36,6 +37,7 @@ export const SCHEMA: readonly Migration[] = [
   ...SUPPRESSION_LOOKUP_MIGRATIONS,
   ...BULK_INTAKE_MIGRATIONS,
   ...POLICY_LOOKUP_MIGRATIONS,
+  ...STREAM_SNAPSHOT_MIGRATIONS,
 ];
 
 /** Brings a database's own tables up to date (idempotent; safe from many processes at once). */

@@ -2,6 +2,7 @@
 // table of (order, contact, revision, type), then one INSERT … SELECT per chunk so the log holds
 // many transactions (as real appends make) in commit order.
 import type pg from 'pg';
+import { DEFAULT_PARTITION_EVENTS, ensurePartitions } from '../../src/eventstore/partitions.ts';
 import { type BenchDatabase, freshDatabase } from './db.ts';
 import { BENCH_ACCOUNT } from './events.ts';
 import type { BenchContext } from './scenario.ts';
@@ -50,6 +51,8 @@ export async function seedContactEvents(pool: pg.Pool, shape: SeedShape, chunk =
   );
   await pool.query(`CREATE INDEX ON bench_seed (ord)`);
   const total = Number((await pool.query(`SELECT count(*)::int AS n FROM bench_seed`)).rows[0].n);
+  // the log's partitions for every position the seed takes (an append makes them as it goes)
+  await ensurePartitions(pool, DEFAULT_PARTITION_EVENTS, total + DEFAULT_PARTITION_EVENTS);
   const acct = BENCH_ACCOUNT.replace(/'/g, "''");
   const insert = `
     INSERT INTO es_events (stream_id, stream_revision, event_id, type, data, metadata)

@@ -1,5 +1,6 @@
 // Contact commands with their cross-aggregate rule: email and phone are unique per account,
 // held by claims that are taken before the append and released if it fails.
+import { currentState } from '../eventstore/snapshots.ts';
 import { contactDecider, contactStream, type ContactCommand, type ContactFields, type ContactState } from '../../commands/contact.ts';
 import { customFieldsDecider, customFieldsStream, type FieldDefinition } from '../../commands/custom-fields.ts';
 import { type ContactRow, standardColumns } from '../../projections/contacts.ts';
@@ -51,8 +52,7 @@ function definitionsFor(engage: Engage, accountId: string, custom: Record<string
 }
 
 export async function loadDefinitions(engage: Engage, accountId: string): Promise<FieldDefinition[]> {
-  const events = await engage.store.readStream(customFieldsStream(accountId));
-  return [...fold(customFieldsDecider, events.map((e) => ({ type: e.type, data: e.data }) as never)).byId.values()];
+  return [...(await currentState(engage.store, customFieldsDecider, customFieldsStream(accountId))).state.byId.values()];
 }
 
 /** A contact's state as its own stream folds it (the decider's view: status, account, addresses). */

@@ -36,6 +36,7 @@ import { NotificationListener } from '../db/notifications.ts';
 import { sleep } from '../sleep.ts';
 import { Wakeup } from './wakeup.ts';
 import type { Migration } from '../db/migrations.ts';
+import { DEFAULT_PARTITION_EVENTS, ensurePartitions, isMissingPartition, LOG_PARTITION_MIGRATIONS, partitionTheLog } from './partitions.ts';
 
 export const EVENT_CHANNEL = 'engage_events';
 /**
@@ -467,6 +468,12 @@ export class PostgresEventStore implements EventStore {
     joins: (q, batch) => batch.reduce((n, b) => n + b.events, q.events) <= GROUPED_BATCH_EVENTS && !batch.some((b) => b.items[0].s === q.items[0].s),
   });
 
+  /** positions per partition of the log, for the partitions this store makes (README "The log at scale") */
+  private readonly partitionEvents: number;
+  /** an append past this position makes the next partition (ensurePartitions) */
+  private partitionsDueAt = 0n;
+  private ensuring?: Promise<void>;
+
   /**
    * @param pool appends and reads
    * @param connectionString the listener's own connection (LISTEN needs a session of its own)
@@ -474,9 +481,27 @@ export class PostgresEventStore implements EventStore {
   constructor(
     private readonly pool: pg.Pool,
     private readonly connectionString?: string,
-    options: { log?: Logger } = {},
+    options: { log?: Logger; partitionEvents?: number } = {},
   ) {
     this.log = options.log;
+    this.partitionEvents = options.partitionEvents ?? DEFAULT_PARTITION_EVENTS;
+  }
+
+  /**
+   * Makes the log's next partitions where fewer than a partition's positions lie free (once at a time
+   * in this process), or fewer than `ahead`: an append that finds no partition for its positions makes
+   * room for them (they may be more than a partition's) and goes again.
+   */
+  ensurePartitions(ahead?: number): Promise<void> {
+    const making = (room: number) =>
+      ensurePartitions(this.pool, this.partitionEvents, room).then((upto) => {
+        this.partitionsDueAt = upto - BigInt(this.partitionEvents);
+      });
+    if (ahead !== undefined) return making(ahead);
+    this.ensuring ??= making(this.partitionEvents).finally(() => {
+      this.ensuring = undefined;
+    });
+    return this.ensuring;
   }
 
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision = 'any'): Promise<AppendResult> {
@@ -569,6 +594,12 @@ export class PostgresEventStore implements EventStore {
         }
         return (await this.pool.query<AppendRow>({ name: 'es_append', text: 'SELECT * FROM es_append($1::jsonb)', values: [json] })).rows;
       } catch (err) {
+        // a position beyond the last partition: it is made, and the append goes again (nothing was written)
+        if (isMissingPartition(err) && attempt < RETRY_ATTEMPTS) {
+          // (the failed attempt used up its positions too)
+          await this.ensurePartitions(this.partitionEvents + 2 * items.reduce((n, i) => n + i.e.length, 0));
+          continue;
+        }
         const raced = isUniqueViolation(err) || (err as { code?: string }).code === STREAM_MOVED;
         const unknownOutcome = isConnectionError(err);
         if (raced && attempt >= RETRY_ATTEMPTS) {
@@ -624,6 +655,10 @@ export class PostgresEventStore implements EventStore {
     if (rows.some((r) => r.o_outcome === 'written')) {
       this.wakeup.wake();
       if (this.othersMayListen()) this.announce();
+      // the next partition is made ahead of need, beside the appends
+      if (rows.some((r) => r.o_gp !== null && BigInt(r.o_gp) >= this.partitionsDueAt)) {
+        void this.ensurePartitions().catch((err: Error) => this.log?.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'the next partition of the log was not made; the next append tries again'));
+      }
     }
     const byStream = new Map(rows.map((r) => [r.o_stream, r]));
     const missing = request.find((b) => !byStream.has(b.streamId));
@@ -954,4 +989,6 @@ export const EVENTSTORE_MIGRATIONS: Migration[] = [
   { id: 55, name: 'event store: the read after a position plans its statement once per session', sql: READ_FUNCTION },
   { id: 58, name: 'event store: stream rows leave room on their pages to be updated in place', sql: STREAM_ROWS_FILLFACTOR },
   { id: 61, name: 'event store: a transaction that copied new streams reads back what it wrote', sql: COPIED_FUNCTION },
+  ...LOG_PARTITION_MIGRATIONS,
+  { id: 71, name: 'event store: the log partitioned by position, the table it was its first partition', sql: 'SELECT 1', run: (client) => partitionTheLog(client, READ_FUNCTION) },
 ];

@@ -1,6 +1,7 @@
 // Signup forms (README "Signup forms"): their definitions (create, update, delete), a submission
 // from the hosted page, the snippet or any front end, and its confirmation by the signed link
 // (double opt-in), which makes it a contact on the form's list with its consent recorded.
+import { currentState } from '../eventstore/snapshots.ts';
 import { contactDecider, contactStream } from '../../commands/contact.ts';
 import { type FormDefinition, type FormState, formDecider, formStream } from '../../commands/form.ts';
 import { type FormSubmissionState, formSubmissionDecider, formSubmissionStream, linkExpired } from '../../commands/form-submission.ts';
@@ -70,7 +71,7 @@ async function loadForm(engage: Engage, id: string): Promise<FormState> {
 
 /** The list a form adds to must be a live list of the account (its stream says; the read model may be behind a list just made). */
 async function requireList(engage: Engage, accountId: string, listId: string): Promise<void> {
-  const state = isId('list', listId) ? fold(listDecider, (await engage.store.readStream(listStream(listId))).map((e) => ({ type: e.type, data: e.data }) as never)) : undefined;
+  const state = isId('list', listId) ? (await currentState(engage.store, listDecider, listStream(listId))).state : undefined;
   if (state?.status !== 'active' || state.accountId !== accountId) throw invalidField('list_id', 'no such list');
 }
 

@@ -3,6 +3,7 @@
 // are skipped; the rest go in batches (src/imports/batch.ts), the next batch read and checked while
 // the one before is being written. A run that stops (shutdown) or dies (crash) is resumed by a later
 // run exactly where the last applied batch ended: a batch is written whole or not at all.
+import { currentState } from '../eventstore/snapshots.ts';
 import { pipeline, Readable } from 'node:stream';
 import { type ImportEvent, type ImportState, importDecider, importStream } from '../../commands/import.ts';
 import { type ListEvent, type ListState, listDecider, listStream } from '../../commands/list.ts';
@@ -70,7 +71,7 @@ async function folded<S, E extends StoredEventLike>(engage: Engage, streamId: st
 
 /** The list's state brought up to date from the revision the run knows (a list of a million members is not read again). */
 async function catchUpList(engage: Engage, listId: string, list: Folded<ListState>): Promise<Folded<ListState>> {
-  if (list.revision === 'no_stream') return folded(engage, listStream(listId), listDecider);
+  if (list.revision === 'no_stream') return currentState(engage.store, listDecider, listStream(listId));
   const newer = await engage.store.readStream(listStream(listId), { fromRevision: list.revision + 1n });
   if (newer.length === 0) return list;
   const state = newer.reduce((s, r) => listDecider.evolve(s, { type: r.type, data: r.data } as ListEvent), list.state);
@@ -136,7 +137,7 @@ export async function runImport(engage: Engage, importId: string, options: RunOp
   for (const c of accepted.columns) if (!columnOf.has(c.field)) columnOf.set(c.field, c.header);
   const run: ImportRun = { ...base, definitions, columnOf, externalIds: new SeenValues() };
   if (accepted.list_id) {
-    run.list = await folded(engage, listStream(accepted.list_id), listDecider);
+    run.list = await currentState(engage.store, listDecider, listStream(accepted.list_id));
     if (run.list.state.status !== 'active' || run.list.state.accountId !== accepted.account_id) return end(engage, run, { reason: 'the list was deleted' });
   }
   const reader: RowReader = {

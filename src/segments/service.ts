@@ -3,6 +3,7 @@
 //
 // A write validates against the account's custom field definitions and lists as their own streams
 // say (writes never read read models to decide); a preview, a read, asks the read models.
+import { currentState } from '../eventstore/snapshots.ts';
 import { listDecider, listStream } from '../../commands/list.ts';
 import { type SegmentCommand, type SegmentGroup, type SegmentState, segmentDecider, segmentStream } from '../../commands/segment.ts';
 import type { ContactRow } from '../../projections/contacts.ts';
@@ -11,7 +12,7 @@ import type { Db } from '../../projections/queries.ts';
 import type { SegmentRow } from '../../projections/segments.ts';
 import type { Engage } from '../context.ts';
 import { handleCommand } from '../command-handler.ts';
-import { type Decider, fold } from '../decider.ts';
+import type { Decider } from '../decider.ts';
 import { loadDefinitions } from '../contacts/service.ts';
 import { notFound, validationError, type Issue } from '../errors.ts';
 import type { EventMetadata, Position } from '../eventstore/port.ts';
@@ -44,9 +45,8 @@ export function segmentView(s: SegmentState, count: number): SegmentView {
 }
 
 /** A stream's state as its decider folds it. */
-async function foldStream<S>(engage: Engage, decider: Pick<Decider<never, S, never>, 'initialState' | 'evolve'>, streamId: string): Promise<S> {
-  const events = await engage.store.readStream(streamId);
-  return fold(decider, events.map((e) => ({ type: e.type, data: e.data }) as never));
+async function foldStream<S>(engage: Engage, decider: Pick<Decider<never, S, never>, 'initialState' | 'evolve' | 'snapshot'>, streamId: string): Promise<S> {
+  return (await currentState(engage.store, decider, streamId)).state;
 }
 
 /** Where validation reads what a rule set may name: the account's custom fields, and which of some list ids are its live lists. */

@@ -17,8 +17,12 @@ describe('es_streams rows', () => {
     const writer = await openMigratedStore(db.url, 2);
     // no autovacuum in this database while it appends: an ANALYZE of the log holds a snapshot, and a
     // page cannot drop the versions of the round before while it does (on a cluster with autovacuum
-    // on, Debian's, a whole round then moved off its pages)
-    await db.pool.query('ALTER TABLE es_events SET (autovacuum_enabled = false); ALTER TABLE es_streams SET (autovacuum_enabled = false)');
+    // on, Debian's, a whole round then moved off its pages). The log is partitioned: each of its
+    // partitions, made first, is a table of its own
+    await writer.store.ensurePartitions();
+    await db.pool.query(`DO $$ DECLARE p text; BEGIN
+      FOR p IN SELECT name FROM es_partitions LOOP EXECUTE format('ALTER TABLE %I SET (autovacuum_enabled = false)', p); END LOOP; END $$;
+      ALTER TABLE es_streams SET (autovacuum_enabled = false)`);
     try {
       await writer.store.appendMany(streams.map((s) => ({ streamId: s, events: [{ type: 'MessageAccepted', data: { n: 1 } }], expected: 'no_stream' as const })));
       for (const [i, type] of ['MessageDispatching', 'MessageSent', 'MessageDelivered'].entries()) {
