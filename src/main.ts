@@ -235,6 +235,57 @@ streams
     });
   });
 
+const log = program.command('log').description('the event log: partitions, archive (README: The log at scale)');
+log
+  .command('partitions')
+  .description("the log's partitions: range, events, size, and where each archived one lies")
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { json?: boolean }) => {
+    await withEngage(async (engage) => {
+      const { rows } = await engage.pool.query<{ name: string; from_position: string; to_position: string; archived_at: Date | null; archive_file: string | null; events: string | null; bytes: string | null }>(
+        `SELECT p.name, p.from_position::text, p.to_position::text, p.archived_at, p.archive_file, p.events::text,
+                coalesce(p.bytes, pg_total_relation_size(to_regclass(p.name)))::text AS bytes
+           FROM es_partitions p ORDER BY p.from_position`,
+      );
+      out(!!opts.json, rows, () =>
+        rows
+          .map((r) => `${r.name}  [${r.from_position}, ${r.to_position})  ${r.archived_at ? `archived ${r.archived_at.toISOString()} to ${r.archive_file} (${r.events} events, ${r.bytes} bytes)` : `live, ${r.bytes} bytes`}`)
+          .join('\n'),
+      );
+    });
+  });
+log
+  .command('archive')
+  .description('write closed partitions older than --before to files in --to (gzip JSON lines, manifest.json), then detach and drop them')
+  .requiredOption('--before <time|position>', 'an ISO time, or a global position (the number after the slash of commit/prepare)')
+  .requiredOption('--to <dir>', 'the directory of the archive')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { before: string; to: string; json?: boolean }) => {
+    const before = /^\d+$/.test(opts.before) ? BigInt(opts.before) : /^\d+\/\d+$/.test(opts.before) ? parsePosition(opts.before).prepare : new Date(opts.before);
+    if (before instanceof Date && Number.isNaN(before.getTime())) throw new InvalidArgumentError('--before: an ISO time or a position');
+    const { archiveLog } = await import('./eventstore/archive.ts');
+    await withEngage(async (engage) => {
+      const outcome = await archiveLog(engage.pool, { before, dir: opts.to });
+      out(!!opts.json, outcome, () =>
+        [
+          ...outcome.archived.map((a) => `archived ${a.name}: ${a.events} events, ${a.bytes} bytes, sha256 ${a.sha256} → ${a.file}`),
+          outcome.stoppedAt ? `stopped at ${outcome.stoppedAt.name}: ${outcome.stoppedAt.reason}` : 'no partition left to archive',
+        ].join('\n'),
+      );
+    });
+  });
+log
+  .command('verify')
+  .description("check every file of an archive against its manifest (SHA-256, size, events, order); exit code 1 on any problem")
+  .requiredOption('--dir <dir>', 'the directory of the archive')
+  .option('--json', 'machine-readable output')
+  .action(async (opts: { dir: string; json?: boolean }) => {
+    const { verifyArchive } = await import('./eventstore/archive.ts');
+    const results = await verifyArchive(opts.dir);
+    out(!!opts.json, results, () => results.map((r) => `${r.ok ? 'ok' : 'BAD'}  ${r.name}  ${r.file}${r.problems.length ? `\n    ${r.problems.join('\n    ')}` : ''}`).join('\n'));
+    if (results.some((r) => !r.ok)) process.exitCode = 1;
+  });
+
 const erasures = program.command('erasures').description('erasures of personal data (README: Erasure and backups)');
 erasures
   .command('export')

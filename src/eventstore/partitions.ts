@@ -9,6 +9,7 @@
 // partition keeps a unique index on them as well, as the single table did.
 import type pg from 'pg';
 import type { Migration } from '../db/migrations.ts';
+import { withTransaction } from '../db/pool.ts';
 
 /** Positions per partition unless configured (LOG_PARTITION_EVENTS). */
 export const DEFAULT_PARTITION_EVENTS = 10_000_000;
@@ -118,42 +119,32 @@ export async function logPartitions(db: Pick<pg.Pool, 'query'>): Promise<LogPart
  * across processes; answers the position up to which partitions exist.
  */
 export async function ensurePartitions(pool: pg.Pool, size: number, ahead = size): Promise<bigint> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    try {
-      await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...PARTITION_LOCK]);
-      const { rows } = await client.query<{ upto: string | null; next: string }>(
-        `SELECT (SELECT max(to_position)::text FROM es_partitions) AS upto,
-                (SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END FROM ${POSITION_SEQUENCE})::text AS next`,
-      );
-      const next = BigInt(rows[0].next);
-      let upto = BigInt(rows[0].upto ?? '1');
-      while (upto < next + BigInt(ahead)) {
-        const from = upto;
-        const to = from + BigInt(size);
-        const name = `es_events_${from}`;
-        // made apart and attached: ATTACH takes a lock appends do not wait for (CREATE … PARTITION OF
-        // would take one they do), and the bound below spares it a read of the (empty) table
-        await client.query(`
-          CREATE TABLE ${name} (LIKE es_events INCLUDING DEFAULTS);
-          ALTER TABLE ${name} ADD CONSTRAINT ${name}_range CHECK (global_position >= ${from} AND global_position < ${to});
-          CREATE UNIQUE INDEX ${name}_stream_revision ON ${name} (stream_id, stream_revision);
-          ALTER TABLE es_events ATTACH PARTITION ${name} FOR VALUES FROM (${from}) TO (${to});
-          ALTER TABLE ${name} DROP CONSTRAINT ${name}_range;
-          INSERT INTO es_partitions (name, from_position, to_position) VALUES ('${name}', ${from}, ${to});
-        `);
-        upto = to;
-      }
-      await client.query('COMMIT');
-      return upto;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
+  return withTransaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...PARTITION_LOCK]);
+    const { rows } = await client.query<{ upto: string | null; next: string }>(
+      `SELECT (SELECT max(to_position)::text FROM es_partitions) AS upto,
+              (SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END FROM ${POSITION_SEQUENCE})::text AS next`,
+    );
+    const next = BigInt(rows[0].next);
+    let upto = BigInt(rows[0].upto ?? '1');
+    while (upto < next + BigInt(ahead)) {
+      const from = upto;
+      const to = from + BigInt(size);
+      const name = `es_events_${from}`;
+      // made apart and attached: ATTACH takes a lock appends do not wait for (CREATE … PARTITION OF
+      // would take one they do), and the bound below spares it a read of the (empty) table
+      await client.query(`
+        CREATE TABLE ${name} (LIKE es_events INCLUDING DEFAULTS);
+        ALTER TABLE ${name} ADD CONSTRAINT ${name}_range CHECK (global_position >= ${from} AND global_position < ${to});
+        CREATE UNIQUE INDEX ${name}_stream_revision ON ${name} (stream_id, stream_revision);
+        ALTER TABLE es_events ATTACH PARTITION ${name} FOR VALUES FROM (${from}) TO (${to});
+        ALTER TABLE ${name} DROP CONSTRAINT ${name}_range;
+        INSERT INTO es_partitions (name, from_position, to_position) VALUES ('${name}', ${from}, ${to});
+      `);
+      upto = to;
     }
-  } finally {
-    client.release();
-  }
+    return upto;
+  });
 }
 
 /** An insert whose position no partition holds yet (check_violation on the partitioned log). */

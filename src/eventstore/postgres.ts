@@ -36,6 +36,7 @@ import { NotificationListener } from '../db/notifications.ts';
 import { sleep } from '../sleep.ts';
 import { Wakeup } from './wakeup.ts';
 import type { Migration } from '../db/migrations.ts';
+import { type ArchivedPartition, ARCHIVE_COLUMNS, archivedPartitions, type ArchiveLine, lineIsAfter, linesOf } from './archive.ts';
 import { DEFAULT_PARTITION_EVENTS, ensurePartitions, isMissingPartition, LOG_PARTITION_MIGRATIONS, partitionTheLog } from './partitions.ts';
 
 export const EVENT_CHANNEL = 'engage_events';
@@ -78,6 +79,9 @@ ${DROP_NOTIFY_TRIGGER}`;
 
 /** First argument of every stream lock (pg_advisory_xact_lock(namespace, hashtext(stream_id))). */
 export const STREAM_LOCK_NAMESPACE = 0x65730001;
+
+/** The SQLSTATE es_read_all raises when events after the position lie in the archive (the reader reads it). */
+export const ARCHIVED = 'ES410';
 
 /** The SQLSTATE es_write raises when a stream moved between judging and writing (the append is then judged again). */
 export const STREAM_MOVED = 'ES409';
@@ -261,6 +265,11 @@ CREATE OR REPLACE FUNCTION es_read_all(after_commit xid8, after_prepare bigint, 
 RETURNS SETOF es_events
 LANGUAGE plpgsql STABLE SET jit = off SET plan_cache_mode = force_generic_plan AS $fn$
 BEGIN
+  -- events after the position were archived out of the table: the reader reads the archive (archive.ts)
+  IF EXISTS (SELECT 1 FROM es_partitions p WHERE p.archived_at IS NOT NULL
+              AND (split_part(p.last_event, '/', 1)::xid8, split_part(p.last_event, '/', 2)::bigint) > (after_commit, after_prepare)) THEN
+    RAISE EXCEPTION 'events after this position are archived' USING ERRCODE = '${ARCHIVED}';
+  END IF;
   IF wanted IS NULL THEN
     RETURN QUERY SELECT * FROM es_events
       WHERE (transaction_id, global_position) > (after_commit, after_prepare)
@@ -295,17 +304,24 @@ $fn$;
 const EVENT_COLUMNS = `global_position::text AS gp, transaction_id::text AS txid, stream_id, stream_revision::text AS rev,
   event_id, type, data, metadata, created_at`;
 
-interface EventRow {
-  gp: string;
-  txid: string;
-  stream_id: string;
-  rev: string;
-  event_id: string;
-  type: string;
-  data: unknown;
-  metadata: Record<string, unknown>;
-  created_at: Date;
+/** A row of the log as read (an archive's line, archive.ts, with its time as a Date). */
+type EventRow = Omit<ArchiveLine, 'created_at'> & { created_at: Date };
+
+/** An archived event (archive.ts) as the log's row gives it. */
+function fromArchive(line: ArchiveLine): RecordedEvent {
+  return toRecorded({ ...line, created_at: new Date(line.created_at) });
 }
+
+/** The archive's events after `after`, in log order, file after file. */
+async function* archiveLinesAfter(parts: readonly ArchivedPartition[], after: Position): AsyncGenerator<ArchiveLine> {
+  for (const p of parts) {
+    if (!lineIsAfter({ txid: p.last!.split('/')[0], gp: p.last!.split('/')[1] }, after)) continue;
+    for await (const line of linesOf(p.file)) if (lineIsAfter(line, after)) yield line;
+  }
+}
+
+/** The most archive reads kept open between batches. */
+const ARCHIVE_CURSORS = 16;
 
 function toRecorded(row: EventRow): RecordedEvent {
   const metadata = row.metadata ?? {};
@@ -727,7 +743,40 @@ export class PostgresEventStore implements EventStore {
       text: `SELECT ${EVENT_COLUMNS} FROM es_events WHERE ${where} ORDER BY stream_revision ${backwards ? 'DESC' : 'ASC'}${limit}`,
       values: params,
     });
-    return rows.map(toRecorded);
+    const events = rows.map(toRecorded);
+    // the table holds all that was asked for where it starts where the read starts (or, backwards, ends
+    // at revision 0 or has all it was asked for); else earlier events may lie in the archive
+    const complete = backwards
+      ? events.length === options.maxCount || events.at(-1)?.revision === 0n
+      : events[0]?.revision === (options.fromRevision ?? 0n);
+    if (complete || !(await this.hasArchive())) return events;
+    return this.readStreamWithArchive(streamId, events, options);
+  }
+
+  /** Whether any partition of the log was archived (a read that the table does not answer whole then looks there). */
+  private async hasArchive(): Promise<boolean> {
+    const { rows } = await this.pool.query({ name: 'es_has_archive', text: 'SELECT EXISTS (SELECT 1 FROM es_partitions WHERE archived_at IS NOT NULL) AS a' });
+    return rows[0].a as boolean;
+  }
+
+  /** A stream's read with its archived events (read from every archive file: slower, but complete). */
+  private async readStreamWithArchive(streamId: string, live: RecordedEvent[], options: ReadStreamOptions): Promise<RecordedEvent[]> {
+    const archived: RecordedEvent[] = [];
+    for (const p of await archivedPartitions(this.pool)) {
+      for await (const line of linesOf(p.file)) if (line.stream_id === streamId) archived.push(fromArchive(line));
+    }
+    if (archived.length === 0) return live;
+    const byRevision = new Map<bigint, RecordedEvent>();
+    for (const e of archived) byRevision.set(e.revision, e);
+    // the whole stream as it stands (the table's part read again whole: the read above may hold only a window of it)
+    const rest = (await this.pool.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream_id = $1`, [streamId])).rows.map(toRecorded);
+    for (const e of [...live, ...rest]) byRevision.set(e.revision, e);
+    let all = [...byRevision.values()].sort((a, b) => (a.revision < b.revision ? -1 : a.revision > b.revision ? 1 : 0));
+    if (options.direction === 'backwards') {
+      all.reverse();
+      if (options.fromRevision !== undefined) all = all.filter((e) => e.revision <= options.fromRevision!);
+    } else if (options.fromRevision !== undefined) all = all.filter((e) => e.revision >= options.fromRevision!);
+    return options.maxCount === undefined ? all : all.slice(0, options.maxCount);
   }
 
   async readFirstEvents(streamIds: readonly string[]): Promise<Map<string, RecordedEvent>> {
@@ -742,13 +791,59 @@ export class PostgresEventStore implements EventStore {
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const after = options.after ?? START;
-    // named, and a function planned once per session (READ_FUNCTION): every read model reads on every wake
-    const { rows } = await this.pool.query<EventRow>({
-      name: 'es_read_all',
-      text: `SELECT ${EVENT_COLUMNS} FROM es_read_all($1::text::xid8, $2::bigint, $3::int, $4::text[])`,
-      values: [after.commit.toString(), after.prepare.toString(), options.maxCount ?? 1000, options.types ?? null],
-    });
-    return rows.map(toRecorded);
+    try {
+      // named, and a function planned once per session (READ_FUNCTION): every read model reads on every wake
+      const { rows } = await this.pool.query<EventRow>({
+        name: 'es_read_all',
+        text: `SELECT ${EVENT_COLUMNS} FROM es_read_all($1::text::xid8, $2::bigint, $3::int, $4::text[])`,
+        values: [after.commit.toString(), after.prepare.toString(), options.maxCount ?? 1000, options.types ?? null],
+      });
+      return rows.map(toRecorded);
+    } catch (err) {
+      if ((err as { code?: string }).code !== ARCHIVED) throw err;
+      return this.readAllFromArchive(after, options.maxCount ?? 1000, options.types);
+    }
+  }
+
+  /**
+   * readAll from a position inside the archive: its files from there, then the table after the
+   * archive's end. A reader going on from where its last read ended (a catch-up, a rebuild) goes on
+   * in the same open file (`archiveCursors`), so the files are read once, not once per batch.
+   */
+  private async readAllFromArchive(after: Position, maxCount: number, types: readonly string[] | undefined): Promise<RecordedEvent[]> {
+    const parts = (await archivedPartitions(this.pool)).filter((p) => p.last !== null);
+    const wanted = types ? new Set(types) : undefined;
+    const key = (p: Position) => `${p.commit}/${p.prepare}/${types?.join(',') ?? ''}`;
+    const out: RecordedEvent[] = [];
+    let cursor = this.archiveCursors.get(key(after));
+    this.archiveCursors.delete(key(after));
+    if (!cursor) cursor = { lines: archiveLinesAfter(parts, after) };
+    for (;;) {
+      const next = await cursor.lines.next();
+      if (next.done) break;
+      if (wanted && !wanted.has(next.value.type)) continue;
+      out.push(fromArchive(next.value));
+      if (out.length >= maxCount) {
+        this.keepCursor(key(out[out.length - 1].position), cursor);
+        return out;
+      }
+    }
+    const [commit, prepare] = parts[parts.length - 1].last!.split('/');
+    const end: Position = { commit: BigInt(commit), prepare: BigInt(prepare) };
+    const from = out.length > 0 || comparePositions(after, end) < 0 ? end : after;
+    return out.concat(await this.readAll({ after: from, maxCount: maxCount - out.length, types }));
+  }
+
+  /** Open archive reads, by the position their last batch ended at (a few: one per reader catching up). */
+  private readonly archiveCursors = new Map<string, { lines: AsyncGenerator<ArchiveLine> }>();
+
+  private keepCursor(at: string, cursor: { lines: AsyncGenerator<ArchiveLine> }): void {
+    this.archiveCursors.set(at, cursor);
+    for (const [k, c] of this.archiveCursors) {
+      if (this.archiveCursors.size <= ARCHIVE_CURSORS) break;
+      this.archiveCursors.delete(k);
+      void c.lines.return(undefined);
+    }
   }
 
   async countAfter(after: Position, types: readonly string[] | undefined, cap: number, options: CountOptions = {}): Promise<number> {
@@ -991,4 +1086,5 @@ export const EVENTSTORE_MIGRATIONS: Migration[] = [
   { id: 61, name: 'event store: a transaction that copied new streams reads back what it wrote', sql: COPIED_FUNCTION },
   ...LOG_PARTITION_MIGRATIONS,
   { id: 71, name: 'event store: the log partitioned by position, the table it was its first partition', sql: 'SELECT 1', run: (client) => partitionTheLog(client, READ_FUNCTION) },
+  { id: 72, name: 'event store: partitions archived to files; the read after a position inside the archive says so', sql: `${ARCHIVE_COLUMNS}\n${READ_FUNCTION}` },
 ];

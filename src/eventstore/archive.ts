@@ -1,0 +1,265 @@
+// The log's archive (README "The log at scale"): closed partitions of es_events written to
+// gzip'd JSON lines files in a directory, one per partition, in log order, with a manifest
+// (`manifest.json`: each file's range, count and SHA-256), then detached and dropped. Reading from
+// a position inside the archive (a rebuild, a replay, a stream's early events) reads the files:
+// slower, but complete. The events are written as the log holds them: personal data stays sealed,
+// so destroying a subject's key erases it in the archive as everywhere else.
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, createGzip } from 'node:zlib';
+import type pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import { withTransaction } from '../db/pool.ts';
+import { comparePositions, type Position } from './port.ts';
+
+/** The manifest's format name: a reader of another refuses it. */
+export const ARCHIVE_FORMAT = 'engage-log-archive/1';
+
+/** One archived partition, as es_partitions and the manifest keep it. */
+export interface ArchivedPartition {
+  name: string;
+  /** the file, absolute */
+  file: string;
+  from_position: string;
+  to_position: string;
+  events: number;
+  /** the first and last event in log order (transaction, position), as "commit/prepare" */
+  first: string | null;
+  last: string | null;
+  sha256: string;
+  bytes: number;
+  archived_at: string;
+}
+
+/** An event as a line of an archive file: the log's row, every number as text. */
+export interface ArchiveLine {
+  gp: string;
+  txid: string;
+  stream_id: string;
+  rev: string;
+  event_id: string;
+  type: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  created_at: string;
+}
+
+const positionOf = (s: string): Position => {
+  const [commit, prepare] = s.split('/');
+  return { commit: BigInt(commit), prepare: BigInt(prepare) };
+};
+export const lineIsAfter = (line: Pick<ArchiveLine, 'txid' | 'gp'>, after: Position) => comparePositions({ commit: BigInt(line.txid), prepare: BigInt(line.gp) }, after) > 0;
+
+/** Every archived partition, in log order. */
+export async function archivedPartitions(db: Pick<pg.Pool, 'query'>): Promise<ArchivedPartition[]> {
+  const { rows } = await db.query<ArchivedPartition & { archived_at: Date; events: string; bytes: string }>(
+    `SELECT name, archive_file AS file, from_position::text, to_position::text, events, first_event AS first, last_event AS last, sha256, bytes, archived_at
+       FROM es_partitions WHERE archived_at IS NOT NULL ORDER BY from_position`,
+  );
+  return rows.map((r) => ({ ...r, events: Number(r.events), bytes: Number(r.bytes), archived_at: r.archived_at.toISOString() }));
+}
+
+/** The archive's lines of one file, in log order. */
+export async function* linesOf(file: string): AsyncGenerator<ArchiveLine> {
+  const lines = createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity });
+  for await (const line of lines) if (line) yield JSON.parse(line) as ArchiveLine;
+}
+
+export interface ArchiveOptions {
+  /** archive partitions whose every position is below this one, or whose every event was appended before this time */
+  before: bigint | Date;
+  dir: string;
+  /** how long the detach waits for its lock before it gives up on this partition (ms) */
+  lockTimeoutMs?: number;
+}
+
+export interface ArchiveOutcome {
+  archived: ArchivedPartition[];
+  /** the first partition not archived, and why */
+  stoppedAt?: { name: string; reason: string };
+}
+
+/** COPY's text format escapes a backslash as two; a JSON document holds no other character COPY escapes. */
+const unescapeCopy = (line: string) => line.replace(/\\\\/g, '\\');
+
+/**
+ * Archives the log's oldest partitions, one by one in log order, while each is closed: all its
+ * positions given, older than `before`, every transaction that wrote it ended (readers read past it),
+ * and none of the events after it earlier in log order. Each is written to its file (synced), then
+ * detached and dropped in one short transaction with its row in es_partitions; the manifest is
+ * written from es_partitions after each.
+ */
+export async function archiveLog(pool: pg.Pool, options: ArchiveOptions): Promise<ArchiveOutcome> {
+  const dir = path.resolve(options.dir);
+  await mkdir(dir, { recursive: true });
+  const archived: ArchivedPartition[] = [];
+  const { rows: live } = await pool.query<{ name: string; f: string; t: string }>(
+    `SELECT name, from_position::text AS f, to_position::text AS t FROM es_partitions WHERE archived_at IS NULL ORDER BY from_position`,
+  );
+  for (const p of live) {
+    const why = await whyNotClosed(pool, p, options.before);
+    if (why) return { archived, stoppedAt: { name: p.name, reason: why } };
+    const written = await writePartition(pool, p.name, dir);
+    try {
+      await withTransaction(pool, async (client) => {
+        await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(options.lockTimeoutMs ?? 5_000))}`);
+        await client.query(`ALTER TABLE es_events DETACH PARTITION ${p.name}`);
+        await client.query(`DROP TABLE ${p.name}`);
+        await client.query(
+          `UPDATE es_partitions SET archived_at = now(), archive_file = $2, events = $3, first_event = $4, last_event = $5, sha256 = $6, bytes = $7 WHERE name = $1`,
+          [p.name, written.file, written.events, written.first, written.last, written.sha256, written.bytes],
+        );
+      });
+    } catch (err) {
+      // still in the table: the file is not the archive's
+      await rm(written.file, { force: true });
+      throw err;
+    }
+    await writeManifest(pool, dir);
+    archived.push((await archivedPartitions(pool)).find((a) => a.name === p.name)!);
+  }
+  return { archived };
+}
+
+/** Undefined when the partition may be archived; else the reason it may not (yet). */
+async function whyNotClosed(pool: pg.Pool, p: { name: string; f: string; t: string }, before: bigint | Date): Promise<string | undefined> {
+  const { rows } = await pool.query<{ next: string; newest: Date | null; max_txid: string | null; xmin: string; after_min: string | null }>(
+    `SELECT (SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END FROM es_events_global_position)::text AS next,
+            (SELECT max(created_at) FROM ${p.name}) AS newest,
+            (SELECT max(transaction_id) FROM ${p.name})::text AS max_txid,
+            pg_snapshot_xmin(pg_current_snapshot())::text AS xmin,
+            (SELECT min(transaction_id) FROM es_events WHERE global_position >= $1::bigint)::text AS after_min`,
+    [p.t],
+  );
+  const r = rows[0];
+  if (BigInt(r.next) < BigInt(p.t)) return 'it is still being filled';
+  if (typeof before === 'bigint' ? BigInt(p.t) > before + 1n : r.newest !== null && r.newest >= before) return 'it holds events at or after --before';
+  if (r.max_txid !== null && BigInt(r.max_txid) >= BigInt(r.xmin)) return 'a transaction that wrote it may still be open';
+  if (r.max_txid !== null && r.after_min !== null && BigInt(r.after_min) < BigInt(r.max_txid)) return 'later events come before its last in log order';
+  return undefined;
+}
+
+/** Writes a partition's events, in log order, to `<dir>/<name>.jsonl.gz` (through a temporary file, synced). */
+async function writePartition(pool: pg.Pool, name: string, dir: string): Promise<Omit<ArchivedPartition, 'name' | 'from_position' | 'to_position' | 'archived_at'>> {
+  const file = path.join(dir, `${name}.jsonl.gz`);
+  const partial = `${file}.partial`;
+  const hash = createHash('sha256');
+  let bytes = 0;
+  let events = 0;
+  let first: string | null = null;
+  let last: string | null = null;
+  let pending = '';
+  const client = await pool.connect();
+  try {
+    const copy = client.query(
+      copyTo(`COPY (SELECT json_build_object('gp', global_position::text, 'txid', transaction_id::text, 'stream_id', stream_id, 'rev', stream_revision::text,
+                  'event_id', event_id, 'type', type, 'data', data, 'metadata', metadata, 'created_at', created_at)
+                FROM ${name} ORDER BY transaction_id, global_position) TO STDOUT`),
+    );
+    const lines = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        const text = pending + chunk.toString('utf8');
+        const parts = text.split('\n');
+        pending = parts.pop()!;
+        let outText = '';
+        for (const raw of parts) {
+          const line = unescapeCopy(raw);
+          const row = JSON.parse(line) as ArchiveLine;
+          const at = `${row.txid}/${row.gp}`;
+          first ??= at;
+          last = at;
+          events++;
+          outText += line + '\n';
+        }
+        done(null, outText);
+      },
+    });
+    const counted = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        hash.update(chunk);
+        bytes += chunk.length;
+        done(null, chunk);
+      },
+    });
+    await pipeline(copy, lines, createGzip({ level: 6 }), counted, createWriteStream(partial));
+  } finally {
+    client.release();
+  }
+  const handle = await open(partial, 'r');
+  await handle.sync();
+  await handle.close();
+  await rename(partial, file);
+  return { file, events, first, last, sha256: hash.digest('hex'), bytes };
+}
+
+/** manifest.json of `dir`, from es_partitions: every partition archived there. */
+async function writeManifest(pool: pg.Pool, dir: string): Promise<void> {
+  const partitions = (await archivedPartitions(pool))
+    .filter((a) => path.dirname(a.file) === dir)
+    .map((a) => ({ ...a, file: path.basename(a.file) }));
+  const body = JSON.stringify({ format: ARCHIVE_FORMAT, written_at: new Date().toISOString(), partitions }, null, 2);
+  await writeFile(path.join(dir, 'manifest.json.partial'), `${body}\n`);
+  await rename(path.join(dir, 'manifest.json.partial'), path.join(dir, 'manifest.json'));
+}
+
+export interface VerifiedFile {
+  name: string;
+  file: string;
+  ok: boolean;
+  problems: string[];
+}
+
+/** Checks every file of the manifest in `dir`: present, its SHA-256 and size, its events counted, in log order and inside its range. */
+export async function verifyArchive(dir: string): Promise<VerifiedFile[]> {
+  const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as { format: string; partitions: ArchivedPartition[] };
+  if (manifest.format !== ARCHIVE_FORMAT) throw new Error(`${dir}/manifest.json is not a log archive of format ${ARCHIVE_FORMAT}`);
+  const results: VerifiedFile[] = [];
+  for (const p of manifest.partitions) {
+    const file = path.join(dir, p.file);
+    const problems: string[] = [];
+    const exists = await stat(file).catch(() => undefined);
+    if (!exists) {
+      results.push({ name: p.name, file, ok: false, problems: ['the file is missing'] });
+      continue;
+    }
+    if (exists.size !== p.bytes) problems.push(`${exists.size} bytes, the manifest says ${p.bytes}`);
+    const hash = createHash('sha256');
+    await pipeline(createReadStream(file), new Transform({ transform: (c: Buffer, _e, done) => (hash.update(c), done()) }));
+    if (hash.digest('hex') !== p.sha256) problems.push('its SHA-256 is not the manifest\'s');
+    let events = 0;
+    let previous: Position | undefined;
+    try {
+      for await (const line of linesOf(file)) {
+        events++;
+        const at = { commit: BigInt(line.txid), prepare: BigInt(line.gp) };
+        if (previous && comparePositions(at, previous) <= 0) problems.push(`event ${line.gp} is out of log order`);
+        if (BigInt(line.gp) < BigInt(p.from_position) || BigInt(line.gp) >= BigInt(p.to_position)) problems.push(`event ${line.gp} lies outside the partition's range`);
+        previous = at;
+        if (problems.length > 20) break;
+      }
+    } catch (err) {
+      problems.push(`unreadable: ${(err as Error).message}`);
+    }
+    if (events !== p.events) problems.push(`${events} events, the manifest says ${p.events}`);
+    if (p.last && previous && comparePositions(previous, positionOf(p.last)) !== 0) problems.push('its last event is not the manifest\'s');
+    results.push({ name: p.name, file, ok: problems.length === 0, problems });
+  }
+  return results;
+}
+
+/** The archive's columns of es_partitions (src/eventstore/postgres.ts lists them with the store's). */
+export const ARCHIVE_COLUMNS = `
+ALTER TABLE es_partitions
+  ADD COLUMN IF NOT EXISTS archived_at timestamptz,
+  ADD COLUMN IF NOT EXISTS archive_file text,
+  ADD COLUMN IF NOT EXISTS events bigint,
+  ADD COLUMN IF NOT EXISTS first_event text,
+  ADD COLUMN IF NOT EXISTS last_event text,
+  ADD COLUMN IF NOT EXISTS sha256 text,
+  ADD COLUMN IF NOT EXISTS bytes bigint;`;
+

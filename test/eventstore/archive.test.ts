@@ -1,0 +1,126 @@
+// The log's archive (src/eventstore/archive.ts, README "The log at scale"), end to end on a running
+// engage with partitions of 100 positions: closed partitions written to gzip'd JSON lines files
+// with a manifest, detached and dropped; the log, a stream and a rebuild read through the archive as
+// they read the table; verify finds a changed file; an erasure holds for archived events.
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { contactsProjection } from '../../projections/contacts.ts';
+import { archiveLog, archivedPartitions, verifyArchive } from '../../src/eventstore/archive.ts';
+import { logPartitions } from '../../src/eventstore/partitions.ts';
+import { type RecordedEvent, START } from '../../src/eventstore/port.ts';
+import { testServerForSuite } from '../support/harness.ts';
+import { rebuildAndWait } from '../support/rebuild.ts';
+import { eventually } from '../support/waits.ts';
+
+const server = testServerForSuite({ LOG_PARTITION_EVENTS: '100' });
+
+async function wholeLog(): Promise<RecordedEvent[]> {
+  const all: RecordedEvent[] = [];
+  for (let after = START; ; ) {
+    const batch = await server.engage.store.readAll({ after, maxCount: 37 });
+    if (batch.length === 0) return all;
+    all.push(...batch);
+    after = batch[batch.length - 1].position;
+  }
+}
+
+const contactsRows = async () => (await server.engage.pool.query('SELECT id, email, first_name, last_name, created_at FROM contacts ORDER BY id')).rows;
+
+describe('the log archive', () => {
+  it('archives closed partitions; reads, a rebuild and an erasure go through the files; verify finds a changed file', async () => {
+    const acct = await server.newAccount();
+    const make = async (n: number, tag: string) => {
+      const made: { id: string; email: string }[] = [];
+      for (let i = 0; i < n; i++) {
+        const email = `arch-${tag}-${i}-${randomUUID().slice(0, 8)}@example.com`;
+        const res = await server.call('POST', '/v1/contacts', { key: acct.key, body: { email, first_name: `Ann${i}`, last_name: 'Archive' } });
+        expect(res.status).toBe(201);
+        // a second event on the contact's stream, in a later partition than its first
+        if (i % 5 === 0) made.push({ id: res.body.id, email });
+      }
+      return made;
+    };
+    const early = await make(120, 'early');
+    const head = (await server.engage.pool.query<{ gp: string }>('SELECT max(global_position)::text AS gp FROM es_events')).rows[0].gp;
+    await make(120, 'late');
+    // the early contacts changed after the bound: their streams lie in archived and live partitions both
+    for (const c of early) expect((await server.call('PATCH', `/v1/contacts/${c.id}`, { key: acct.key, body: { last_name: 'Changed' } })).status).toBe(200);
+    await server.caughtUp(['contacts']);
+    const logBefore = await wholeLog();
+    const rowsBefore = await contactsRows();
+    const streamBefore = await server.engage.store.readStream(`contact-${early[0].id}`);
+
+    const dir = await mkdtemp(path.join(tmpdir(), 'engage-archive-'));
+    // a transaction open anywhere in the cluster (another suite's) keeps a partition it may have
+    // written from being archived: the command says so, and is run again, as an operator would
+    const outcome = await eventually('the partitions before the bound archived', async () => {
+      const o = await archiveLog(server.engage.pool, { before: BigInt(head), dir });
+      return /--before/.test(o.stoppedAt?.reason ?? '') ? o : undefined;
+    }, 60_000, 200);
+    expect(outcome.stoppedAt?.reason).toMatch(/--before/);
+    const archived = await archivedPartitions(server.engage.pool);
+    expect(archived.length).toBeGreaterThanOrEqual(2);
+    expect(BigInt(archived.at(-1)!.to_position)).toBeLessThanOrEqual(BigInt(head) + 1n);
+    // detached and dropped: no longer tables of the log
+    const { rows: tables } = await server.engage.pool.query<{ n: string }>(`SELECT count(*)::text AS n FROM pg_class WHERE relname = ANY($1)`, [archived.map((a) => a.name)]);
+    expect(tables[0].n).toBe('0');
+    expect((await logPartitions(server.engage.pool)).length).toBeGreaterThan(archived.length);
+    // a manifest and one file per partition, readable with standard tools (gzip, JSON lines)
+    const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8'));
+    expect(manifest).toMatchObject({ format: 'engage-log-archive/1', partitions: archived.map((a) => ({ name: a.name, file: `${a.name}.jsonl.gz`, events: a.events, sha256: a.sha256 })) });
+    // (the first partition of a new log is empty: its file holds no line)
+    const full = archived.find((a) => a.events > 0)!;
+    const firstFile = gunzipSync(await readFile(full.file)).toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(firstFile).toHaveLength(full.events);
+    expect(firstFile[0]).toMatchObject({ gp: expect.any(String), txid: expect.any(String), stream_id: expect.any(String), type: expect.any(String) });
+    expect((await verifyArchive(dir)).every((r) => r.ok)).toBe(true);
+
+    // the log read from the start: the same events, through the files and then the table
+    const logAfter = await wholeLog();
+    expect(logAfter.map((e) => [e.id, e.position.prepare, e.type])).toEqual(logBefore.map((e) => [e.id, e.position.prepare, e.type]));
+    expect(logAfter.map((e) => e.data)).toEqual(logBefore.map((e) => e.data));
+    // a stream whose first events are archived, read whole and in windows
+    expect(await server.engage.store.readStream(`contact-${early[0].id}`)).toEqual(streamBefore);
+    expect((await server.engage.store.readStream(`contact-${early[0].id}`, { direction: 'backwards', maxCount: 5 })).map((e) => e.revision)).toEqual(
+      [...streamBefore].reverse().slice(0, 5).map((e) => e.revision),
+    );
+    // a command on it decides on the whole stream; the history shows the archived events
+    expect((await server.call('PATCH', `/v1/contacts/${early[0].id}`, { key: acct.key, body: { first_name: 'Anna' } })).status).toBe(200);
+    const history = await server.call('GET', `/v1/contacts/${early[0].id}/history`, { key: acct.key });
+    expect(history.body.data.map((e: { type: string }) => e.type)).toEqual(expect.arrayContaining(['ContactCreated', 'ContactUpdated']));
+
+    // a rebuild of the contacts read model from the archive gives the rows it had
+    await rebuildAndWait(server, contactsProjection);
+    const rowsAfter = await contactsRows();
+    expect(rowsAfter.filter((r) => r.id !== early[0].id)).toEqual(rowsBefore.filter((r) => r.id !== early[0].id));
+
+    // erasure: no archived value is readable in clear, before or after; after, it cannot be opened either
+    const victim = early[1];
+    const raw = gunzipSync(Buffer.concat(await Promise.all(archived.map((a) => readFile(a.file))))).toString('utf8');
+    expect(raw).toContain(victim.id);
+    expect(raw).not.toContain(victim.email);
+    // opened through the archive while the key lives
+    expect(JSON.stringify((await server.engage.store.readStream(`contact-${victim.id}`)).map((e) => e.data))).toContain(victim.email);
+    const erased = await server.call('POST', '/v1/account/erasures', { key: acct.key, body: { email: victim.email } });
+    expect(erased.status).toBe(200);
+    const afterErasure = await server.engage.store.readStream(`contact-${victim.id}`);
+    expect(JSON.stringify(afterErasure.map((e) => e.data))).not.toContain(victim.email);
+    const created = afterErasure.find((e) => e.type === 'ContactCreated')!;
+    expect(created.position.prepare).toBeLessThan(BigInt(head) + 1n);
+    await rebuildAndWait(server, contactsProjection);
+    expect((await server.engage.pool.query('SELECT 1 FROM contacts WHERE email = $1', [victim.email])).rowCount).toBe(0);
+
+    // a changed file is found
+    const bytes = await readFile(full.file);
+    bytes[bytes.length - 10] ^= 0xff;
+    await writeFile(full.file, bytes);
+    const verified = await verifyArchive(dir);
+    const bad = verified.filter((r) => !r.ok);
+    expect(bad.map((r) => r.name)).toEqual([full.name]);
+    expect(bad[0].problems.join(' ')).toMatch(/SHA-256/);
+  }, 180_000);
+});
