@@ -6,9 +6,13 @@
 // partitions of BENCH_LOG_PARTITION positions (1,000,000: at 10M events the log has as many
 // partitions as a log of 100M in partitions of the default 10,000,000).
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { archiveLog } from '../../src/eventstore/archive.ts';
 import { ensurePartitions, logPartitions } from '../../src/eventstore/partitions.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
-import type { NewEvent, Position } from '../../src/eventstore/port.ts';
+import { type NewEvent, type Position, START } from '../../src/eventstore/port.ts';
 import { freshDatabase } from '../lib/db.ts';
 import { BENCH_ACCOUNT } from '../lib/events.ts';
 import { type Figure, figure } from '../lib/report.ts';
@@ -36,10 +40,9 @@ async function grow(pool: import('pg').Pool, from: number, to: number, partition
          SELECT 'message-bench' || s.m, s.rev, gen_random_uuid(), (ARRAY['MessageAccepted','MessageDispatching','MessageSent','MessageDelivered'])[s.rev + 1],
                 jsonb_build_object('account_id', '${acct}', 'id', 'msg_bench' || s.m, 'to_hash', md5(s.m::text), 'channel', 'email', 'at', now()),
                 jsonb_build_object('schemaVersion', 1, 'accountId', '${acct}', 'actor', 'bench')
-           FROM s ORDER BY s.m, s.rev RETURNING 1)
-       INSERT INTO es_streams (stream_id, revision)
-         SELECT 'message-bench' || s.m, max(s.rev) FROM s GROUP BY s.m
-         ON CONFLICT (stream_id) DO UPDATE SET revision = greatest(es_streams.revision, EXCLUDED.revision)`,
+           FROM s ORDER BY s.m, s.rev RETURNING stream_id, stream_revision, global_position)
+       INSERT INTO es_streams (stream_id, revision, first_position)
+         SELECT e.stream_id, max(e.stream_revision), min(e.global_position) FROM e GROUP BY e.stream_id`,
       [at, end],
     );
   }
@@ -69,6 +72,9 @@ export const logScale: Scenario = {
     const store = new PostgresEventStore(db.pool, db.url, { partitionEvents: partition });
     const rates: LevelRates[] = [];
     let attach: Record<string, unknown> = {};
+    let archive: { events: number; mib_per_million: number; catch_up_from_archive: number; catch_up_from_table: number } & Record<string, number> = {
+      events: 0, mib_per_million: 0, catch_up_from_archive: 0, catch_up_from_table: 0,
+    };
     try {
       let size = 0;
       let n = 0;
@@ -153,6 +159,46 @@ export const logScale: Scenario = {
         attach = { partitions_made: made, attach_ms: t1 - t0, per_partition_ms: (t1 - t0) / Math.max(1, made), appends_before: summarise(beforeLat), appends_during: summarise(during) };
         progress(`log-scale: ${made} partitions attached in ${(t1 - t0).toFixed(0)} ms under load; append p99 ${summarise(during).p99.toFixed(1)} ms during, ${summarise(beforeLat).p99.toFixed(1)} ms before`);
       }
+
+      // the first full partition archived: how long, its file's size, and the catch-up read through
+      // it against the same read over the next partition, still in the table
+      {
+        const dir = await mkdtemp(path.join(tmpdir(), 'engage-bench-archive-'));
+        try {
+          const t0 = now();
+          const outcome = await archiveLog(db.pool, { before: BigInt(partition) + 1n, dir });
+          const secs = (now() - t0) / 1000;
+          const events = outcome.archived.reduce((s, a) => s + a.events, 0);
+          const bytes = outcome.archived.reduce((s, a) => s + a.bytes, 0);
+          const readFrom = async (after: Position, count: number) => {
+            const tr = now();
+            let read = 0;
+            while (read < count) {
+              const batch = await store.readAll({ after, maxCount: 1_000 });
+              if (batch.length === 0) break;
+              read += batch.length;
+              after = batch[batch.length - 1].position;
+            }
+            return { read, rate: read / ((now() - tr) / 1000), end: after };
+          };
+          const fromArchive = await readFrom(START, events);
+          const fromTable = await readFrom(fromArchive.end, events);
+          archive = {
+            partitions: outcome.archived.length,
+            events,
+            seconds: secs,
+            events_per_second: events / secs,
+            mib_per_million: bytes / 2 ** 20 / (events / 1e6),
+            catch_up_from_archive: fromArchive.rate,
+            catch_up_from_table: fromTable.rate,
+          };
+          progress(
+            `log-scale: archived ${events.toLocaleString('en-US')} events in ${secs.toFixed(1)} s (${(bytes / 2 ** 20).toFixed(0)} MiB); catch-up ${Math.round(fromArchive.rate)} events/s from the archive, ${Math.round(fromTable.rate)} from the table`,
+          );
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
+      }
     } finally {
       await store.close();
       await db.drop();
@@ -194,6 +240,30 @@ export const logScale: Scenario = {
           target: null,
           baseline: { name: 'append p99 in the 2.5 s before', value: beforeLat.p99 },
           details: { ...attach, levels: rates },
+        }),
+      );
+    }
+    if (archive.events > 0) {
+      figures.push(
+        figure({
+          scenario: 'log-scale',
+          name: `catch-up read from the archive (${archive.events.toLocaleString('en-US')} events)`,
+          unit: 'events/s',
+          better: 'higher',
+          value: archive.catch_up_from_archive,
+          target: null,
+          baseline: { name: 'the same read over as many events in the table', value: archive.catch_up_from_table },
+          details: archive,
+        }),
+        figure({
+          scenario: 'log-scale',
+          name: 'disk per million events, archived (gzip JSON lines)',
+          unit: 'MiB',
+          better: 'lower',
+          value: archive.mib_per_million,
+          target: null,
+          baseline: { name: 'live (table and indexes)', value: rates.at(-1)!.mib_per_million },
+          details: archive,
         }),
       );
     }
