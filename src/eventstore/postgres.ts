@@ -290,6 +290,33 @@ $fn$;
 `;
 
 /**
+ * A stream's read, from its first position where its row keeps it (es_write's new streams): the
+ * partitions before it are skipped as the read runs (a stream made by COPY, or before the log kept
+ * its first position, reads every partition's index). A function, planned once per session, with
+ * bitmap scans off: planned generically, the position's bound looked selective, and the read
+ * combined the stream's index with a range of the position's over most of a partition.
+ */
+export const STREAM_READ_FUNCTION = `
+CREATE OR REPLACE FUNCTION es_read_stream(sid text, from_revision bigint, backwards boolean, n int)
+RETURNS SETOF es_events
+LANGUAGE plpgsql STABLE SET jit = off SET enable_bitmapscan = off SET plan_cache_mode = force_generic_plan AS $fn$
+BEGIN
+  IF backwards THEN
+    RETURN QUERY SELECT * FROM es_events
+      WHERE stream_id = sid AND stream_revision <= coalesce(from_revision, 9223372036854775807)
+        AND global_position >= coalesce((SELECT s.first_position FROM es_streams s WHERE s.stream_id = sid), 0)
+      ORDER BY stream_revision DESC LIMIT n;
+  ELSE
+    RETURN QUERY SELECT * FROM es_events
+      WHERE stream_id = sid AND stream_revision >= coalesce(from_revision, 0)
+        AND global_position >= coalesce((SELECT s.first_position FROM es_streams s WHERE s.stream_id = sid), 0)
+      ORDER BY stream_revision LIMIT n;
+  END IF;
+END
+$fn$;
+`;
+
+/**
  * What a transaction that copied new streams (copyNewStreams) wrote: each stream's last revision and
  * position, as es_write answers. A function, so that its statement is planned once per session and
  * runs with JIT off, as the append's do.
@@ -730,26 +757,11 @@ export class PostgresEventStore implements EventStore {
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const backwards = options.direction === 'backwards';
-    const params: unknown[] = [streamId];
-    let where = 'stream_id = $1';
-    if (options.fromRevision !== undefined) {
-      params.push(options.fromRevision.toString());
-      where += backwards ? ` AND stream_revision <= $2` : ` AND stream_revision >= $2`;
-    }
-    let limit = '';
-    if (options.maxCount !== undefined) {
-      params.push(options.maxCount);
-      limit = ` LIMIT $${params.length}`;
-    }
-    // named (one per shape): prepared and planned once per connection, where every command reads its stream
+    // named, and a function planned once per session (STREAM_READ_FUNCTION): every command reads its stream
     const { rows } = await this.pool.query<EventRow>({
-      name: `es_read_stream${backwards ? '_back' : ''}${options.fromRevision !== undefined ? '_from' : ''}${limit ? '_n' : ''}`,
-      // from the stream's first position where its row keeps it: the partitions before it are skipped
-      // as the read runs (a stream made by COPY, or before the log kept it, reads every partition)
-      text: `SELECT ${EVENT_COLUMNS} FROM es_events WHERE ${where}
-               AND global_position >= coalesce((SELECT s.first_position FROM es_streams s WHERE s.stream_id = $1), 0)
-             ORDER BY stream_revision ${backwards ? 'DESC' : 'ASC'}${limit}`,
-      values: params,
+      name: 'es_read_stream',
+      text: `SELECT ${EVENT_COLUMNS} FROM es_read_stream($1, $2::bigint, $3, $4::int)`,
+      values: [streamId, options.fromRevision?.toString() ?? null, backwards, options.maxCount ?? null],
     });
     const events = rows.map(toRecorded);
     // the table holds all that was asked for where it starts where the read starts (or, backwards, ends
@@ -1102,4 +1114,5 @@ export const EVENTSTORE_MIGRATIONS: Migration[] = [
     name: "event store: a new stream's row keeps its first position, where a read of it starts",
     sql: APPEND_FUNCTION,
   },
+  { id: 74, name: "event store: a stream's read is a function planned once per session, from the stream's first position", sql: STREAM_READ_FUNCTION },
 ];
