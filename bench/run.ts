@@ -26,6 +26,7 @@ import { messagingScenarios } from './scenarios/messaging.ts';
 import { segmentCount } from './scenarios/segments.ts';
 import { streamSnapshots } from './scenarios/snapshots.ts';
 import { logScale } from './scenarios/log-scale.ts';
+import { logMigration } from './scenarios/log-migration.ts';
 import { webhookScenarios } from './scenarios/webhooks.ts';
 import { webhookReplay } from './scenarios/webhook-replay.ts';
 import { writeThroughput } from './scenarios/write-throughput.ts';
@@ -33,7 +34,7 @@ import { writeThroughput } from './scenarios/write-throughput.ts';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const KNOWN = ['append-single', 'append-batch', 'catchup-read', 'projection-rebuild', 'personal-data', 'http-create', 'http-list'];
 KNOWN.push(...messagingScenarios.map((s) => s.name), ...webhookScenarios.map((s) => s.name), webhookReplay.name);
-KNOWN.push(writeThroughput.name, campaignScenario.name, campaignPersonalised.name, segmentCount.name, eventsIngest.name, csvImport.name, streamSnapshots.name, logScale.name);
+KNOWN.push(writeThroughput.name, campaignScenario.name, campaignPersonalised.name, segmentCount.name, eventsIngest.name, csvImport.name, streamSnapshots.name, logScale.name, logMigration.name);
 
 /** The scenarios asked for: `npm run bench -- <scenario> …` and/or BENCH_ONLY=a,b (none: all). */
 function parseOnly(): (name: string) => boolean {
@@ -72,8 +73,10 @@ async function main() {
   if (only(eventsIngest.name)) scenarios.push(eventsIngest);
   if (only(csvImport.name)) scenarios.push(csvImport);
   if (only(streamSnapshots.name)) scenarios.push(streamSnapshots);
-  // grows a log of ten million events (~10 minutes): only when named
-  if ([...process.argv.slice(2), ...(process.env.BENCH_ONLY ?? '').split(',')].some((n) => n.trim() === logScale.name)) scenarios.push(logScale);
+  // these grow logs of ten million events and more (minutes each): only when named
+  const named = (s: Scenario) => [...process.argv.slice(2), ...(process.env.BENCH_ONLY ?? '').split(',')].some((n) => n.trim() === s.name);
+  if (named(logScale)) scenarios.push(logScale);
+  if (named(logMigration)) scenarios.push(logMigration);
 
   const cluster = await openCluster();
   const ctx: BenchContext = { cluster, scale, notes: [] };
