@@ -102,14 +102,20 @@ describe('a new log', () => {
     expect((await store.readStream(stream)).map((e) => e.revision)).toEqual(Array.from({ length: 81 }, (_, i) => BigInt(i)));
   });
 
-  it("reads a stream from its first event's partition on: the partitions before it are skipped as the read runs", async () => {
-    // partitions before the stream's
-    await store.appendMany(Array.from({ length: 40 }, () => ({ streamId: newStreamId('early'), events: events(0, 20), expected: 'no_stream' as const })));
-    const stream = newStreamId('late');
-    await store.append(stream, events(0, 3), 'no_stream');
-    const { rows } = await pool.query<{ first: string }>('SELECT first_position::text AS first FROM es_streams WHERE stream_id = $1', [stream]);
-    const first = (await store.readStream(stream))[0].position.prepare;
-    expect(BigInt(rows[0].first)).toBe(first);
+  it("reads a stream only in the partitions between its first and its last event: the others are skipped as the read runs", async () => {
+    // partitions before the stream's, and after it
+    const fill = () => store.appendMany(Array.from({ length: 40 }, () => ({ streamId: newStreamId('fill'), events: events(0, 20), expected: 'no_stream' as const })));
+    await fill();
+    const stream = newStreamId('middle');
+    let r = (await store.append(stream, events(0, 3), 'no_stream')).nextExpectedRevision;
+    await store.appendMany(Array.from({ length: 10 }, () => ({ streamId: newStreamId('between'), events: events(0, 10), expected: 'no_stream' as const })));
+    r = (await store.append(stream, events(3, 2), r)).nextExpectedRevision;
+    await fill();
+    const written = await store.readStream(stream);
+    expect(written.map((e) => e.revision)).toEqual([0n, 1n, 2n, 3n, 4n]);
+    const [first, last] = [written[0].position.prepare, written[4].position.prepare];
+    const { rows } = await pool.query<{ first: string; last: string }>('SELECT first_position::text AS first, last_position::text AS last FROM es_streams WHERE stream_id = $1', [stream]);
+    expect([BigInt(rows[0].first), BigInt(rows[0].last)]).toEqual([first, last]);
     // the partitions whose indexes the read used, from the table statistics (this session's, flushed at once)
     const parts = await logPartitions(pool);
     const client = await pool.connect();
@@ -120,13 +126,14 @@ describe('a new log', () => {
       await client.query('SELECT pg_stat_force_next_flush()');
       const before = await scans();
       const { rows: read } = await client.query('SELECT stream_revision FROM es_read_stream($1, NULL, false, NULL)', [stream]);
-      expect(read).toHaveLength(3);
+      expect(read).toHaveLength(5);
       await client.query('SELECT pg_stat_force_next_flush()');
       const after = await scans();
       const used = parts.filter((p) => (after.get(p.name) ?? 0) > (before.get(p.name) ?? 0));
       expect(parts.filter((p) => p.to <= first).length).toBeGreaterThan(5);
+      expect(parts.filter((p) => p.from > last).length).toBeGreaterThan(5);
       expect(used.length).toBeGreaterThan(0);
-      expect(used.filter((p) => p.to <= first)).toEqual([]);
+      expect(used.filter((p) => p.to <= first || p.from > last)).toEqual([]);
     } finally {
       client.release();
     }
