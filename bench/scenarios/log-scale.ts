@@ -41,8 +41,8 @@ async function grow(pool: import('pg').Pool, from: number, to: number, partition
                 jsonb_build_object('account_id', '${acct}', 'id', 'msg_bench' || s.m, 'to_hash', md5(s.m::text), 'channel', 'email', 'at', now()),
                 jsonb_build_object('schemaVersion', 1, 'accountId', '${acct}', 'actor', 'bench')
            FROM s ORDER BY s.m, s.rev RETURNING stream_id, stream_revision, global_position)
-       INSERT INTO es_streams (stream_id, revision, first_position, last_position)
-         SELECT e.stream_id, max(e.stream_revision), min(e.global_position), max(e.global_position) FROM e GROUP BY e.stream_id`,
+       INSERT INTO es_streams (stream_id, revision, first_position)
+         SELECT e.stream_id, max(e.stream_revision), min(e.global_position) FROM e GROUP BY e.stream_id`,
       [at, end],
     );
   }
