@@ -15,7 +15,7 @@ import { createGunzip, createGzip } from 'node:zlib';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { withTransaction } from '../db/pool.ts';
-import { comparePositions, type Position } from './port.ts';
+import { comparePositions, parsePosition, type Position } from './port.ts';
 
 /** The manifest's format name: a reader of another refuses it. */
 export const ARCHIVE_FORMAT = 'engage-log-archive/1';
@@ -49,10 +49,6 @@ export interface ArchiveLine {
   created_at: string;
 }
 
-const positionOf = (s: string): Position => {
-  const [commit, prepare] = s.split('/');
-  return { commit: BigInt(commit), prepare: BigInt(prepare) };
-};
 export const lineIsAfter = (line: Pick<ArchiveLine, 'txid' | 'gp'>, after: Position) => comparePositions({ commit: BigInt(line.txid), prepare: BigInt(line.gp) }, after) > 0;
 
 /** Every archived partition, in log order. */
@@ -246,7 +242,7 @@ export async function verifyArchive(dir: string): Promise<VerifiedFile[]> {
       problems.push(`unreadable: ${(err as Error).message}`);
     }
     if (events !== p.events) problems.push(`${events} events, the manifest says ${p.events}`);
-    if (p.last && previous && comparePositions(previous, positionOf(p.last)) !== 0) problems.push('its last event is not the manifest\'s');
+    if (p.last && previous && comparePositions(previous, parsePosition(p.last)) !== 0) problems.push('its last event is not the manifest\'s');
     results.push({ name: p.name, file, ok: problems.length === 0, problems });
   }
   return results;

@@ -26,6 +26,7 @@ import {
   START,
   WrongExpectedVersionError,
   positionToString,
+  parsePosition,
   currentSchemaVersion,
   upcast,
 } from './port.ts';
@@ -350,7 +351,7 @@ function fromArchive(line: ArchiveLine): RecordedEvent {
 /** The archive's events after `after`, in log order, file after file. */
 async function* archiveLinesAfter(parts: readonly ArchivedPartition[], after: Position): AsyncGenerator<ArchiveLine> {
   for (const p of parts) {
-    if (!lineIsAfter({ txid: p.last!.split('/')[0], gp: p.last!.split('/')[1] }, after)) continue;
+    if (comparePositions(parsePosition(p.last!), after) <= 0) continue;
     for await (const line of linesOf(p.file)) if (lineIsAfter(line, after)) yield line;
   }
 }
@@ -852,8 +853,7 @@ export class PostgresEventStore implements EventStore {
         return out;
       }
     }
-    const [commit, prepare] = parts[parts.length - 1].last!.split('/');
-    const end: Position = { commit: BigInt(commit), prepare: BigInt(prepare) };
+    const end = parsePosition(parts[parts.length - 1].last!);
     const from = out.length > 0 || comparePositions(after, end) < 0 ? end : after;
     return out.concat(await this.readAll({ after: from, maxCount: maxCount - out.length, types }));
   }

@@ -15,7 +15,7 @@ import type pg from 'pg';
 import { type Decider, type SnapshotCodec, type StoredEventLike } from '../decider.ts';
 import type { Migration } from '../db/migrations.ts';
 import { PERSONAL_DATA_RULES } from '../personal-data/rules.ts';
-import type { EventStore, Position, RecordedEvent } from './port.ts';
+import { type EventStore, type Position, positionToString, type RecordedEvent } from './port.ts';
 
 /** A state as a command decides on it: the fold, and the revision it stands at (none: the stream is empty). */
 export interface StreamState<State> {
@@ -38,7 +38,6 @@ interface Held {
 /** The events a process may hold decided states for (their revisions summed): a list of 100,000 members is 100,000. */
 export const HELD_EVENTS_CAP = 500_000;
 
-const positionKey = (p: Position) => `${p.commit}/${p.prepare}`;
 
 export class StreamSnapshots {
   private readonly held = new Map<string, Held>();
@@ -77,7 +76,7 @@ export class StreamSnapshots {
       kind: codec.kind,
       version: codec.version,
       revision: at.revision,
-      position: positionKey(at.position),
+      position: positionToString(at.position),
       encoded: codec.encode(at.state),
       stored: storedBefore,
     };
@@ -177,7 +176,7 @@ export async function readState<S, E extends StoredEventLike>(store: EventStore,
     if (snap) {
       const tail = await store.readStream(streamId, { fromRevision: snap.revision });
       // the event the snapshot was taken at must be the one still there
-      if (tail[0] && tail[0].revision === snap.revision && positionKey(tail[0].position) === snap.position && !holdsPersonalData(tail)) {
+      if (tail[0] && tail[0].revision === snap.revision && positionToString(tail[0].position) === snap.position && !holdsPersonalData(tail)) {
         const last = tail[tail.length - 1];
         const state = foldRecorded(decider, codec.decode(snap.encoded) as S, tail.slice(1));
         return { state, revision: last.revision, position: last.position, stored: snap.stored, snapshottable: true };
