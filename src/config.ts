@@ -141,6 +141,14 @@ const ConfigSchema = z.object({
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).default(2000),
   /** positions per partition of the event log (README "The log at scale") */
   LOG_PARTITION_EVENTS: z.coerce.number().int().min(100).default(10_000_000),
+  /** an archive in an S3-compatible bucket (README "Archiving old partitions"): another service than AWS S3 (MinIO, Ceph…) */
+  LOG_ARCHIVE_S3_ENDPOINT: z.url().optional(),
+  LOG_ARCHIVE_S3_REGION: z.string().min(1).optional(),
+  /** the bucket in the path, not the host name (default: on with an endpoint, off for AWS S3) */
+  LOG_ARCHIVE_S3_PATH_STYLE: bool.optional(),
+  /** unset: the AWS SDK's own credentials (AWS_ACCESS_KEY_ID…, profiles, instance roles) */
+  LOG_ARCHIVE_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  LOG_ARCHIVE_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   RATE_LIMITS_ENABLED: bool.default(true),
   /** the built dashboard served at /app (unset: dist/dashboard in the checkout or image) */
   DASHBOARD_DIR: z.string().min(1).optional(),

@@ -10,6 +10,7 @@ import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded.ts';
 import { migrate } from './schema.ts';
 import { createPool } from './db/pool.ts';
 import type { EventStore } from './eventstore/port.ts';
+import { ArchiveStorage } from './eventstore/archive-storage.ts';
 import { PostgresEventStore } from './eventstore/postgres.ts';
 import { attachSnapshots, StreamSnapshots } from './eventstore/snapshots.ts';
 import type { Projection } from './read-models/projection.ts';
@@ -26,6 +27,8 @@ export interface Engage {
   /** CPU-heavy request work on worker threads (started on first use) */
   cpu: CpuWork;
   connectionString: string;
+  /** where the log's archive lies and is read from (README "Archiving old partitions") */
+  archive: ArchiveStorage;
   close(): Promise<void>;
 }
 
@@ -52,18 +55,30 @@ export async function resolveDatabase(config: Config, log: Logger, databaseName 
   return { url: embedded.connectionString, embedded };
 }
 
+/** The archive's storage with the configured S3-compatible bucket settings (README "Archiving old partitions"). */
+export function archiveStorage(config: Config): ArchiveStorage {
+  return new ArchiveStorage({
+    endpoint: config.LOG_ARCHIVE_S3_ENDPOINT,
+    region: config.LOG_ARCHIVE_S3_REGION,
+    pathStyle: config.LOG_ARCHIVE_S3_PATH_STYLE,
+    accessKeyId: config.LOG_ARCHIVE_S3_ACCESS_KEY_ID,
+    secretAccessKey: config.LOG_ARCHIVE_S3_SECRET_ACCESS_KEY,
+  });
+}
+
 export async function openEngage(options: OpenOptions = {}): Promise<Engage> {
   const config = options.config ?? loadConfig();
   const log = options.log ?? pino({ level: config.LOG_LEVEL, redact: ['req.headers["x-api-key"]', 'req.headers.authorization'] });
   const { url, embedded } = await resolveDatabase(config, log, options.databaseName);
   const pool = createPool(url);
   await migrate(pool);
+  const archive = archiveStorage(config);
   let adapter: EventStore;
   if (config.EVENTSTORE_URL) {
     const { EsdbEventStore } = await import('./eventstore/esdb.ts');
     adapter = new EsdbEventStore(config.EVENTSTORE_URL, { log });
   } else {
-    const postgres = new PostgresEventStore(pool, url, { log, partitionEvents: config.LOG_PARTITION_EVENTS });
+    const postgres = new PostgresEventStore(pool, url, { log, partitionEvents: config.LOG_PARTITION_EVENTS, archive });
     // the log's next partition exists before the first append (README "The log at scale")
     await postgres.ensurePartitions();
     adapter = postgres;
@@ -90,11 +105,13 @@ export async function openEngage(options: OpenOptions = {}): Promise<Engage> {
     clock: options.clock ?? systemClock,
     cpu,
     connectionString: url,
+    archive,
     async close() {
       await cpu.close();
       await runner.stop();
       await snapshots.flush();
       await store.close();
+      archive.close();
       await pool.end();
       // stops the embedded cluster only if this process started it (one `engage serve` keeps it for all CLI calls);
       // left running, its child process would keep a one-shot CLI command from ever exiting

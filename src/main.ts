@@ -256,16 +256,16 @@ log
   });
 log
   .command('archive')
-  .description('write closed partitions older than --before to files in --to (gzip JSON lines, manifest.json), then detach and drop them')
+  .description('write closed partitions older than --before to files in --to (gzip JSON lines, manifest.json), then detach and drop them (S3 settings: LOG_ARCHIVE_S3_*)')
   .requiredOption('--before <time|position>', 'an ISO time, or a global position (the number after the slash of commit/prepare)')
-  .requiredOption('--to <dir>', 'the directory of the archive')
+  .requiredOption('--to <dir|s3://bucket/prefix>', 'the archive: a directory, or a prefix of an S3-compatible bucket')
   .option('--json', 'machine-readable output')
   .action(async (opts: { before: string; to: string; json?: boolean }) => {
     const before = /^\d+$/.test(opts.before) ? BigInt(opts.before) : /^\d+\/\d+$/.test(opts.before) ? parsePosition(opts.before).prepare : new Date(opts.before);
     if (before instanceof Date && Number.isNaN(before.getTime())) throw new InvalidArgumentError('--before: an ISO time or a position');
     const { archiveLog } = await import('./eventstore/archive.ts');
     await withEngage(async (engage) => {
-      const outcome = await archiveLog(engage.pool, { before, dir: opts.to });
+      const outcome = await archiveLog(engage.pool, { before, to: opts.to, storage: engage.archive });
       out(!!opts.json, outcome, () =>
         [
           ...outcome.archived.map((a) => `archived ${a.name}: ${a.events} events, ${a.bytes} bytes, sha256 ${a.sha256} → ${a.file}`),
@@ -277,11 +277,14 @@ log
 log
   .command('verify')
   .description("check every file of an archive against its manifest (SHA-256, size, events, order); exit code 1 on any problem")
-  .requiredOption('--dir <dir>', 'the directory of the archive')
+  .requiredOption('--dir <dir|s3://bucket/prefix>', 'the archive: a directory, or a prefix of an S3-compatible bucket')
   .option('--json', 'machine-readable output')
   .action(async (opts: { dir: string; json?: boolean }) => {
     const { verifyArchive } = await import('./eventstore/archive.ts');
-    const results = await verifyArchive(opts.dir);
+    const { archiveStorage } = await import('./context.ts');
+    const { loadConfig } = await import('./config.ts');
+    const storage = archiveStorage(loadConfig());
+    const results = await verifyArchive(storage, opts.dir).finally(() => storage.close());
     out(!!opts.json, results, () => results.map((r) => `${r.ok ? 'ok' : 'BAD'}  ${r.name}  ${r.file}${r.problems.length ? `\n    ${r.problems.join('\n    ')}` : ''}`).join('\n'));
     if (results.some((r) => !r.ok)) process.exitCode = 1;
   });

@@ -10,6 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { archiveLog } from '../../src/eventstore/archive.ts';
+import { ArchiveStorage } from '../../src/eventstore/archive-storage.ts';
 import { ensurePartitions, logPartitions } from '../../src/eventstore/partitions.ts';
 import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
 import { type NewEvent, type Position, START } from '../../src/eventstore/port.ts';
@@ -170,7 +171,7 @@ export const logScale: Scenario = {
         const dir = await mkdtemp(path.join(tmpdir(), 'engage-bench-archive-'));
         try {
           const t0 = now();
-          const outcome = await archiveLog(db.pool, { before: BigInt(partition) + 1n, dir });
+          const outcome = await archiveLog(db.pool, { before: BigInt(partition) + 1n, to: dir, storage: new ArchiveStorage() });
           const secs = (now() - t0) / 1000;
           const events = outcome.archived.reduce((s, a) => s + a.events, 0);
           const bytes = outcome.archived.reduce((s, a) => s + a.bytes, 0);

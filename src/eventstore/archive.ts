@@ -1,12 +1,11 @@
 // The log's archive (README "The log at scale"): closed partitions of es_events written to
-// gzip'd JSON lines files in a directory, one per partition, in log order, with a manifest
+// gzip'd JSON lines files in a directory or an S3-compatible bucket (archive-storage.ts), one per
+// partition, in log order, with a manifest
 // (`manifest.json`: each file's range, count and SHA-256), then detached and dropped. Reading from
 // a position inside the archive (a rebuild, a replay, a stream's early events) reads the files:
 // slower, but complete. The events are written as the log holds them: personal data stays sealed,
 // so destroying a subject's key erases it in the archive as everywhere else.
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Transform } from 'node:stream';
@@ -15,6 +14,7 @@ import { createGunzip, createGzip } from 'node:zlib';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { withTransaction } from '../db/pool.ts';
+import type { ArchivePlace, ArchiveStorage } from './archive-storage.ts';
 import { comparePositions, parsePosition, type Position } from './port.ts';
 
 /** The manifest's format name: a reader of another refuses it. */
@@ -23,7 +23,7 @@ export const ARCHIVE_FORMAT = 'engage-log-archive/1';
 /** One archived partition, as es_partitions and the manifest keep it. */
 export interface ArchivedPartition {
   name: string;
-  /** the file, absolute */
+  /** the file's location: an absolute path, or s3://bucket/key */
   file: string;
   from_position: string;
   to_position: string;
@@ -60,16 +60,18 @@ export async function archivedPartitions(db: Pick<pg.Pool, 'query'>): Promise<Ar
   return rows.map((r) => ({ ...r, events: Number(r.events), bytes: Number(r.bytes), archived_at: r.archived_at.toISOString() }));
 }
 
-/** The archive's lines of one file, in log order. */
-export async function* linesOf(file: string): AsyncGenerator<ArchiveLine> {
-  const lines = createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity });
+/** The archive's lines of one file (by its location), in log order. */
+export async function* linesOf(storage: ArchiveStorage, location: string): AsyncGenerator<ArchiveLine> {
+  const lines = createInterface({ input: (await storage.open(location)).pipe(createGunzip()), crlfDelay: Infinity });
   for await (const line of lines) if (line) yield JSON.parse(line) as ArchiveLine;
 }
 
 export interface ArchiveOptions {
   /** archive partitions whose every position is below this one, or whose every event was appended before this time */
   before: bigint | Date;
-  dir: string;
+  /** a directory, or s3://bucket/prefix */
+  to: string;
+  storage: ArchiveStorage;
   /** how long the detach waits for its lock before it gives up on this partition (ms) */
   lockTimeoutMs?: number;
 }
@@ -91,8 +93,7 @@ const unescapeCopy = (line: string) => line.replace(/\\\\/g, '\\');
  * written from es_partitions after each.
  */
 export async function archiveLog(pool: pg.Pool, options: ArchiveOptions): Promise<ArchiveOutcome> {
-  const dir = path.resolve(options.dir);
-  await mkdir(dir, { recursive: true });
+  const place = options.storage.place(options.to);
   const archived: ArchivedPartition[] = [];
   const { rows: live } = await pool.query<{ name: string; f: string; t: string }>(
     `SELECT name, from_position::text AS f, to_position::text AS t FROM es_partitions WHERE archived_at IS NULL ORDER BY from_position`,
@@ -100,7 +101,7 @@ export async function archiveLog(pool: pg.Pool, options: ArchiveOptions): Promis
   for (const p of live) {
     const why = await whyNotClosed(pool, p, options.before);
     if (why) return { archived, stoppedAt: { name: p.name, reason: why } };
-    const written = await writePartition(pool, p.name, dir);
+    const written = await writePartition(pool, p.name, place);
     try {
       await withTransaction(pool, async (client) => {
         await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(options.lockTimeoutMs ?? 5_000))}`);
@@ -113,10 +114,10 @@ export async function archiveLog(pool: pg.Pool, options: ArchiveOptions): Promis
       });
     } catch (err) {
       // still in the table: the file is not the archive's
-      await rm(written.file, { force: true });
+      await place.remove(fileName(written.file));
       throw err;
     }
-    await writeManifest(pool, dir);
+    await writeManifest(pool, place);
     archived.push((await archivedPartitions(pool)).find((a) => a.name === p.name)!);
   }
   return { archived };
@@ -140,16 +141,19 @@ async function whyNotClosed(pool: pg.Pool, p: { name: string; f: string; t: stri
   return undefined;
 }
 
-/** Writes a partition's events, in log order, to `<dir>/<name>.jsonl.gz` (through a temporary file, synced). */
-async function writePartition(pool: pg.Pool, name: string, dir: string): Promise<Omit<ArchivedPartition, 'name' | 'from_position' | 'to_position' | 'archived_at'>> {
-  const file = path.join(dir, `${name}.jsonl.gz`);
-  const partial = `${file}.partial`;
+/** A file's name in its place (the last part of its location). */
+const fileName = (location: string) => path.posix.basename(location);
+
+/** Writes a partition's events, in log order, to `<name>.jsonl.gz` of the place (whole or not at all). */
+async function writePartition(pool: pg.Pool, name: string, place: ArchivePlace): Promise<Omit<ArchivedPartition, 'name' | 'from_position' | 'to_position' | 'archived_at'>> {
+  const file = `${name}.jsonl.gz`;
   const hash = createHash('sha256');
   let bytes = 0;
   let events = 0;
   let first: string | null = null;
   let last: string | null = null;
   let pending = '';
+  const sink = await place.create(file);
   const client = await pool.connect();
   try {
     const copy = client.query(
@@ -182,25 +186,24 @@ async function writePartition(pool: pg.Pool, name: string, dir: string): Promise
         done(null, chunk);
       },
     });
-    await pipeline(copy, lines, createGzip({ level: 6 }), counted, createWriteStream(partial));
+    await pipeline(copy, lines, createGzip({ level: 6 }), counted, sink.stream);
+    await sink.finish(bytes);
+  } catch (err) {
+    await sink.abort();
+    throw err;
   } finally {
     client.release();
   }
-  const handle = await open(partial, 'r');
-  await handle.sync();
-  await handle.close();
-  await rename(partial, file);
-  return { file, events, first, last, sha256: hash.digest('hex'), bytes };
+  return { file: place.locationOf(file), events, first, last, sha256: hash.digest('hex'), bytes };
 }
 
-/** manifest.json of `dir`, from es_partitions: every partition archived there. */
-async function writeManifest(pool: pg.Pool, dir: string): Promise<void> {
+/** manifest.json of the place, from es_partitions: every partition archived there. */
+async function writeManifest(pool: pg.Pool, place: ArchivePlace): Promise<void> {
   const partitions = (await archivedPartitions(pool))
-    .filter((a) => path.dirname(a.file) === dir)
-    .map((a) => ({ ...a, file: path.basename(a.file) }));
+    .filter((a) => place.locationOf(fileName(a.file)) === a.file)
+    .map((a) => ({ ...a, file: fileName(a.file) }));
   const body = JSON.stringify({ format: ARCHIVE_FORMAT, written_at: new Date().toISOString(), partitions }, null, 2);
-  await writeFile(path.join(dir, 'manifest.json.partial'), `${body}\n`);
-  await rename(path.join(dir, 'manifest.json.partial'), path.join(dir, 'manifest.json'));
+  await place.writeText('manifest.json', `${body}\n`);
 }
 
 export interface VerifiedFile {
@@ -210,27 +213,30 @@ export interface VerifiedFile {
   problems: string[];
 }
 
-/** Checks every file of the manifest in `dir`: present, its SHA-256 and size, its events counted, in log order and inside its range. */
-export async function verifyArchive(dir: string): Promise<VerifiedFile[]> {
-  const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as { format: string; partitions: ArchivedPartition[] };
-  if (manifest.format !== ARCHIVE_FORMAT) throw new Error(`${dir}/manifest.json is not a log archive of format ${ARCHIVE_FORMAT}`);
+/** Checks every file of the manifest in `target` (a directory or s3://bucket/prefix): present, its SHA-256 and size, its events counted, in log order and inside its range. */
+export async function verifyArchive(storage: ArchiveStorage, target: string): Promise<VerifiedFile[]> {
+  const place = storage.place(target);
+  const text = await place.readText('manifest.json');
+  if (text === undefined) throw new Error(`${place.name} holds no manifest.json`);
+  const manifest = JSON.parse(text) as { format: string; partitions: ArchivedPartition[] };
+  if (manifest.format !== ARCHIVE_FORMAT) throw new Error(`${place.name}/manifest.json is not a log archive of format ${ARCHIVE_FORMAT}`);
   const results: VerifiedFile[] = [];
   for (const p of manifest.partitions) {
-    const file = path.join(dir, p.file);
+    const file = place.locationOf(p.file);
     const problems: string[] = [];
-    const exists = await stat(file).catch(() => undefined);
-    if (!exists) {
+    const size = await place.size(p.file);
+    if (size === undefined) {
       results.push({ name: p.name, file, ok: false, problems: ['the file is missing'] });
       continue;
     }
-    if (exists.size !== p.bytes) problems.push(`${exists.size} bytes, the manifest says ${p.bytes}`);
+    if (size !== p.bytes) problems.push(`${size} bytes, the manifest says ${p.bytes}`);
     const hash = createHash('sha256');
-    await pipeline(createReadStream(file), new Transform({ transform: (c: Buffer, _e, done) => (hash.update(c), done()) }));
+    await pipeline(await storage.open(file), new Transform({ transform: (c: Buffer, _e, done) => (hash.update(c), done()) }));
     if (hash.digest('hex') !== p.sha256) problems.push('its SHA-256 is not the manifest\'s');
     let events = 0;
     let previous: Position | undefined;
     try {
-      for await (const line of linesOf(file)) {
+      for await (const line of linesOf(storage, file)) {
         events++;
         const at = { commit: BigInt(line.txid), prepare: BigInt(line.gp) };
         if (previous && comparePositions(at, previous) <= 0) problems.push(`event ${line.gp} is out of log order`);

@@ -38,6 +38,7 @@ import { sleep } from '../sleep.ts';
 import { Wakeup } from './wakeup.ts';
 import type { Migration } from '../db/migrations.ts';
 import { type ArchivedPartition, ARCHIVE_COLUMNS, archivedPartitions, type ArchiveLine, lineIsAfter, linesOf } from './archive.ts';
+import { ArchiveStorage } from './archive-storage.ts';
 import { DEFAULT_PARTITION_EVENTS, ensurePartitions, isMissingPartition, LOG_PARTITION_MIGRATIONS, partitionTheLog } from './partitions.ts';
 
 export const EVENT_CHANNEL = 'engage_events';
@@ -349,10 +350,10 @@ function fromArchive(line: ArchiveLine): RecordedEvent {
 }
 
 /** The archive's events after `after`, in log order, file after file. */
-async function* archiveLinesAfter(parts: readonly ArchivedPartition[], after: Position): AsyncGenerator<ArchiveLine> {
+async function* archiveLinesAfter(storage: ArchiveStorage, parts: readonly ArchivedPartition[], after: Position): AsyncGenerator<ArchiveLine> {
   for (const p of parts) {
     if (comparePositions(parsePosition(p.last!), after) <= 0) continue;
-    for await (const line of linesOf(p.file)) if (lineIsAfter(line, after)) yield line;
+    for await (const line of linesOf(storage, p.file)) if (lineIsAfter(line, after)) yield line;
   }
 }
 
@@ -522,6 +523,8 @@ export class PostgresEventStore implements EventStore {
 
   /** positions per partition of the log, for the partitions this store makes (README "The log at scale") */
   private readonly partitionEvents: number;
+  /** where archived partitions' files are read from (README "Archiving old partitions") */
+  private readonly archive: ArchiveStorage;
   /** an append past this position makes the next partition (ensurePartitions) */
   private partitionsDueAt = 0n;
   private ensuring?: Promise<void>;
@@ -533,9 +536,10 @@ export class PostgresEventStore implements EventStore {
   constructor(
     private readonly pool: pg.Pool,
     private readonly connectionString?: string,
-    options: { log?: Logger; partitionEvents?: number } = {},
+    options: { log?: Logger; partitionEvents?: number; archive?: ArchiveStorage } = {},
   ) {
     this.log = options.log;
+    this.archive = options.archive ?? new ArchiveStorage();
     this.partitionEvents = options.partitionEvents ?? DEFAULT_PARTITION_EVENTS;
   }
 
@@ -774,21 +778,31 @@ export class PostgresEventStore implements EventStore {
     const complete = backwards
       ? events.length === options.maxCount || events.at(-1)?.revision === 0n
       : events[0]?.revision === (options.fromRevision ?? 0n);
-    if (complete || !(await this.hasArchive())) return events;
+    if (complete || !(await this.mayBeArchived(streamId))) return events;
     return this.readStreamWithArchive(streamId, events, options);
   }
 
-  /** Whether any partition of the log was archived (a read that the table does not answer whole then looks there). */
-  private async hasArchive(): Promise<boolean> {
-    const { rows } = await this.pool.query({ name: 'es_has_archive', text: 'SELECT EXISTS (SELECT 1 FROM es_partitions WHERE archived_at IS NOT NULL) AS a' });
-    return rows[0].a as boolean;
+  /**
+   * Whether some of a stream's events may lie in the archive (a read that the table does not answer
+   * whole then looks there): a stream that has events, where a partition was archived, whose first
+   * event came before the archive's end (or is not known: streams of a log loaded by COPY).
+   */
+  private async mayBeArchived(streamId: string): Promise<boolean> {
+    const { rows } = await this.pool.query({
+      name: 'es_stream_may_be_archived',
+      text: `SELECT coalesce(s.first_position < a.upto, true) AS a
+               FROM es_streams s, (SELECT max(to_position) AS upto FROM es_partitions WHERE archived_at IS NOT NULL) a
+              WHERE s.stream_id = $1 AND a.upto IS NOT NULL`,
+      values: [streamId],
+    });
+    return rows.length > 0 && (rows[0].a as boolean);
   }
 
   /** A stream's read with its archived events (read from every archive file: slower, but complete). */
   private async readStreamWithArchive(streamId: string, live: RecordedEvent[], options: ReadStreamOptions): Promise<RecordedEvent[]> {
     const archived: RecordedEvent[] = [];
     for (const p of await archivedPartitions(this.pool)) {
-      for await (const line of linesOf(p.file)) if (line.stream_id === streamId) archived.push(fromArchive(line));
+      for await (const line of linesOf(this.archive, p.file)) if (line.stream_id === streamId) archived.push(fromArchive(line));
     }
     if (archived.length === 0) return live;
     const byRevision = new Map<bigint, RecordedEvent>();
@@ -842,7 +856,7 @@ export class PostgresEventStore implements EventStore {
     const out: RecordedEvent[] = [];
     let cursor = this.archiveCursors.get(key(after));
     this.archiveCursors.delete(key(after));
-    if (!cursor) cursor = { lines: archiveLinesAfter(parts, after) };
+    if (!cursor) cursor = { lines: archiveLinesAfter(this.archive, parts, after) };
     for (;;) {
       const next = await cursor.lines.next();
       if (next.done) break;
@@ -1032,6 +1046,7 @@ export class PostgresEventStore implements EventStore {
     // go on telling it, which costs what every hint cost before)
     if (this.hearing) await this.listener?.notify(EVENT_CHANNEL, BYE + this.notifyToken);
     await this.listener?.close();
+    this.archive.close();
   }
 }
 

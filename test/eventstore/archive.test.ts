@@ -1,7 +1,8 @@
 // The log's archive (src/eventstore/archive.ts, README "The log at scale"), end to end on a running
-// engage with partitions of 100 positions: closed partitions written to gzip'd JSON lines files
-// with a manifest, detached and dropped; the log, a stream and a rebuild read through the archive as
-// they read the table; verify finds a changed file; an erasure holds for archived events.
+// engage with partitions of 100 positions, archived first to a directory, then (its later
+// partitions) to a bucket of a local S3-compatible server: closed partitions written to gzip'd JSON
+// lines files with a manifest, detached and dropped; the log, a stream and a rebuild read through
+// the archive as they read the table; verify finds a changed file; an erasure holds for archived events.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,10 +14,24 @@ import { archiveLog, archivedPartitions, verifyArchive } from '../../src/eventst
 import { logPartitions } from '../../src/eventstore/partitions.ts';
 import { type RecordedEvent, START } from '../../src/eventstore/port.ts';
 import { testServerForSuite } from '../support/harness.ts';
+import { s3ServerForSuite } from '../support/s3-server.ts';
 import { rebuildAndWait } from '../support/rebuild.ts';
 import { eventually } from '../support/waits.ts';
 
-const server = testServerForSuite({ LOG_PARTITION_EVENTS: '100' });
+const s3 = s3ServerForSuite();
+const server = testServerForSuite(() => ({ LOG_PARTITION_EVENTS: '100', ...s3.config }));
+
+/** Where an archive is written, and its files' bytes read and changed behind the service's back. */
+interface Place {
+  target: () => Promise<string>;
+  read: (location: string) => Promise<Buffer>;
+  write: (location: string, bytes: Buffer) => Promise<void>;
+}
+const s3Key = (location: string) => location.replace(`s3://${s3.bucket}/`, '');
+const PLACES: [string, Place][] = [
+  ['a directory', { target: () => mkdtemp(path.join(tmpdir(), 'engage-archive-')), read: (f) => readFile(f), write: (f, b) => writeFile(f, b) }],
+  ['an S3-compatible bucket', { target: async () => `s3://${s3.bucket}/log/${randomUUID().slice(0, 8)}`, read: (f) => s3.get(s3Key(f)), write: (f, b) => s3.put(s3Key(f), b) }],
+];
 
 async function wholeLog(): Promise<RecordedEvent[]> {
   const all: RecordedEvent[] = [];
@@ -31,7 +46,8 @@ async function wholeLog(): Promise<RecordedEvent[]> {
 const contactsRows = async () => (await server.engage.pool.query('SELECT id, email, first_name, last_name, created_at FROM contacts ORDER BY id')).rows;
 
 describe('the log archive', () => {
-  it('archives closed partitions; reads, a rebuild and an erasure go through the files; verify finds a changed file', async () => {
+  // in this order, on one log: the bucket's run archives the partitions after the directory's
+  it.each(PLACES)('to %s: archives closed partitions; reads, a rebuild and an erasure go through the files; verify finds a changed file', async (_, place) => {
     const acct = await server.newAccount();
     const make = async (n: number, tag: string) => {
       const made: { id: string; email: string }[] = [];
@@ -46,7 +62,7 @@ describe('the log archive', () => {
     };
     const early = await make(120, 'early');
     const head = (await server.engage.pool.query<{ gp: string }>('SELECT max(global_position)::text AS gp FROM es_events')).rows[0].gp;
-    await make(120, 'late');
+    const late = await make(120, 'late');
     // the early contacts changed after the bound: their streams lie in archived and live partitions both
     for (const c of early) expect((await server.call('PATCH', `/v1/contacts/${c.id}`, { key: acct.key, body: { last_name: 'Changed' } })).status).toBe(200);
     await server.caughtUp(['contacts']);
@@ -54,15 +70,17 @@ describe('the log archive', () => {
     const rowsBefore = await contactsRows();
     const streamBefore = await server.engage.store.readStream(`contact-${early[0].id}`);
 
-    const dir = await mkdtemp(path.join(tmpdir(), 'engage-archive-'));
+    const storage = server.engage.archive;
+    const dir = await place.target();
+    const before = new Set((await archivedPartitions(server.engage.pool)).map((a) => a.name));
     // a transaction open anywhere in the cluster (another suite's) keeps a partition it may have
     // written from being archived: the command says so, and is run again, as an operator would
     const outcome = await eventually('the partitions before the bound archived', async () => {
-      const o = await archiveLog(server.engage.pool, { before: BigInt(head), dir });
+      const o = await archiveLog(server.engage.pool, { before: BigInt(head), to: dir, storage });
       return /--before/.test(o.stoppedAt?.reason ?? '') ? o : undefined;
     }, 60_000, 200);
     expect(outcome.stoppedAt?.reason).toMatch(/--before/);
-    const archived = await archivedPartitions(server.engage.pool);
+    const archived = (await archivedPartitions(server.engage.pool)).filter((a) => !before.has(a.name));
     expect(archived.length).toBeGreaterThanOrEqual(2);
     expect(BigInt(archived.at(-1)!.to_position)).toBeLessThanOrEqual(BigInt(head) + 1n);
     // detached and dropped: no longer tables of the log
@@ -70,14 +88,15 @@ describe('the log archive', () => {
     expect(tables[0].n).toBe('0');
     expect((await logPartitions(server.engage.pool)).length).toBeGreaterThan(archived.length);
     // a manifest and one file per partition, readable with standard tools (gzip, JSON lines)
-    const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8'));
+    expect(archived.every((a) => a.file.startsWith(`${dir}/`))).toBe(true);
+    const manifest = JSON.parse((await place.read(`${dir}/manifest.json`)).toString('utf8'));
     expect(manifest).toMatchObject({ format: 'engage-log-archive/1', partitions: archived.map((a) => ({ name: a.name, file: `${a.name}.jsonl.gz`, events: a.events, sha256: a.sha256 })) });
     // (the first partition of a new log is empty: its file holds no line)
     const full = archived.find((a) => a.events > 0)!;
-    const firstFile = gunzipSync(await readFile(full.file)).toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const firstFile = gunzipSync(await place.read(full.file)).toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(firstFile).toHaveLength(full.events);
     expect(firstFile[0]).toMatchObject({ gp: expect.any(String), txid: expect.any(String), stream_id: expect.any(String), type: expect.any(String) });
-    expect((await verifyArchive(dir)).every((r) => r.ok)).toBe(true);
+    expect((await verifyArchive(storage, dir)).every((r) => r.ok)).toBe(true);
 
     // the log read from the start: the same events, through the files and then the table
     const logAfter = await wholeLog();
@@ -100,7 +119,7 @@ describe('the log archive', () => {
 
     // erasure: no archived value is readable in clear, before or after; after, it cannot be opened either
     const victim = early[1];
-    const raw = gunzipSync(Buffer.concat(await Promise.all(archived.map((a) => readFile(a.file))))).toString('utf8');
+    const raw = gunzipSync(Buffer.concat(await Promise.all(archived.map((a) => place.read(a.file))))).toString('utf8');
     expect(raw).toContain(victim.id);
     expect(raw).not.toContain(victim.email);
     // opened through the archive while the key lives
@@ -115,12 +134,21 @@ describe('the log archive', () => {
     expect((await server.engage.pool.query('SELECT 1 FROM contacts WHERE email = $1', [victim.email])).rowCount).toBe(0);
 
     // a changed file is found
-    const bytes = await readFile(full.file);
+    const bytes = await place.read(full.file);
     bytes[bytes.length - 10] ^= 0xff;
-    await writeFile(full.file, bytes);
-    const verified = await verifyArchive(dir);
+    await place.write(full.file, bytes);
+    const verified = await verifyArchive(storage, dir);
     const bad = verified.filter((r) => !r.ok);
     expect(bad.map((r) => r.name)).toEqual([full.name]);
     expect(bad[0].problems.join(' ')).toMatch(/SHA-256/);
+    // a stream with no archived event is read without the archive's files: the changed one is not opened
+    const fresh = await server.call('POST', '/v1/contacts', { key: acct.key, body: { email: `arch-fresh-${randomUUID().slice(0, 8)}@example.com` } });
+    expect(fresh.status).toBe(201);
+    expect((await server.engage.store.readStream(`contact-${late[0].id}`)).map((e) => e.type)).toEqual(['ContactCreated']);
+    expect(await server.engage.store.readStream(`contact-${randomUUID()}`)).toEqual([]);
+    // put back: the log is read whole again by the next run
+    bytes[bytes.length - 10] ^= 0xff;
+    await place.write(full.file, bytes);
+    expect((await verifyArchive(storage, dir)).every((r) => r.ok)).toBe(true);
   }, 180_000);
 });
