@@ -305,10 +305,13 @@ CREATE OR REPLACE FUNCTION es_read_stream(sid text, from_revision bigint, backwa
 RETURNS SETOF es_events
 LANGUAGE plpgsql STABLE SET jit = off SET enable_bitmapscan = off SET plan_cache_mode = force_generic_plan AS $fn$
 DECLARE
+  first_at bigint;
   lo bigint;
+  known boolean;
 BEGIN
-  SELECT s.first_position INTO lo FROM es_streams s WHERE s.stream_id = sid;
-  lo := coalesce(lo, 0);
+  SELECT s.first_position INTO first_at FROM es_streams s WHERE s.stream_id = sid;
+  known := FOUND;
+  lo := coalesce(first_at, 0);
   IF backwards THEN
     RETURN QUERY SELECT * FROM es_events
       WHERE stream_id = sid AND stream_revision <= coalesce(from_revision, 9223372036854775807) AND global_position >= lo
@@ -317,6 +320,12 @@ BEGIN
     RETURN QUERY SELECT * FROM es_events
       WHERE stream_id = sid AND stream_revision >= coalesce(from_revision, 0) AND global_position >= lo
       ORDER BY stream_revision LIMIT n;
+  END IF;
+  -- nothing in the table of a stream that has events, begun before an archived partition's end (or
+  -- where it began is not known): they may lie in the archive, the reader reads it (archive.ts).
+  -- A new stream (no row) answers empty at once: its command pays no look at the archive.
+  IF NOT FOUND AND known AND EXISTS (SELECT 1 FROM es_partitions p WHERE p.archived_at IS NOT NULL AND (first_at IS NULL OR first_at < p.to_position)) THEN
+    RAISE EXCEPTION 'events of this stream are archived' USING ERRCODE = '${ARCHIVED}';
   END IF;
 END
 $fn$;
@@ -766,18 +775,26 @@ export class PostgresEventStore implements EventStore {
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const backwards = options.direction === 'backwards';
-    // named, and a function planned once per session (STREAM_READ_FUNCTION): every command reads its stream
-    const { rows } = await this.pool.query<EventRow>({
-      name: 'es_read_stream',
-      text: `SELECT ${EVENT_COLUMNS} FROM es_read_stream($1, $2::bigint, $3, $4::int)`,
-      values: [streamId, options.fromRevision?.toString() ?? null, backwards, options.maxCount ?? null],
-    });
+    let rows: EventRow[];
+    try {
+      // named, and a function planned once per session (STREAM_READ_FUNCTION): every command reads its stream
+      ({ rows } = await this.pool.query<EventRow>({
+        name: 'es_read_stream',
+        text: `SELECT ${EVENT_COLUMNS} FROM es_read_stream($1, $2::bigint, $3, $4::int)`,
+        values: [streamId, options.fromRevision?.toString() ?? null, backwards, options.maxCount ?? null],
+      }));
+    } catch (err) {
+      // the table holds none of what was asked for, the archive may
+      if ((err as { code?: string }).code !== ARCHIVED) throw err;
+      return this.readStreamWithArchive(streamId, [], options);
+    }
     const events = rows.map(toRecorded);
     // the table holds all that was asked for where it starts where the read starts (or, backwards, ends
-    // at revision 0 or has all it was asked for); else earlier events may lie in the archive
-    const complete = backwards
-      ? events.length === options.maxCount || events.at(-1)?.revision === 0n
-      : events[0]?.revision === (options.fromRevision ?? 0n);
+    // at revision 0 or has all it was asked for); else earlier events may lie in the archive. An empty
+    // read is whole: the function said so where the archive may hold the stream.
+    const complete =
+      events.length === 0 ||
+      (backwards ? events.length === options.maxCount || events.at(-1)!.revision === 0n : events[0].revision === (options.fromRevision ?? 0n));
     if (complete || !(await this.mayBeArchived(streamId))) return events;
     return this.readStreamWithArchive(streamId, events, options);
   }
@@ -1135,4 +1152,5 @@ export const EVENTSTORE_MIGRATIONS: Migration[] = [
   },
   { id: 74, name: "event store: a stream's read is a function planned once per session, from the stream's first position", sql: STREAM_READ_FUNCTION },
   { id: 75, name: "event store: a stream's read looks its stream's row up once, the append keeps only its first position", sql: `${APPEND_FUNCTION}\n${STREAM_READ_FUNCTION}` },
+  { id: 76, name: "event store: a stream's read that finds none of its events in the table says where they may be archived", sql: STREAM_READ_FUNCTION },
 ];

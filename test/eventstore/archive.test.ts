@@ -49,6 +49,8 @@ describe('the log archive', () => {
   // in this order, on one log: the bucket's run archives the partitions after the directory's
   it.each(PLACES)('to %s: archives closed partitions; reads, a rebuild and an erasure go through the files; verify finds a changed file', async (_, place) => {
     const acct = await server.newAccount();
+    /** every contact made, by id */
+    const untouched: string[] = [];
     const make = async (n: number, tag: string) => {
       const made: { id: string; email: string }[] = [];
       for (let i = 0; i < n; i++) {
@@ -57,6 +59,7 @@ describe('the log archive', () => {
         expect(res.status).toBe(201);
         // a second event on the contact's stream, in a later partition than its first
         if (i % 5 === 0) made.push({ id: res.body.id, email });
+        else untouched.push(res.body.id);
       }
       return made;
     };
@@ -69,6 +72,9 @@ describe('the log archive', () => {
     const logBefore = await wholeLog();
     const rowsBefore = await contactsRows();
     const streamBefore = await server.engage.store.readStream(`contact-${early[0].id}`);
+    const wholeArchived = `contact-${untouched[1]}`;
+    const wholeArchivedBefore = await server.engage.store.readStream(wholeArchived);
+    expect(wholeArchivedBefore.map((e) => e.type)).toEqual(['ContactCreated']);
 
     const storage = server.engage.archive;
     const dir = await place.target();
@@ -107,6 +113,11 @@ describe('the log archive', () => {
     expect((await server.engage.store.readStream(`contact-${early[0].id}`, { direction: 'backwards', maxCount: 5 })).map((e) => e.revision)).toEqual(
       [...streamBefore].reverse().slice(0, 5).map((e) => e.revision),
     );
+    // a stream every event of which is archived: the table holds none, the read says so and reads the files
+    expect((await server.engage.pool.query('SELECT 1 FROM es_events WHERE stream_id = $1', [wholeArchived])).rowCount).toBe(0);
+    expect(await server.engage.store.readStream(wholeArchived)).toEqual(wholeArchivedBefore);
+    expect(await server.engage.store.readStream(wholeArchived, { direction: 'backwards', maxCount: 1 })).toEqual(wholeArchivedBefore);
+    expect(await server.engage.store.readStream(wholeArchived, { fromRevision: 1n })).toEqual([]);
     // a command on it decides on the whole stream; the history shows the archived events
     expect((await server.call('PATCH', `/v1/contacts/${early[0].id}`, { key: acct.key, body: { first_name: 'Anna' } })).status).toBe(200);
     const history = await server.call('GET', `/v1/contacts/${early[0].id}/history`, { key: acct.key });
