@@ -15,6 +15,7 @@ import { openCluster } from './lib/db.ts';
 import { type Figure, renderTable, writeResults } from './lib/report.ts';
 import type { BenchContext, Scenario } from './lib/scenario.ts';
 import { appendBatch, appendSingle } from './scenarios/append.ts';
+import { archiveRebuild } from './scenarios/archive-rebuild.ts';
 import { campaignPersonalised, campaignScenario } from './scenarios/campaign.ts';
 import { catchupRead } from './scenarios/catchup.ts';
 import { eventsIngest } from './scenarios/events.ts';
@@ -34,7 +35,7 @@ import { writeThroughput } from './scenarios/write-throughput.ts';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const KNOWN = ['append-single', 'append-batch', 'catchup-read', 'projection-rebuild', 'personal-data', 'http-create', 'http-list'];
 KNOWN.push(...messagingScenarios.map((s) => s.name), ...webhookScenarios.map((s) => s.name), webhookReplay.name);
-KNOWN.push(writeThroughput.name, campaignScenario.name, campaignPersonalised.name, segmentCount.name, eventsIngest.name, csvImport.name, streamSnapshots.name, logScale.name, logMigration.name);
+KNOWN.push(writeThroughput.name, campaignScenario.name, campaignPersonalised.name, segmentCount.name, eventsIngest.name, csvImport.name, streamSnapshots.name, logScale.name, logMigration.name, archiveRebuild.name);
 
 /** The scenarios asked for: `npm run bench -- <scenario> …` and/or BENCH_ONLY=a,b (none: all). */
 function parseOnly(): (name: string) => boolean {
@@ -77,6 +78,7 @@ async function main() {
   const named = (s: Scenario) => [...process.argv.slice(2), ...(process.env.BENCH_ONLY ?? '').split(',')].some((n) => n.trim() === s.name);
   if (named(logScale)) scenarios.push(logScale);
   if (named(logMigration)) scenarios.push(logMigration);
+  if (named(archiveRebuild)) scenarios.push(archiveRebuild);
 
   const cluster = await openCluster();
   const ctx: BenchContext = { cluster, scale, notes: [] };

@@ -32,7 +32,8 @@ export function seedShape(events: number): SeedShape {
 const FIRST = `ARRAY['Ada','Grace','Alan','Edsger','Barbara','Donald','Frances','Ken','Margaret','Dennis']`;
 const LAST = `ARRAY['Lovelace','Hopper','Turing','Dijkstra','Liskov','Knuth','Allen','Thompson','Hamilton','Ritchie']`;
 
-export async function seedContactEvents(pool: pg.Pool, shape: SeedShape, chunk = 5_000): Promise<void> {
+/** `partitionEvents`: positions per partition of the log the seed makes (the service's default unless given). */
+export async function seedContactEvents(pool: pg.Pool, shape: SeedShape, chunk = 5_000, partitionEvents = DEFAULT_PARTITION_EVENTS): Promise<void> {
   const t0 = now();
   const { contacts, updated } = shape;
   const spread = Math.max(1, Math.floor(contacts / 4));
@@ -52,7 +53,7 @@ export async function seedContactEvents(pool: pg.Pool, shape: SeedShape, chunk =
   await pool.query(`CREATE INDEX ON bench_seed (ord)`);
   const total = Number((await pool.query(`SELECT count(*)::int AS n FROM bench_seed`)).rows[0].n);
   // the log's partitions for every position the seed takes (an append makes them as it goes)
-  await ensurePartitions(pool, DEFAULT_PARTITION_EVENTS, total + DEFAULT_PARTITION_EVENTS);
+  await ensurePartitions(pool, partitionEvents, total + partitionEvents);
   const acct = BENCH_ACCOUNT.replace(/'/g, "''");
   const insert = `
     INSERT INTO es_events (stream_id, stream_revision, event_id, type, data, metadata)
@@ -99,11 +100,11 @@ export async function seedContactEvents(pool: pg.Pool, shape: SeedShape, chunk =
 }
 
 /** A fresh database (a pool of `poolSize`) holding the contact-event history of seedShape(events); dropped again if seeding fails. */
-export async function seededDatabase(ctx: BenchContext, label: string, events: number, poolSize: number): Promise<{ shape: SeedShape; db: BenchDatabase }> {
+export async function seededDatabase(ctx: BenchContext, label: string, events: number, poolSize: number, partitionEvents?: number): Promise<{ shape: SeedShape; db: BenchDatabase }> {
   const shape = seedShape(events);
   const db = await freshDatabase(ctx.cluster, label, poolSize);
   try {
-    await seedContactEvents(db.pool, shape);
+    await seedContactEvents(db.pool, shape, 5_000, partitionEvents);
   } catch (err) {
     await db.drop();
     throw err;

@@ -40,9 +40,9 @@ const BASELINE_SQL = `
  * A database seeded with `events` contact events whose live contacts generation is caught up, so a
  * rebuild is requested on a service that is current and its runner is the only reader.
  */
-export async function contactsAtHead(ctx: BenchContext, label: string, events: number) {
-  const { shape, db } = await seededDatabase(ctx, label, events, 20);
-  const store = new PostgresEventStore(db.pool, db.url);
+export async function contactsAtHead(ctx: BenchContext, label: string, events: number, partitionEvents?: number) {
+  const { shape, db } = await seededDatabase(ctx, label, events, 20, partitionEvents);
+  const store = new PostgresEventStore(db.pool, db.url, { partitionEvents });
   await ensureProjection(db.pool, contactsProjection);
   const head = await store.headPosition();
   await db.pool.query(`UPDATE projection_state SET commit_pos = $2::text::xid8, prepare_pos = $3 WHERE name = $1`, [

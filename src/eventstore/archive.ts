@@ -7,7 +7,6 @@
 // so destroying a subject's key erases it in the archive as everywhere else.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
@@ -51,19 +50,36 @@ export interface ArchiveLine {
 
 export const lineIsAfter = (line: Pick<ArchiveLine, 'txid' | 'gp'>, after: Position) => comparePositions({ commit: BigInt(line.txid), prepare: BigInt(line.gp) }, after) > 0;
 
-/** Every archived partition, in log order. */
+/** Every archived partition, in log order (by the position, not by its text: the column's name is the output's too). */
 export async function archivedPartitions(db: Pick<pg.Pool, 'query'>): Promise<ArchivedPartition[]> {
   const { rows } = await db.query<ArchivedPartition & { archived_at: Date; events: string; bytes: string }>(
     `SELECT name, archive_file AS file, from_position::text, to_position::text, events, first_event AS first, last_event AS last, sha256, bytes, archived_at
-       FROM es_partitions WHERE archived_at IS NOT NULL ORDER BY from_position`,
+       FROM es_partitions p WHERE archived_at IS NOT NULL ORDER BY p.from_position`,
   );
   return rows.map((r) => ({ ...r, events: Number(r.events), bytes: Number(r.bytes), archived_at: r.archived_at.toISOString() }));
 }
 
-/** The archive's lines of one file (by its location), in log order. */
+/**
+ * The archive's lines of one file (by its location), in log order. A read left suspended (an open
+ * cursor) holds its error, if any, until it is resumed; ended early (`return`), it closes the file.
+ */
 export async function* linesOf(storage: ArchiveStorage, location: string): AsyncGenerator<ArchiveLine> {
-  const lines = createInterface({ input: (await storage.open(location)).pipe(createGunzip()), crlfDelay: Infinity });
-  for await (const line of lines) if (line) yield JSON.parse(line) as ArchiveLine;
+  const source = await storage.open(location);
+  const text = source.pipe(createGunzip());
+  source.once('error', (err) => text.destroy(err));
+  text.setEncoding('utf8');
+  let pending = '';
+  try {
+    for await (const chunk of text as AsyncIterable<string>) {
+      const parts = (pending + chunk).split('\n');
+      pending = parts.pop()!;
+      for (const line of parts) if (line) yield JSON.parse(line) as ArchiveLine;
+    }
+    if (pending) yield JSON.parse(pending) as ArchiveLine;
+  } finally {
+    source.destroy();
+    text.destroy();
+  }
 }
 
 export interface ArchiveOptions {

@@ -998,7 +998,12 @@ export class PostgresEventStore implements EventStore {
        ${options.includeHeldBack ? '' : 'WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())'}
        ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
     });
-    return rows.length ? { commit: BigInt(rows[0].txid), prepare: BigInt(rows[0].gp) } : START;
+    if (rows.length) return { commit: BigInt(rows[0].txid), prepare: BigInt(rows[0].gp) };
+    // none in the table: every event so far may have been archived (README "Archiving old partitions")
+    const archived = await this.pool.query<{ last: string }>(
+      `SELECT last_event AS last FROM es_partitions WHERE archived_at IS NOT NULL AND last_event IS NOT NULL ORDER BY es_partitions.from_position DESC LIMIT 1`,
+    );
+    return archived.rows.length ? parsePosition(archived.rows[0].last) : START;
   }
 
   /**
@@ -1063,6 +1068,8 @@ export class PostgresEventStore implements EventStore {
     // go on telling it, which costs what every hint cost before)
     if (this.hearing) await this.listener?.notify(EVENT_CHANNEL, BYE + this.notifyToken);
     await this.listener?.close();
+    for (const c of this.archiveCursors.values()) await c.lines.return(undefined).catch(() => undefined);
+    this.archiveCursors.clear();
     this.archive.close();
   }
 }

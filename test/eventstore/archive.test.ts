@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { contactsProjection } from '../../projections/contacts.ts';
 import { archiveLog, archivedPartitions, verifyArchive } from '../../src/eventstore/archive.ts';
 import { logPartitions } from '../../src/eventstore/partitions.ts';
-import { type RecordedEvent, START } from '../../src/eventstore/port.ts';
+import { positionToString, type RecordedEvent, START } from '../../src/eventstore/port.ts';
 import { testServerForSuite } from '../support/harness.ts';
 import { s3ServerForSuite } from '../support/s3-server.ts';
 import { rebuildAndWait } from '../support/rebuild.ts';
@@ -161,5 +161,42 @@ describe('the log archive', () => {
     bytes[bytes.length - 10] ^= 0xff;
     await place.write(full.file, bytes);
     expect((await verifyArchive(storage, dir)).every((r) => r.ok)).toBe(true);
+  }, 180_000);
+
+  it('reads archived partitions in log order where their positions have more digits than the first (numerically, not as text)', async () => {
+    // the log past position 10,000: partitions from "1" to five digits, which sort otherwise as text
+    const head = async () => BigInt((await server.engage.pool.query<{ gp: string }>('SELECT coalesce(max(global_position), 0)::text AS gp FROM es_events')).rows[0].gp);
+    for (let n = 0; (await head()) < 10_500n; n++) {
+      await server.engage.store.append(`order-${randomUUID()}`, Array.from({ length: 500 }, (_, i) => ({ type: 'OrderNoted', data: { n, i } })), 'no_stream');
+    }
+    const logBefore = await wholeLog();
+    const dir = await mkdtemp(path.join(tmpdir(), 'engage-archive-order-'));
+    const last = await head();
+    await eventually('the closed partitions archived', async () => {
+      const o = await archiveLog(server.engage.pool, { before: last - 200n, to: dir, storage: server.engage.archive });
+      return /--before/.test(o.stoppedAt?.reason ?? '') ? o : undefined;
+    }, 60_000, 200);
+    const archived = await archivedPartitions(server.engage.pool);
+    expect(archived.some((a) => a.from_position.length >= 5)).toBe(true);
+    const froms = archived.map((a) => BigInt(a.from_position));
+    expect(froms).toEqual([...froms].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    const logAfter = await wholeLog();
+    expect(logAfter.map((e) => [e.id, e.position.prepare])).toEqual(logBefore.map((e) => [e.id, e.position.prepare]));
+
+    // the log filled to its partition's end and every partition archived: the table holds no event,
+    // the head is the archive's last
+    const all = await eventually('every partition archived', async () => {
+      const gone = new Set((await archivedPartitions(server.engage.pool)).map((a) => a.name));
+      const at = await head();
+      const filling = (await logPartitions(server.engage.pool)).find((p) => !gone.has(p.name) && p.from <= at + 1n && at + 1n < p.to)!;
+      const room = Number(filling.to - at - 1n);
+      if (room > 0) await server.engage.store.append(`order-${randomUUID()}`, Array.from({ length: room }, (_, i) => ({ type: 'OrderNoted', data: { i } })), 'no_stream');
+      await archiveLog(server.engage.pool, { before: (await head()) + 1n, to: dir, storage: server.engage.archive });
+      return (await server.engage.pool.query('SELECT 1 FROM es_events LIMIT 1')).rowCount === 0 ? true : undefined;
+    }, 60_000, 200);
+    expect(all).toBe(true);
+    const lastArchived = (await archivedPartitions(server.engage.pool)).at(-1)!;
+    expect(positionToString(await server.engage.store.headPosition())).toBe(lastArchived.last);
+    expect((await wholeLog()).length).toBeGreaterThan(logBefore.length);
   }, 180_000);
 });
