@@ -43,6 +43,9 @@ export interface ArchivePlace {
 
 const S3_URL = /^s3:\/\/([^/]+)\/?(.*)$/;
 
+/** S3's answer for a key that is not there (HEAD answers 404 with no body to name it by). */
+const notFound = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404;
+
 /** The archive's places and files, with one S3 client (made on first use) for every bucket. */
 export class ArchiveStorage {
   private client?: Promise<S3Client>;
@@ -95,7 +98,7 @@ export class ArchiveStorage {
       try {
         return (await (await client()).send(new HeadObjectCommand({ Bucket: bucket, Key: key(file) }))).ContentLength;
       } catch (err) {
-        if ((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
+        if (notFound(err)) return undefined;
         throw err;
       }
     };
@@ -137,7 +140,7 @@ export class ArchiveStorage {
           for await (const c of body) chunks.push(c as Buffer);
           return Buffer.concat(chunks).toString('utf8');
         } catch (err) {
-          if ((err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
+          if (notFound(err)) return undefined;
           throw err;
         }
       },

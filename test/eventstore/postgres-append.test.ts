@@ -358,6 +358,13 @@ describe('postgres append: a batch of new streams is copied (README "The write p
     }
     // every stream in revision order in the global log, and readable after the others in it
     expect(await streamsOutOfOrder(prefix)).toEqual({ events: batch.reduce((n, b) => n + b.events.length, 0), bad: [] });
+    // each stream's row: its revision and its first event's position (a stream's read starts there; before: none)
+    const { rows: streamRows } = await db.pool.query<{ bad: number; n: number }>(
+      `SELECT count(*)::int AS n, count(*) FILTER (WHERE s.revision <> e.r OR s.first_position IS DISTINCT FROM e.lo)::int AS bad
+         FROM es_streams s JOIN (SELECT stream_id, max(stream_revision) AS r, min(global_position) AS lo FROM es_events WHERE stream_id LIKE $1 || '%' GROUP BY stream_id) e USING (stream_id)`,
+      [prefix],
+    );
+    expect(streamRows[0]).toEqual({ n: batch.length, bad: 0 });
     const after = await db.store.appendMany(newStreams(`${prefix}next-`, 2));
     expect(after[0].position.commit > results[0].position.commit).toBe(true);
   });
