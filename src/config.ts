@@ -143,7 +143,7 @@ const ConfigSchema = z.object({
   LOG_PARTITION_EVENTS: z.coerce.number().int().min(100).default(10_000_000),
   /** an archive in an S3-compatible bucket (README "Archiving old partitions"): another service than AWS S3 (MinIO, Ceph…) */
   LOG_ARCHIVE_S3_ENDPOINT: z.url().optional(),
-  LOG_ARCHIVE_S3_REGION: z.string().min(1).optional(),
+  LOG_ARCHIVE_S3_REGION: z.string().min(1).default('us-east-1'),
   /** the bucket in the path, not the host name (default: on with an endpoint, off for AWS S3) */
   LOG_ARCHIVE_S3_PATH_STYLE: bool.optional(),
   /** unset: the AWS SDK's own credentials (AWS_ACCESS_KEY_ID…, profiles, instance roles) */

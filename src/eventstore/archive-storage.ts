@@ -77,7 +77,7 @@ export class ArchiveStorage {
       const { endpoint, region, pathStyle, accessKeyId, secretAccessKey } = this.s3;
       return new S3Client({
         endpoint,
-        region: region ?? process.env.AWS_REGION ?? 'us-east-1',
+        region: region ?? 'us-east-1',
         forcePathStyle: pathStyle ?? endpoint !== undefined,
         credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
         // the archive checks its files itself (SHA-256 in the manifest, `engage log verify`); the SDK's
