@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { StringDecoder } from 'node:string_decoder';
 import { createGunzip, createGzip } from 'node:zlib';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
@@ -169,6 +170,8 @@ async function writePartition(pool: pg.Pool, name: string, place: ArchivePlace):
   let first: string | null = null;
   let last: string | null = null;
   let pending = '';
+  // a character may be split between two of COPY's chunks: decoded across them
+  const decoder = new StringDecoder('utf8');
   const sink = await place.create(file);
   const client = await pool.connect();
   try {
@@ -179,7 +182,7 @@ async function writePartition(pool: pg.Pool, name: string, place: ArchivePlace):
     );
     const lines = new Transform({
       transform(chunk: Buffer, _enc, done) {
-        const text = pending + chunk.toString('utf8');
+        const text = pending + decoder.write(chunk);
         const parts = text.split('\n');
         pending = parts.pop()!;
         let outText = '';

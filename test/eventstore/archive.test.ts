@@ -163,9 +163,11 @@ describe('the log archive', () => {
     expect((await verifyArchive(storage, dir)).every((r) => r.ok)).toBe(true);
   }, 180_000);
 
-  it('reads archived partitions in log order where their positions have more digits than the first (numerically, not as text)', async () => {
+  it('reads archived partitions in log order where their positions have more digits than the first (numerically, not as text), their events as written (characters split between COPY chunks)', async () => {
     // the log past position 10,000: partitions from "1" to five digits, which sort otherwise as text
     const head = async () => BigInt((await server.engage.pool.query<{ gp: string }>('SELECT coalesce(max(global_position), 0)::text AS gp FROM es_events')).rows[0].gp);
+    // characters of two, three and four bytes, more than one of COPY's chunks of them: some fall across two chunks
+    await server.engage.store.append(`order-${randomUUID()}`, [{ type: 'OrderNoted', data: { note: 'ü€𝄞'.repeat(40_000) } }], 'no_stream');
     for (let n = 0; (await head()) < 10_500n; n++) {
       await server.engage.store.append(`order-${randomUUID()}`, Array.from({ length: 500 }, (_, i) => ({ type: 'OrderNoted', data: { n, i } })), 'no_stream');
     }
@@ -182,6 +184,7 @@ describe('the log archive', () => {
     expect(froms).toEqual([...froms].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
     const logAfter = await wholeLog();
     expect(logAfter.map((e) => [e.id, e.position.prepare])).toEqual(logBefore.map((e) => [e.id, e.position.prepare]));
+    expect(logAfter.map((e) => e.data)).toEqual(logBefore.map((e) => e.data));
 
     // the log filled to its partition's end and every partition archived: the table holds no event,
     // the head is the archive's last
