@@ -294,9 +294,9 @@ $fn$;
 `;
 
 /**
- * A stream's read, from its first position where its row keeps it (es_write's new streams): the
- * partitions before it are skipped as the read runs (a stream made by COPY, or before the log kept
- * its first position, reads every partition's index). A function, planned once per session, with
+ * A stream's read, from its first position where its row keeps it (every new stream's, es_write's
+ * and COPY's): the partitions before it are skipped as the read runs (a stream made before the log
+ * kept its first position reads every partition's index). A function, planned once per session, with
  * bitmap scans off: planned generically, the position's bound looked selective, and the read
  * combined the stream's index with a range of the position's over most of a partition.
  */
@@ -813,7 +813,7 @@ export class PostgresEventStore implements EventStore {
   /**
    * Whether some of a stream's events may lie in the archive (a read that the table does not answer
    * whole then looks there): a stream that has events, where a partition was archived, whose first
-   * event came before the archive's end (or is not known: streams of a log loaded by COPY).
+   * event came before the archive's end (or is not known: streams made before the log kept it).
    */
   private async mayBeArchived(streamId: string): Promise<boolean> {
     const { rows } = await this.pool.query({
