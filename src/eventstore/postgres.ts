@@ -294,11 +294,18 @@ $fn$;
 `;
 
 /**
- * A stream's read, from its first position where its row keeps it (every new stream's, es_write's
- * and COPY's): the partitions before it are skipped as the read runs (a stream made before the log
- * kept its first position reads every partition's index). A function, planned once per session, with
- * bitmap scans off: planned generically, the position's bound looked selective, and the read
- * combined the stream's index with a range of the position's over most of a partition.
+ * A stream's read (README "The log at scale"). A stream nobody wrote has no row: its read (every
+ * command that makes a stream reads it first) answers empty without touching the log. A forward
+ * read walks the live partitions in log order from the one of the stream's first position (its
+ * row keeps it: every new stream's, es_write's and COPY's; a stream made before the log kept it
+ * starts at the first partition) and stops once it holds what was asked for: the stream's row
+ * knows its last revision, and a stream's revisions follow its positions. So a message's read
+ * touches its own partition's index, not every partition's after it, and keeping the last position
+ * costs the append nothing. Each partition's statement is pruned to that partition as it runs. A
+ * backwards read does not know where the stream ends: it reads every partition from the first
+ * position on. A function, planned once per session, with bitmap scans off: planned generically,
+ * the position's bound looked selective, and the read combined the stream's index with a range of
+ * the position's over most of a partition.
  */
 export const STREAM_READ_FUNCTION = `
 CREATE OR REPLACE FUNCTION es_read_stream(sid text, from_revision bigint, backwards boolean, n int)
@@ -306,25 +313,42 @@ RETURNS SETOF es_events
 LANGUAGE plpgsql STABLE SET jit = off SET enable_bitmapscan = off SET plan_cache_mode = force_generic_plan AS $fn$
 DECLARE
   first_at bigint;
+  last_revision bigint;
   lo bigint;
-  known boolean;
+  wanted bigint;
+  got bigint := 0;
+  k bigint;
+  part record;
 BEGIN
-  SELECT s.first_position INTO first_at FROM es_streams s WHERE s.stream_id = sid;
-  known := FOUND;
+  SELECT s.first_position, s.revision INTO first_at, last_revision FROM es_streams s WHERE s.stream_id = sid;
+  IF NOT FOUND THEN
+    RETURN;
+  END IF;
   lo := coalesce(first_at, 0);
   IF backwards THEN
     RETURN QUERY SELECT * FROM es_events
       WHERE stream_id = sid AND stream_revision <= coalesce(from_revision, 9223372036854775807) AND global_position >= lo
       ORDER BY stream_revision DESC LIMIT n;
+    GET DIAGNOSTICS got = ROW_COUNT;
   ELSE
-    RETURN QUERY SELECT * FROM es_events
-      WHERE stream_id = sid AND stream_revision >= coalesce(from_revision, 0) AND global_position >= lo
-      ORDER BY stream_revision LIMIT n;
+    wanted := least(coalesce(n, 9223372036854775807), last_revision - coalesce(from_revision, 0) + 1);
+    IF wanted <= 0 THEN
+      RETURN;
+    END IF;
+    FOR part IN SELECT p.from_position, p.to_position FROM es_partitions p
+                 WHERE p.archived_at IS NULL AND p.to_position > lo ORDER BY p.from_position LOOP
+      RETURN QUERY SELECT * FROM es_events
+        WHERE stream_id = sid AND stream_revision >= coalesce(from_revision, 0)
+          AND global_position >= greatest(lo, part.from_position) AND global_position < part.to_position
+        ORDER BY stream_revision LIMIT wanted - got;
+      GET DIAGNOSTICS k = ROW_COUNT;
+      got := got + k;
+      EXIT WHEN got >= wanted;
+    END LOOP;
   END IF;
   -- nothing in the table of a stream that has events, begun before an archived partition's end (or
-  -- where it began is not known): they may lie in the archive, the reader reads it (archive.ts).
-  -- A new stream (no row) answers empty at once: its command pays no look at the archive.
-  IF NOT FOUND AND known AND EXISTS (SELECT 1 FROM es_partitions p WHERE p.archived_at IS NOT NULL AND (first_at IS NULL OR first_at < p.to_position)) THEN
+  -- where it began is not known): they may lie in the archive, the reader reads it (archive.ts)
+  IF got = 0 AND EXISTS (SELECT 1 FROM es_partitions p WHERE p.archived_at IS NOT NULL AND (first_at IS NULL OR first_at < p.to_position)) THEN
     RAISE EXCEPTION 'events of this stream are archived' USING ERRCODE = '${ARCHIVED}';
   END IF;
 END
@@ -1171,4 +1195,5 @@ export const EVENTSTORE_MIGRATIONS: Migration[] = [
   { id: 74, name: "event store: a stream's read is a function planned once per session, from the stream's first position", sql: STREAM_READ_FUNCTION },
   { id: 75, name: "event store: a stream's read looks its stream's row up once, the append keeps only its first position", sql: `${APPEND_FUNCTION}\n${STREAM_READ_FUNCTION}` },
   { id: 76, name: "event store: a stream's read that finds none of its events in the table says where they may be archived", sql: STREAM_READ_FUNCTION },
+  { id: 77, name: "event store: a stream's read walks the partitions from its first event's and stops at its last revision; a stream without a row reads nothing", sql: STREAM_READ_FUNCTION },
 ];

@@ -87,6 +87,9 @@ describe('a new log', () => {
     expect(stream.map((e) => e.revision)).toEqual(Array.from({ length: 550 }, (_, i) => BigInt(i)));
     const backwards = await store.readStream(long, { direction: 'backwards', fromRevision: 420n, maxCount: 3 });
     expect(backwards.map((e) => e.revision)).toEqual([420n, 419n, 418n]);
+    // windows that begin in one partition and end several later
+    expect((await store.readStream(long, { fromRevision: 50n, maxCount: 200 })).map((e) => e.revision)).toEqual(Array.from({ length: 200 }, (_, i) => BigInt(50 + i)));
+    expect((await store.readStream(long, { fromRevision: 530n })).map((e) => e.revision)).toEqual(Array.from({ length: 20 }, (_, i) => BigInt(530 + i)));
     const whole = await readAllOf(pool, store);
     expect(whole).toHaveLength(550 + 5 * 30);
     expect(new Set(whole.map((e) => e.position.prepare)).size).toBe(whole.length);
@@ -102,7 +105,7 @@ describe('a new log', () => {
     expect((await store.readStream(stream)).map((e) => e.revision)).toEqual(Array.from({ length: 81 }, (_, i) => BigInt(i)));
   });
 
-  it("reads a stream from its first event's partition on: the partitions before it are skipped as the read runs", async () => {
+  it("reads a stream from its first event's partition to its last: the partitions before and after it are skipped", async () => {
     // partitions before the stream's, and after it
     const fill = () => store.appendMany(Array.from({ length: 40 }, () => ({ streamId: newStreamId('fill'), events: events(0, 20), expected: 'no_stream' as const })));
     await fill();
@@ -133,8 +136,21 @@ describe('a new log', () => {
       expect(parts.filter((p) => p.to <= first).length).toBeGreaterThan(5);
       expect(used.length).toBeGreaterThan(0);
       expect(used.filter((p) => p.to <= first)).toEqual([]);
-      // (the partitions after its last event are read too: its row does not keep that position)
-      expect(used.some((p) => p.from > last)).toBe(true);
+      // nor the partitions after its last event: the read stops once it holds the stream's revision
+      expect(parts.filter((p) => p.from > last).length).toBeGreaterThan(5);
+      expect(used.filter((p) => p.from > last)).toEqual([]);
+      // a window of it: from a revision, at most a count, across its two partitions
+      expect((await client.query('SELECT stream_revision FROM es_read_stream($1, 2, false, 2)', [stream])).rows.map((x) => x.stream_revision)).toEqual(['2', '3']);
+      expect((await client.query('SELECT stream_revision FROM es_read_stream($1, 4, false, NULL)', [stream])).rows.map((x) => x.stream_revision)).toEqual(['4']);
+      expect((await client.query('SELECT stream_revision FROM es_read_stream($1, 5, false, NULL)', [stream])).rows).toEqual([]);
+      expect((await client.query('SELECT stream_revision FROM es_read_stream($1, NULL, false, 0)', [stream])).rows).toEqual([]);
+      // a stream nobody wrote (every command that makes one reads it first) reads no partition at all
+      await client.query('SELECT pg_stat_force_next_flush()');
+      const beforeNew = await scans();
+      expect((await client.query('SELECT stream_revision FROM es_read_stream($1, NULL, false, NULL)', [newStreamId('unwritten')])).rows).toEqual([]);
+      await client.query('SELECT pg_stat_force_next_flush()');
+      const afterNew = await scans();
+      expect(parts.filter((p) => (afterNew.get(p.name) ?? 0) > (beforeNew.get(p.name) ?? 0))).toEqual([]);
     } finally {
       client.release();
     }
