@@ -24,6 +24,8 @@ export async function openCluster(): Promise<Cluster> {
   if (!adminUrl) {
     // BENCH_PG_STATS=1: the statements' time per scenario, from pg_stat_statements (statementStats)
     const serverFlags = process.env.BENCH_PG_STATS === '1' ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all', '-c', 'pg_stat_statements.track_planning=on'] : [];
+    // BENCH_PG_SHARED_BUFFERS=4GB: a host whose cache is sized for its log (README "The log at scale")
+    if (process.env.BENCH_PG_SHARED_BUFFERS) serverFlags.push('-c', `shared_buffers=${process.env.BENCH_PG_SHARED_BUFFERS}`);
     const embedded = await startEmbeddedPostgres({ dataDir: EMBEDDED_DATA_DIR, database: 'postgres', serverFlags });
     adminUrl = embedded.connectionString;
     stop = embedded.stop;

@@ -22,6 +22,8 @@ import { now, progress, runConcurrent, summarise } from '../lib/stats.ts';
 
 const CONCURRENCY = 32;
 const GROW_CHUNK = 250_000;
+/** the streams appended to by the "recent" figure: the newest of each level's seed */
+const RECENT_STREAMS = 50_000;
 
 const sent = (i: number): NewEvent => ({
   type: 'MessageSent',
@@ -57,6 +59,8 @@ interface LevelRates {
   append_single: number;
   append_single_p99_ms: number;
   append_existing: number;
+  /** appends to the newest streams only: a message's later events come minutes after its first */
+  append_recent: number;
   append_many: number;
   catchup: number;
   read_stream: number;
@@ -98,6 +102,9 @@ export const logScale: Scenario = {
         // a seeded stream of four events, a fifth appended at its revision (the streams touched once each)
         const streams = Math.floor(level / 4);
         const existing = await rate(10_000, CONCURRENCY, (i) => store.append(`message-bench${Math.floor((i * 7_919 + level) % streams)}`, [sent(i)], 'any'));
+        // the same to the newest RECENT_STREAMS streams of this level's seed, each once (the working
+        // set of a sender: its messages' later events follow their first within minutes)
+        const recent = await rate(10_000, CONCURRENCY, (i) => store.append(`message-bench${streams - 1 - ((i * 7_919) % RECENT_STREAMS)}`, [sent(i)], 'any'));
         const many = await rate(40, 1, async () => store.appendMany(Array.from({ length: 1_000 }, () => ({ streamId: `bench-many-${n++}`, events: [sent(n)], expected: 'no_stream' as const }))));
         // catch-up: 250,000 events from a position that far behind the head
         const { rows } = await db.pool.query<{ txid: string; gp: string }>(
@@ -125,6 +132,7 @@ export const logScale: Scenario = {
           append_single: single.rate,
           append_single_p99_ms: single.latency.p99,
           append_existing: existing.rate,
+          append_recent: recent.rate,
           append_many: many.rate * 1_000,
           catchup,
           read_stream: reads.rate,
@@ -134,7 +142,7 @@ export const logScale: Scenario = {
         rates.push(r);
         progress(
           `log-scale @ ${level.toLocaleString('en-US')} (${r.partitions} partitions): append ${Math.round(r.append_single)}/s (p99 ${r.append_single_p99_ms.toFixed(1)} ms), ` +
-            `to existing ${Math.round(r.append_existing)}/s, appendMany ${Math.round(r.append_many)} events/s, catch-up ${Math.round(r.catchup)} events/s, ` +
+            `to existing ${Math.round(r.append_existing)}/s (recent ${Math.round(r.append_recent)}/s), appendMany ${Math.round(r.append_many)} events/s, catch-up ${Math.round(r.catchup)} events/s, ` +
             `readStream ${Math.round(r.read_stream)}/s, bare stream row look-up ${Math.round(r.stream_row_lookup)}/s, ${r.mib_per_million.toFixed(0)} MiB per million events`,
         );
       }
@@ -229,6 +237,7 @@ export const logScale: Scenario = {
     };
     within('append 1 event, new streams', 'events/s', (r) => r.append_single);
     within('append 1 event, existing streams', 'events/s', (r) => r.append_existing);
+    within(`append 1 event, existing streams among the newest ${RECENT_STREAMS.toLocaleString('en-US')}`, 'events/s', (r) => r.append_recent);
     within('appendMany 1,000 new streams', 'events/s', (r) => r.append_many);
     within('catch-up read, 250,000 events', 'events/s', (r) => r.catchup);
     within('readStream of a 4-event stream', 'streams/s', (r) => r.read_stream);
