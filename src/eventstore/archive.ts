@@ -61,25 +61,49 @@ export async function archivedPartitions(db: Pick<pg.Pool, 'query'>): Promise<Ar
 }
 
 /**
+ * Text lines of a byte stream: decoded as UTF-8 across chunks (a character may be split between
+ * two), each chunk's whole lines passed on as one array, and a last line without its newline at
+ * the end. The archive's writer reads COPY's output with it, its readers the files' text.
+ */
+function lineSplitter(): Transform {
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  return new Transform({
+    readableObjectMode: true,
+    transform(chunk: Buffer, _enc, done) {
+      const parts = (pending + decoder.write(chunk)).split('\n');
+      pending = parts.pop()!;
+      done(null, parts.length > 0 ? parts : undefined);
+    },
+    flush(done) {
+      const rest = pending + decoder.end();
+      done(null, rest ? [rest] : undefined);
+    },
+  });
+}
+
+/** A file's events from its text lines (an empty line is none). */
+async function* eventsOf(lines: AsyncIterable<string[]>): AsyncGenerator<ArchiveLine> {
+  for await (const batch of lines) for (const line of batch) if (line) yield JSON.parse(line) as ArchiveLine;
+}
+
+/**
  * The archive's lines of one file (by its location), in log order. A read left suspended (an open
  * cursor) holds its error, if any, until it is resumed; ended early (`return`), it closes the file.
  */
 export async function* linesOf(storage: ArchiveStorage, location: string): AsyncGenerator<ArchiveLine> {
   const source = await storage.open(location);
-  const text = source.pipe(createGunzip());
-  source.once('error', (err) => text.destroy(err));
-  text.setEncoding('utf8');
-  let pending = '';
+  const gunzip = createGunzip();
+  const lines = lineSplitter();
+  source.once('error', (err) => lines.destroy(err));
+  gunzip.once('error', (err) => lines.destroy(err));
+  source.pipe(gunzip).pipe(lines);
   try {
-    for await (const chunk of text as AsyncIterable<string>) {
-      const parts = (pending + chunk).split('\n');
-      pending = parts.pop()!;
-      for (const line of parts) if (line) yield JSON.parse(line) as ArchiveLine;
-    }
-    if (pending) yield JSON.parse(pending) as ArchiveLine;
+    yield* eventsOf(lines);
   } finally {
     source.destroy();
-    text.destroy();
+    gunzip.destroy();
+    lines.destroy();
   }
 }
 
@@ -169,9 +193,6 @@ async function writePartition(pool: pg.Pool, name: string, place: ArchivePlace):
   let events = 0;
   let first: string | null = null;
   let last: string | null = null;
-  let pending = '';
-  // a character may be split between two of COPY's chunks: decoded across them
-  const decoder = new StringDecoder('utf8');
   const sink = await place.create(file);
   const client = await pool.connect();
   try {
@@ -181,12 +202,10 @@ async function writePartition(pool: pg.Pool, name: string, place: ArchivePlace):
                 FROM ${name} ORDER BY transaction_id, global_position) TO STDOUT`),
     );
     const lines = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        const text = pending + decoder.write(chunk);
-        const parts = text.split('\n');
-        pending = parts.pop()!;
+      writableObjectMode: true,
+      transform(batch: string[], _enc, done) {
         let outText = '';
-        for (const raw of parts) {
+        for (const raw of batch) {
           const line = unescapeCopy(raw);
           const row = JSON.parse(line) as ArchiveLine;
           const at = `${row.txid}/${row.gp}`;
@@ -205,7 +224,7 @@ async function writePartition(pool: pg.Pool, name: string, place: ArchivePlace):
         done(null, chunk);
       },
     });
-    await pipeline(copy, lines, createGzip({ level: 6 }), counted, sink.stream);
+    await pipeline(copy, lineSplitter(), lines, createGzip({ level: 6 }), counted, sink.stream);
     await sink.finish(bytes);
   } catch (err) {
     await sink.abort();
@@ -249,28 +268,64 @@ export async function verifyArchive(storage: ArchiveStorage, target: string): Pr
       continue;
     }
     if (size !== p.bytes) problems.push(`${size} bytes, the manifest says ${p.bytes}`);
-    const hash = createHash('sha256');
-    await pipeline(await storage.open(file), new Transform({ transform: (c: Buffer, _e, done) => (hash.update(c), done()) }));
-    if (hash.digest('hex') !== p.sha256) problems.push('its SHA-256 is not the manifest\'s');
-    let events = 0;
-    let previous: Position | undefined;
-    try {
-      for await (const line of linesOf(storage, file)) {
-        events++;
-        const at = { commit: BigInt(line.txid), prepare: BigInt(line.gp) };
-        if (previous && comparePositions(at, previous) <= 0) problems.push(`event ${line.gp} is out of log order`);
-        if (BigInt(line.gp) < BigInt(p.from_position) || BigInt(line.gp) >= BigInt(p.to_position)) problems.push(`event ${line.gp} lies outside the partition's range`);
-        previous = at;
-        if (problems.length > 20) break;
-      }
-    } catch (err) {
-      problems.push(`unreadable: ${(err as Error).message}`);
-    }
-    if (events !== p.events) problems.push(`${events} events, the manifest says ${p.events}`);
-    if (p.last && previous && comparePositions(previous, parsePosition(p.last)) !== 0) problems.push('its last event is not the manifest\'s');
+    problems.push(...(await checkFile(storage, file, p)));
     results.push({ name: p.name, file, ok: problems.length === 0, problems });
   }
   return results;
+}
+
+/**
+ * What is wrong with one archived file against its manifest entry, read once: its bytes hashed as
+ * they come from the storage (a bucket's file is downloaded once), its events parsed from the same
+ * bytes, in log order and inside the partition's range. After 20 problems, or where the text stops
+ * making sense, the rest is only hashed.
+ */
+async function checkFile(storage: ArchiveStorage, location: string, p: ArchivedPartition): Promise<string[]> {
+  const source = await storage.open(location);
+  const hash = createHash('sha256');
+  const read = new Promise<void>((resolve, reject) => {
+    source.on('data', (chunk: Buffer) => hash.update(chunk));
+    source.once('end', resolve);
+    source.once('error', reject);
+  });
+  read.catch(() => undefined); // awaited below, once the events have been read
+  const gunzip = createGunzip();
+  const lines = lineSplitter();
+  source.once('error', (err) => lines.destroy(err));
+  gunzip.once('error', (err) => lines.destroy(err));
+  source.pipe(gunzip).pipe(lines);
+  const found: string[] = [];
+  let events = 0;
+  let previous: Position | undefined;
+  let unreadable: string | undefined;
+  try {
+    for await (const line of eventsOf(lines)) {
+      events++;
+      const at = { commit: BigInt(line.txid), prepare: BigInt(line.gp) };
+      if (previous && comparePositions(at, previous) <= 0) found.push(`event ${line.gp} is out of log order`);
+      if (BigInt(line.gp) < BigInt(p.from_position) || BigInt(line.gp) >= BigInt(p.to_position)) found.push(`event ${line.gp} lies outside the partition's range`);
+      previous = at;
+      if (found.length > 20) break;
+    }
+  } catch (err) {
+    unreadable = (err as Error).message;
+  }
+  // the rest of the bytes, hashed without being read as events
+  source.unpipe(gunzip);
+  gunzip.destroy();
+  source.resume();
+  try {
+    await read;
+  } catch (err) {
+    return [`unreadable: ${(err as Error).message}`];
+  }
+  const problems: string[] = [];
+  if (hash.digest('hex') !== p.sha256) problems.push("its SHA-256 is not the manifest's");
+  problems.push(...found);
+  if (unreadable !== undefined) problems.push(`unreadable: ${unreadable}`);
+  if (events !== p.events) problems.push(`${events} events, the manifest says ${p.events}`);
+  if (p.last && previous && comparePositions(previous, parsePosition(p.last)) !== 0) problems.push("its last event is not the manifest's");
+  return problems;
 }
 
 /** The archive's columns of es_partitions (src/eventstore/postgres.ts lists them with the store's). */

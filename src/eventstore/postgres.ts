@@ -558,6 +558,8 @@ export class PostgresEventStore implements EventStore {
   private readonly partitionEvents: number;
   /** where archived partitions' files are read from (README "Archiving old partitions") */
   private readonly archive: ArchiveStorage;
+  /** closed with the store only when the store made it (one given is its maker's to close) */
+  private readonly ownsArchive: boolean;
   /** an append past this position makes the next partition (ensurePartitions) */
   private partitionsDueAt = 0n;
   private ensuring?: Promise<void>;
@@ -573,6 +575,7 @@ export class PostgresEventStore implements EventStore {
   ) {
     this.log = options.log;
     this.archive = options.archive ?? new ArchiveStorage();
+    this.ownsArchive = options.archive === undefined;
     this.partitionEvents = options.partitionEvents ?? DEFAULT_PARTITION_EVENTS;
   }
 
@@ -1105,7 +1108,7 @@ export class PostgresEventStore implements EventStore {
     await this.listener?.close();
     for (const c of this.archiveCursors.values()) await c.lines.return(undefined).catch(() => undefined);
     this.archiveCursors.clear();
-    this.archive.close();
+    if (this.ownsArchive) this.archive.close();
   }
 }
 
