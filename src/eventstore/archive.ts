@@ -31,6 +31,8 @@ export interface ArchivedPartition {
   /** the first and last event in log order (transaction, position), as "commit/prepare" */
   first: string | null;
   last: string | null;
+  /** its events of each type (partitions archived before they were counted: null) */
+  types: Record<string, number> | null;
   sha256: string;
   bytes: number;
   archived_at: string;
@@ -54,7 +56,7 @@ export const lineIsAfter = (line: Pick<ArchiveLine, 'txid' | 'gp'>, after: Posit
 /** Every archived partition, in log order (by the position, not by its text: the column's name is the output's too). */
 export async function archivedPartitions(db: Pick<pg.Pool, 'query'>): Promise<ArchivedPartition[]> {
   const { rows } = await db.query<ArchivedPartition & { archived_at: Date; events: string; bytes: string }>(
-    `SELECT name, archive_file AS file, from_position::text, to_position::text, events, first_event AS first, last_event AS last, sha256, bytes, archived_at
+    `SELECT name, archive_file AS file, from_position::text, to_position::text, events, first_event AS first, last_event AS last, type_counts AS types, sha256, bytes, archived_at
        FROM es_partitions p WHERE archived_at IS NOT NULL ORDER BY p.from_position`,
   );
   return rows.map((r) => ({ ...r, events: Number(r.events), bytes: Number(r.bytes), archived_at: r.archived_at.toISOString() }));
@@ -149,8 +151,8 @@ export async function archiveLog(pool: pg.Pool, options: ArchiveOptions): Promis
         await client.query(`ALTER TABLE es_events DETACH PARTITION ${p.name}`);
         await client.query(`DROP TABLE ${p.name}`);
         await client.query(
-          `UPDATE es_partitions SET archived_at = now(), archive_file = $2, events = $3, first_event = $4, last_event = $5, sha256 = $6, bytes = $7 WHERE name = $1`,
-          [p.name, written.file, written.events, written.first, written.last, written.sha256, written.bytes],
+          `UPDATE es_partitions SET archived_at = now(), archive_file = $2, events = $3, first_event = $4, last_event = $5, sha256 = $6, bytes = $7, type_counts = $8 WHERE name = $1`,
+          [p.name, written.file, written.events, written.first, written.last, written.sha256, written.bytes, JSON.stringify(written.types)],
         );
       });
     } catch (err) {
@@ -193,6 +195,7 @@ async function writePartition(pool: pg.Pool, name: string, place: ArchivePlace):
   let events = 0;
   let first: string | null = null;
   let last: string | null = null;
+  const types: Record<string, number> = {};
   const sink = await place.create(file);
   const client = await pool.connect();
   try {
@@ -212,6 +215,7 @@ async function writePartition(pool: pg.Pool, name: string, place: ArchivePlace):
           first ??= at;
           last = at;
           events++;
+          types[row.type] = (types[row.type] ?? 0) + 1;
           outText += line + '\n';
         }
         done(null, outText);
@@ -232,7 +236,7 @@ async function writePartition(pool: pg.Pool, name: string, place: ArchivePlace):
   } finally {
     client.release();
   }
-  return { file: place.locationOf(file), events, first, last, sha256: hash.digest('hex'), bytes };
+  return { file: place.locationOf(file), events, first, last, types, sha256: hash.digest('hex'), bytes };
 }
 
 /** manifest.json of the place, from es_partitions: every partition archived there. */
@@ -274,6 +278,9 @@ export async function verifyArchive(storage: ArchiveStorage, target: string): Pr
   return results;
 }
 
+const sameCounts = (a: Record<string, number>, b: Record<string, number>) =>
+  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([k, n]) => b[k] === n);
+
 /**
  * What is wrong with one archived file against its manifest entry, read once: its bytes hashed as
  * they come from the storage (a bucket's file is downloaded once), its events parsed from the same
@@ -296,11 +303,13 @@ async function checkFile(storage: ArchiveStorage, location: string, p: ArchivedP
   source.pipe(gunzip).pipe(lines);
   const found: string[] = [];
   let events = 0;
+  const types: Record<string, number> = {};
   let previous: Position | undefined;
   let unreadable: string | undefined;
   try {
     for await (const line of eventsOf(lines)) {
       events++;
+      types[line.type] = (types[line.type] ?? 0) + 1;
       const at = { commit: BigInt(line.txid), prepare: BigInt(line.gp) };
       if (previous && comparePositions(at, previous) <= 0) found.push(`event ${line.gp} is out of log order`);
       if (BigInt(line.gp) < BigInt(p.from_position) || BigInt(line.gp) >= BigInt(p.to_position)) found.push(`event ${line.gp} lies outside the partition's range`);
@@ -324,6 +333,7 @@ async function checkFile(storage: ArchiveStorage, location: string, p: ArchivedP
   problems.push(...found);
   if (unreadable !== undefined) problems.push(`unreadable: ${unreadable}`);
   if (events !== p.events) problems.push(`${events} events, the manifest says ${p.events}`);
+  else if (p.types && unreadable === undefined && found.length <= 20 && !sameCounts(types, p.types)) problems.push("its events' types are not counted as the manifest counts them");
   if (p.last && previous && comparePositions(previous, parsePosition(p.last)) !== 0) problems.push("its last event is not the manifest's");
   return problems;
 }
@@ -338,4 +348,29 @@ ALTER TABLE es_partitions
   ADD COLUMN IF NOT EXISTS last_event text,
   ADD COLUMN IF NOT EXISTS sha256 text,
   ADD COLUMN IF NOT EXISTS bytes bigint;`;
+
+/** Each archived partition's events counted by type (a lag counted through the archive: archivedLag). */
+export const ARCHIVE_TYPE_COUNTS = `ALTER TABLE es_partitions ADD COLUMN IF NOT EXISTS type_counts jsonb;`;
+
+/**
+ * The events of `types` (every type: undefined) after `after` that lie in the archive, counted from
+ * each archived partition's counts: whole for the partitions after the one `after` falls in; of
+ * that one, the share of its positions after `after` (its types' counts do not say where in it
+ * they lie). A partition archived before its types were counted counts all its events.
+ */
+export function archivedLag(parts: readonly ArchivedPartition[], after: Position, types: readonly string[] | undefined): number {
+  let n = 0;
+  for (const p of parts) {
+    if (p.events === 0 || p.last === null || comparePositions(parsePosition(p.last), after) <= 0) continue;
+    const ofTypes = types && p.types ? types.reduce((sum, t) => sum + (p.types![t] ?? 0), 0) : p.events;
+    const first = parsePosition(p.first!);
+    if (comparePositions(first, after) > 0) n += ofTypes;
+    else {
+      const from = BigInt(p.from_position);
+      const span = Number(BigInt(p.to_position) - from);
+      n += Math.round((ofTypes * Math.max(0, Number(BigInt(p.to_position) - 1n - after.prepare))) / Math.max(1, span));
+    }
+  }
+  return n;
+}
 
