@@ -97,8 +97,8 @@ export async function* linesOf(storage: ArchiveStorage, location: string): Async
   const source = await storage.open(location);
   const gunzip = createGunzip();
   const lines = lineSplitter();
-  source.once('error', (err) => lines.destroy(err));
-  gunzip.once('error', (err) => lines.destroy(err));
+  source.on('error', (err) => lines.destroy(err));
+  gunzip.on('error', (err) => lines.destroy(err));
   source.pipe(gunzip).pipe(lines);
   try {
     yield* eventsOf(lines);
@@ -298,8 +298,8 @@ async function checkFile(storage: ArchiveStorage, location: string, p: ArchivedP
   read.catch(() => undefined); // awaited below, once the events have been read
   const gunzip = createGunzip();
   const lines = lineSplitter();
-  source.once('error', (err) => lines.destroy(err));
-  gunzip.once('error', (err) => lines.destroy(err));
+  source.on('error', (err) => lines.destroy(err));
+  gunzip.on('error', (err) => lines.destroy(err));
   source.pipe(gunzip).pipe(lines);
   const found: string[] = [];
   let events = 0;

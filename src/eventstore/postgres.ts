@@ -853,17 +853,28 @@ export class PostgresEventStore implements EventStore {
     return rows.length > 0 && (rows[0].a as boolean);
   }
 
-  /** A stream's read with its archived events (read from every archive file: slower, but complete). */
+  /**
+   * A stream's read with its archived events: its files read from the one its first event lies in
+   * (its row keeps the position; a stream made before the log kept it reads from the first file),
+   * until every revision before the table's first is found. Slower than the table, but complete.
+   */
   private async readStreamWithArchive(streamId: string, live: RecordedEvent[], options: ReadStreamOptions): Promise<RecordedEvent[]> {
+    // the whole stream as the table holds it (the read above may hold only a window of it)
+    const rest = (await this.pool.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream_id = $1 ORDER BY stream_revision`, [streamId])).rows.map(toRecorded);
+    const { rows } = await this.pool.query<{ first: string | null; revision: string }>('SELECT first_position::text AS first, revision::text FROM es_streams WHERE stream_id = $1', [streamId]);
+    if (rows.length === 0) return live;
+    const first = rows[0].first === null ? undefined : BigInt(rows[0].first);
+    // the archive holds the revisions below the table's first (all of them when the table holds none)
+    const wanted = rest.length > 0 ? Number(rest[0].revision) : Number(rows[0].revision) + 1;
     const archived: RecordedEvent[] = [];
     for (const p of await archivedPartitions(this.pool)) {
+      if (archived.length >= wanted) break;
+      if (first !== undefined && BigInt(p.to_position) <= first) continue;
       for await (const line of linesOf(this.archive, p.file)) if (line.stream_id === streamId) archived.push(fromArchive(line));
     }
     if (archived.length === 0) return live;
     const byRevision = new Map<bigint, RecordedEvent>();
     for (const e of archived) byRevision.set(e.revision, e);
-    // the whole stream as it stands (the table's part read again whole: the read above may hold only a window of it)
-    const rest = (await this.pool.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream_id = $1`, [streamId])).rows.map(toRecorded);
     for (const e of [...live, ...rest]) byRevision.set(e.revision, e);
     let all = [...byRevision.values()].sort((a, b) => (a.revision < b.revision ? -1 : a.revision > b.revision ? 1 : 0));
     if (options.direction === 'backwards') {

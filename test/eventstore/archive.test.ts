@@ -163,6 +163,22 @@ describe('the log archive', () => {
     await rebuildAndWait(server, contactsProjection);
     expect((await server.engage.pool.query('SELECT 1 FROM contacts WHERE email = $1', [victim.email])).rowCount).toBe(0);
 
+    // a stream whose first event lies in the last archived partition reads from that partition's file
+    // on: the files before it are not opened
+    const lastArchived = archived.at(-1)!;
+    const later = logBefore.find((e) => e.type === 'ContactCreated' && e.position.prepare >= BigInt(lastArchived.from_position) && e.position.prepare < BigInt(lastArchived.to_position) && early.some((c) => `contact-${c.id}` === e.streamId))!;
+    expect(later).toBeDefined();
+    const filesBefore = (await archivedPartitions(server.engage.pool)).filter((a) => BigInt(a.to_position) <= later.position.prepare).map((a) => a.file);
+    expect(filesBefore.length).toBeGreaterThan(0);
+    const laterBefore = (await wholeLog()).filter((e) => e.streamId === later.streamId);
+    const opens = vi.spyOn(storage, 'open');
+    try {
+      expect((await server.engage.store.readStream(later.streamId)).map((e) => e.id)).toEqual(laterBefore.map((e) => e.id));
+      expect(opens.mock.calls.map(([location]) => location)).toEqual([lastArchived.file]);
+    } finally {
+      opens.mockRestore();
+    }
+
     // a changed file is found
     const bytes = await place.read(full.file);
     bytes[bytes.length - 10] ^= 0xff;
