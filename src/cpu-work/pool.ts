@@ -223,13 +223,15 @@ export class CpuWork {
   private start(thread: Thread, job: Job): void {
     thread.job = job;
     clearTimeout(thread.idle);
-    thread.timer = setTimeout(() => {
-      const seconds = job.timeoutMs / 1000;
-      void this.end(thread, new CpuTaskError(CPU_TASK_TIMEOUT, `took more than ${seconds} s to process; send a smaller or simpler one`));
-    }, job.timeoutMs);
     thread.ready.then(
       () => {
         if (thread.job !== job) return;
+        // the limit is the task's own time: a fresh thread's start (its modules imported, slow on a
+        // loaded host) is not the input's doing
+        thread.timer = setTimeout(() => {
+          const seconds = job.timeoutMs / 1000;
+          void this.end(thread, new CpuTaskError(CPU_TASK_TIMEOUT, `took more than ${seconds} s to process; send a smaller or simpler one`));
+        }, job.timeoutMs);
         thread.worker.once('message', (answer: { ok: true; value: unknown } | { ok: false; name: string; message: string }) => {
           if (thread.job !== job) return;
           clearTimeout(thread.timer);
