@@ -51,6 +51,8 @@ async function grow(pool: import('pg').Pool, from: number, to: number, partition
   }
   await pool.query('VACUUM (ANALYZE) es_events');
   await pool.query('VACUUM (ANALYZE) es_streams');
+  // the seed's dirty pages written out now, not by a checkpoint while the level is measured
+  await pool.query('CHECKPOINT');
 }
 
 interface LevelRates {
