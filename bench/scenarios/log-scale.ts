@@ -55,6 +55,12 @@ async function grow(pool: import('pg').Pool, from: number, to: number, partition
   await checkpoint(pool);
 }
 
+/** The full-page images the cluster has written to its WAL (cluster-wide: the bench's database is the only one writing). */
+async function fullPageImages(pool: import('pg').Pool): Promise<number> {
+  const { rows } = await pool.query<{ fpi: string }>('SELECT wal_fpi::text AS fpi FROM pg_stat_wal');
+  return Number(rows[0].fpi);
+}
+
 /** A checkpoint, where the role may ask for one (on an external server it may not: then none). */
 async function checkpoint(pool: import('pg').Pool): Promise<void> {
   await pool.query('CHECKPOINT').catch(() => undefined);
@@ -73,6 +79,11 @@ interface LevelRates {
   read_stream: number;
   /** the bound under both: a stream's row looked up by its key, bare (no append, no event read) */
   stream_row_lookup: number;
+  /** the bound under an append to an existing stream: its row rewritten by its key, bare (no event written) */
+  stream_row_update: number;
+  /** full-page images written to the WAL per append to an existing stream, and per bare row update */
+  fpi_per_existing_append: number;
+  fpi_per_row_update: number;
   mib_per_million: number;
 }
 
@@ -102,9 +113,11 @@ export const logScale: Scenario = {
         const rate = async (count: number, concurrency: number, fn: (i: number) => Promise<unknown>) => {
           // each phase from a checkpoint: none pays for writing out the pages an earlier one dirtied
           await checkpoint(db.pool);
+          const fpi0 = await fullPageImages(db.pool);
           const t0 = now();
           const lat = await runConcurrent(count, concurrency, fn);
-          return { rate: count / ((now() - t0) / 1000), latency: summarise(lat) };
+          const rate = count / ((now() - t0) / 1000);
+          return { rate, latency: summarise(lat), fpi_per_call: ((await fullPageImages(db.pool)) - fpi0) / count };
         };
         await rate(2_000, CONCURRENCY, () => store.append(`bench-warm-${n++}`, [sent(n)], 'no_stream'));
         const single = await rate(10_000, CONCURRENCY, () => store.append(`bench-new-${n++}`, [sent(n)], 'no_stream'));
@@ -132,6 +145,11 @@ export const logScale: Scenario = {
         const catchup = read / ((now() - tc) / 1000);
         const reads = await rate(5_000, 16, (i) => store.readStream(`message-bench${Math.floor((i * 104_729 + 13) % streams)}`));
         const lookups = await rate(10_000, CONCURRENCY, (i) => db.pool.query('SELECT revision FROM es_streams WHERE stream_id = $1', [`message-bench${Math.floor((i * 15_485_863 + 7) % streams)}`]));
+        // the row an append to an existing stream rewrites, rewritten bare at as many random places
+        // (its values kept): the page reads and the WAL's full-page images any keyed write pays there
+        const updates = await rate(10_000, CONCURRENCY, (i) =>
+          db.pool.query('UPDATE es_streams SET revision = revision WHERE stream_id = $1', [`message-bench${Math.floor((i * 15_485_863 + 11) % streams)}`]),
+        );
         const disk = await db.pool.query<{ bytes: string; events: string }>(
           `SELECT (SELECT sum(pg_total_relation_size(c.oid)) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'es_events'::regclass)::text AS bytes,
                   (SELECT count(*) FROM es_events)::text AS events`,
@@ -147,13 +165,17 @@ export const logScale: Scenario = {
           catchup,
           read_stream: reads.rate,
           stream_row_lookup: lookups.rate,
+          stream_row_update: updates.rate,
+          fpi_per_existing_append: existing.fpi_per_call,
+          fpi_per_row_update: updates.fpi_per_call,
           mib_per_million: Number(disk.rows[0].bytes) / 2 ** 20 / (Number(disk.rows[0].events) / 1e6),
         };
         rates.push(r);
         progress(
           `log-scale @ ${level.toLocaleString('en-US')} (${r.partitions} partitions): append ${Math.round(r.append_single)}/s (p99 ${r.append_single_p99_ms.toFixed(1)} ms), ` +
             `to existing ${Math.round(r.append_existing)}/s (recent ${Math.round(r.append_recent)}/s), appendMany ${Math.round(r.append_many)} events/s, catch-up ${Math.round(r.catchup)} events/s, ` +
-            `readStream ${Math.round(r.read_stream)}/s, bare stream row look-up ${Math.round(r.stream_row_lookup)}/s, ${r.mib_per_million.toFixed(0)} MiB per million events`,
+            `readStream ${Math.round(r.read_stream)}/s, bare stream row look-up ${Math.round(r.stream_row_lookup)}/s, bare row update ${Math.round(r.stream_row_update)}/s, ` +
+            `full-page images per existing-stream append ${r.fpi_per_existing_append.toFixed(2)} (per bare update ${r.fpi_per_row_update.toFixed(2)}), ${r.mib_per_million.toFixed(0)} MiB per million events`,
         );
       }
 
@@ -255,6 +277,16 @@ export const logScale: Scenario = {
     // es_streams, whose table outgrows the cache as the log grows (information, not a target)
     for (const r of rates.slice(1)) {
       figures.push(
+        figure({
+          scenario: 'log-scale',
+          name: `bare rewrite of a stream's row at ${r.events.toLocaleString('en-US')} events`,
+          unit: 'rows/s',
+          better: 'higher',
+          value: r.stream_row_update,
+          target: null,
+          baseline: { name: `the same at ${first.events.toLocaleString('en-US')} events`, value: first.stream_row_update },
+          details: { ...r },
+        }),
         figure({
           scenario: 'log-scale',
           name: `bare look-up of a stream's row at ${r.events.toLocaleString('en-US')} events`,
