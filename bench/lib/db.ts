@@ -26,6 +26,8 @@ export async function openCluster(): Promise<Cluster> {
     const serverFlags = process.env.BENCH_PG_STATS === '1' ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all', '-c', 'pg_stat_statements.track_planning=on'] : [];
     // BENCH_PG_SHARED_BUFFERS=4GB: a host whose cache is sized for its log (README "The log at scale")
     if (process.env.BENCH_PG_SHARED_BUFFERS) serverFlags.push('-c', `shared_buffers=${process.env.BENCH_PG_SHARED_BUFFERS}`);
+    // BENCH_PG_SETTINGS=wal_compression=lz4,max_wal_size=4GB: any other server settings, for a run that asks what they change
+    for (const setting of (process.env.BENCH_PG_SETTINGS ?? '').split(',').filter(Boolean)) serverFlags.push('-c', setting.trim());
     const embedded = await startEmbeddedPostgres({ dataDir: EMBEDDED_DATA_DIR, database: 'postgres', serverFlags });
     adminUrl = embedded.connectionString;
     stop = embedded.stop;
@@ -36,7 +38,7 @@ export async function openCluster(): Promise<Cluster> {
   try {
     const { rows } = await client.query<{ name: string; setting: string; unit: string | null }>(
       `SELECT name, setting, unit FROM pg_settings
-       WHERE name IN ('server_version', 'shared_buffers', 'fsync', 'synchronous_commit', 'max_connections', 'work_mem', 'jit')`,
+       WHERE name IN ('server_version', 'shared_buffers', 'fsync', 'synchronous_commit', 'max_connections', 'work_mem', 'jit', 'wal_compression', 'max_wal_size')`,
     );
     const settings = Object.fromEntries(rows.map((r) => [r.name, r.unit ? `${r.setting} (${r.unit})` : r.setting]));
     return { mode, adminUrl, serverVersion: settings.server_version ?? '?', settings, stop };
