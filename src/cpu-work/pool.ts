@@ -55,7 +55,12 @@ export interface CpuWorkOptions {
   /** tasks waiting for a thread at most; one more is a 503 */
   maxQueue?: number;
   idleMs?: number;
+  /** how long a fresh thread may take to start (its modules imported) before it is ended and its task answered 503 */
+  startMs?: number;
 }
+
+/** A thread's start limit: seconds on a loaded host; past a minute it is stuck, not slow. */
+const THREAD_START_MS = 60_000;
 
 /**
  * Which tasks a free thread takes first: a request's (its caller waits for the answer) before work
@@ -214,6 +219,13 @@ export class CpuWork {
       }),
     };
     thread.ready.catch(() => undefined);
+    // a thread that never starts would hold its task, and every task queued for it, for ever
+    const startLimit = setTimeout(
+      () => void this.end(thread, new AppError(503, 'unavailable', 'a CPU work thread did not start in time; try again shortly', { retry_after: 1 })),
+      this.options.startMs ?? THREAD_START_MS,
+    );
+    startLimit.unref();
+    thread.ready.then(() => clearTimeout(startLimit), () => clearTimeout(startLimit));
     worker.on('error', (error: Error) => void this.end(thread, error));
     worker.on('exit', () => void this.end(thread, new Error('a CPU work thread stopped')));
     this.threads.add(thread);

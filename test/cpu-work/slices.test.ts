@@ -79,4 +79,14 @@ describe('CpuWork time limit', () => {
     // a task that runs past the limit is still ended: the limit holds once the thread has started
     await expect(work.run('spamCheck', { subject: 'x', text: 'word '.repeat(5_000_000), marketing: false })).rejects.toMatchObject({ errorName: 'CpuTaskTimeout' });
   }, 60_000);
+
+  it('ends a thread that does not start in time: its task answers 503, a batch does its slice here', async () => {
+    // a thread's start (its modules imported) is bounded too: one that never became ready held its
+    // task, and every task queued behind it, for ever. A 1 ms start limit no thread meets stands in
+    // for a thread stuck in its start.
+    const stuck = pool({ threads: 1, timeoutMs: 30_000, startMs: 1 });
+    await expect(stuck.run('spamCheck', { subject: 'Hello', text: 'A short note.', marketing: false })).rejects.toMatchObject({ statusCode: 503, code: 'unavailable' });
+    // a batch's slice on such a thread is done here instead, with the same results
+    expect(await stuck.runSlices('validateSends', items, 4, input, here, 'background')).toEqual(validateSends(items, now));
+  }, 60_000);
 });
