@@ -7,10 +7,10 @@
 // so destroying a subject's key erases it in the archive as everywhere else.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { Transform } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
-import { createGunzip, createGzip } from 'node:zlib';
+import { createGunzip, createGzip, type Gunzip } from 'node:zlib';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { withTransaction } from '../db/pool.ts';
@@ -84,6 +84,19 @@ function lineSplitter(): Transform {
   });
 }
 
+/**
+ * The text lines of a file's gzip'd bytes. An error of the bytes or of their decompression ends the
+ * lines with it; the listeners stay for the pipe's whole life (a changed file can fail twice).
+ */
+function gunzippedLines(source: Readable): { gunzip: Gunzip; lines: Transform } {
+  const gunzip = createGunzip();
+  const lines = lineSplitter();
+  source.on('error', (err) => lines.destroy(err));
+  gunzip.on('error', (err) => lines.destroy(err));
+  source.pipe(gunzip).pipe(lines);
+  return { gunzip, lines };
+}
+
 /** A file's events from its text lines (an empty line is none). */
 async function* eventsOf(lines: AsyncIterable<string[]>): AsyncGenerator<ArchiveLine> {
   for await (const batch of lines) for (const line of batch) if (line) yield JSON.parse(line) as ArchiveLine;
@@ -95,11 +108,7 @@ async function* eventsOf(lines: AsyncIterable<string[]>): AsyncGenerator<Archive
  */
 export async function* linesOf(storage: ArchiveStorage, location: string): AsyncGenerator<ArchiveLine> {
   const source = await storage.open(location);
-  const gunzip = createGunzip();
-  const lines = lineSplitter();
-  source.on('error', (err) => lines.destroy(err));
-  gunzip.on('error', (err) => lines.destroy(err));
-  source.pipe(gunzip).pipe(lines);
+  const { gunzip, lines } = gunzippedLines(source);
   try {
     yield* eventsOf(lines);
   } finally {
@@ -296,11 +305,7 @@ async function checkFile(storage: ArchiveStorage, location: string, p: ArchivedP
     source.once('error', reject);
   });
   read.catch(() => undefined); // awaited below, once the events have been read
-  const gunzip = createGunzip();
-  const lines = lineSplitter();
-  source.on('error', (err) => lines.destroy(err));
-  gunzip.on('error', (err) => lines.destroy(err));
-  source.pipe(gunzip).pipe(lines);
+  const { gunzip, lines } = gunzippedLines(source);
   const found: string[] = [];
   let events = 0;
   const types: Record<string, number> = {};
