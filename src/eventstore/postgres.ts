@@ -529,6 +529,12 @@ function expectationKind(expected: ExpectedRevision): string {
   return typeof expected === 'bigint' ? 'exact' : expected;
 }
 
+/** A stream's row, as a read of its archived events needs it: its first event's position (undefined: made before the log kept it) and its last revision. */
+interface StreamStart {
+  first: bigint | undefined;
+  revision: bigint;
+}
+
 export class PostgresEventStore implements EventStore {
   readonly kind = 'postgres' as const;
   readonly atomicAppendMany = true;
@@ -824,7 +830,8 @@ export class PostgresEventStore implements EventStore {
     } catch (err) {
       // the table holds none of what was asked for, the archive may
       if ((err as { code?: string }).code !== ARCHIVED) throw err;
-      return this.readStreamWithArchive(streamId, [], options);
+      const start = await this.archivedStart(streamId);
+      return start ? this.readStreamWithArchive(streamId, [], options, start) : [];
     }
     const events = rows.map(toRecorded);
     // the table holds all that was asked for where it starts where the read starts (or, backwards, ends
@@ -833,24 +840,26 @@ export class PostgresEventStore implements EventStore {
     const complete =
       events.length === 0 ||
       (backwards ? events.length === options.maxCount || events.at(-1)!.revision === 0n : events[0].revision === (options.fromRevision ?? 0n));
-    if (complete || !(await this.mayBeArchived(streamId))) return events;
-    return this.readStreamWithArchive(streamId, events, options);
+    if (complete) return events;
+    const start = await this.archivedStart(streamId);
+    return start ? this.readStreamWithArchive(streamId, events, options, start) : events;
   }
 
   /**
-   * Whether some of a stream's events may lie in the archive (a read that the table does not answer
-   * whole then looks there): a stream that has events, where a partition was archived, whose first
-   * event came before the archive's end (or is not known: streams made before the log kept it).
+   * Where a stream starts, if some of its events may lie in the archive (a read that the table does
+   * not answer whole then looks there): a stream that has events, where a partition was archived,
+   * whose first event came before the archive's end (or is not known: streams made before the log
+   * kept it). Its row's first position and last revision, for the read of its archived part.
    */
-  private async mayBeArchived(streamId: string): Promise<boolean> {
-    const { rows } = await this.pool.query({
-      name: 'es_stream_may_be_archived',
-      text: `SELECT coalesce(s.first_position < a.upto, true) AS a
+  private async archivedStart(streamId: string): Promise<StreamStart | undefined> {
+    const { rows } = await this.pool.query<{ first: string | null; revision: string }>({
+      name: 'es_stream_archived_start',
+      text: `SELECT s.first_position::text AS first, s.revision::text AS revision
                FROM es_streams s, (SELECT max(to_position) AS upto FROM es_partitions WHERE archived_at IS NOT NULL) a
-              WHERE s.stream_id = $1 AND a.upto IS NOT NULL`,
+              WHERE s.stream_id = $1 AND a.upto IS NOT NULL AND coalesce(s.first_position < a.upto, true)`,
       values: [streamId],
     });
-    return rows.length > 0 && (rows[0].a as boolean);
+    return rows.length ? { first: rows[0].first === null ? undefined : BigInt(rows[0].first), revision: BigInt(rows[0].revision) } : undefined;
   }
 
   /**
@@ -858,14 +867,11 @@ export class PostgresEventStore implements EventStore {
    * (its row keeps the position; a stream made before the log kept it reads from the first file),
    * until every revision before the table's first is found. Slower than the table, but complete.
    */
-  private async readStreamWithArchive(streamId: string, live: RecordedEvent[], options: ReadStreamOptions): Promise<RecordedEvent[]> {
+  private async readStreamWithArchive(streamId: string, live: RecordedEvent[], options: ReadStreamOptions, { first, revision }: StreamStart): Promise<RecordedEvent[]> {
     // the whole stream as the table holds it (the read above may hold only a window of it)
     const rest = (await this.pool.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream_id = $1 ORDER BY stream_revision`, [streamId])).rows.map(toRecorded);
-    const { rows } = await this.pool.query<{ first: string | null; revision: string }>('SELECT first_position::text AS first, revision::text FROM es_streams WHERE stream_id = $1', [streamId]);
-    if (rows.length === 0) return live;
-    const first = rows[0].first === null ? undefined : BigInt(rows[0].first);
     // the archive holds the revisions below the table's first (all of them when the table holds none)
-    const wanted = rest.length > 0 ? Number(rest[0].revision) : Number(rows[0].revision) + 1;
+    const wanted = rest.length > 0 ? Number(rest[0].revision) : Number(revision) + 1;
     const archived: RecordedEvent[] = [];
     for (const p of await archivedPartitions(this.pool)) {
       if (archived.length >= wanted) break;
