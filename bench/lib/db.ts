@@ -17,13 +17,33 @@ export interface Cluster {
 
 export const EMBEDDED_DATA_DIR = './.engage/bench';
 
+/**
+ * A cluster left running (an earlier run stopped before it could stop it) is reused as it is, with
+ * the settings it was started with: a run that asked for others (BENCH_PG_SHARED_BUFFERS,
+ * BENCH_PG_SETTINGS, BENCH_PG_STATS) would measure without them. It stops instead.
+ */
+async function refuseIgnoredFlags(client: pg.Client, flags: readonly string[]): Promise<void> {
+  const norm = (v: string) => v.toLowerCase().replace(/\s+/g, '');
+  for (let i = 0; i + 1 < flags.length; i += 2) {
+    const at = flags[i + 1].indexOf('=');
+    const [name, wanted] = [flags[i + 1].slice(0, at), flags[i + 1].slice(at + 1)];
+    const { rows } = await client.query<{ v: string | null }>('SELECT current_setting($1, true) AS v', [name]);
+    const has = rows[0]?.v ?? '(unset)';
+    if (norm(has) !== norm(wanted)) {
+      throw new Error(`bench: the embedded cluster in ${EMBEDDED_DATA_DIR} was already running (left by an earlier run?) with ${name}=${has}, not ${wanted}: stop it (its postmaster.pid names the process) and run again`);
+    }
+  }
+}
+
 export async function openCluster(): Promise<Cluster> {
   let adminUrl = process.env.DATABASE_URL;
   let stop: () => Promise<void> = async () => undefined;
   let mode: Cluster['mode'] = 'external';
+  let serverFlags: string[] = [];
+  let reused = false;
   if (!adminUrl) {
     // BENCH_PG_STATS=1: the statements' time per scenario, from pg_stat_statements (statementStats)
-    const serverFlags = process.env.BENCH_PG_STATS === '1' ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all', '-c', 'pg_stat_statements.track_planning=on'] : [];
+    serverFlags = process.env.BENCH_PG_STATS === '1' ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all', '-c', 'pg_stat_statements.track_planning=on'] : [];
     // BENCH_PG_SHARED_BUFFERS=4GB: a host whose cache is sized for its log (README "The log at scale")
     if (process.env.BENCH_PG_SHARED_BUFFERS) serverFlags.push('-c', `shared_buffers=${process.env.BENCH_PG_SHARED_BUFFERS}`);
     // BENCH_PG_SETTINGS=wal_compression=lz4,max_wal_size=4GB: any other server settings, for a run that asks what they change
@@ -31,6 +51,7 @@ export async function openCluster(): Promise<Cluster> {
     const embedded = await startEmbeddedPostgres({ dataDir: EMBEDDED_DATA_DIR, database: 'postgres', serverFlags });
     adminUrl = embedded.connectionString;
     stop = embedded.stop;
+    reused = !embedded.started;
     mode = 'embedded';
   }
   const client = new pg.Client({ connectionString: adminUrl });
@@ -41,6 +62,7 @@ export async function openCluster(): Promise<Cluster> {
        WHERE name IN ('server_version', 'shared_buffers', 'fsync', 'synchronous_commit', 'max_connections', 'work_mem', 'jit', 'wal_compression', 'max_wal_size')`,
     );
     const settings = Object.fromEntries(rows.map((r) => [r.name, r.unit ? `${r.setting} (${r.unit})` : r.setting]));
+    if (reused) await refuseIgnoredFlags(client, serverFlags);
     return { mode, adminUrl, serverVersion: settings.server_version ?? '?', settings, stop };
   } finally {
     await client.end();
