@@ -135,6 +135,18 @@ const ConfigSchema = z.object({
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   REDIS_URL: z.string().optional(),
   JWT_SECRET: z.string().min(16).optional(),
+  /**
+   * scrypt's cost N for new dashboard password hashes (README "Security notes"): a power of two;
+   * 2^17 is OWASP's minimum, and the start warns below it. Lower only where no real password is
+   * kept: a test run creates thousands of accounts, at a second of CPU each at 2^17.
+   */
+  PASSWORD_SCRYPT_N: z.coerce
+    .number()
+    .int()
+    .min(2 ** 10)
+    .max(2 ** 20)
+    .refine((n) => (n & (n - 1)) === 0, 'a power of two, such as 131072 (2^17)')
+    .default(2 ** 17),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** /health and `engage projections status` warn once one open transaction has held catch-up readers back this long */
   READER_HOLD_WARN_MS: z.coerce.number().int().min(0).default(30_000),

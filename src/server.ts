@@ -4,6 +4,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { anyAccountExists } from '../projections/auth.ts';
+import { warnWhenPasswordsCheap } from './accounts/passwords.ts';
 import { createAccount } from './accounts/service.ts';
 import { type Engage, type OpenOptions, openEngage } from './context.ts';
 import { buildApp } from './http/app.ts';
@@ -51,6 +52,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   // unsubscribe links name this server when PUBLIC_BASE_URL is unset (PORT 0 picks the port only now)
   rememberListeningPort(engage, port);
   warnWhenLinksUnusable(engage);
+  warnWhenPasswordsCheap(engage.config.PASSWORD_SCRYPT_N, engage.log);
   return {
     engage,
     app,

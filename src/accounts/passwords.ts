@@ -2,6 +2,7 @@
 // carries its parameters (scrypt$N$r$p$salt$key), so the cost can rise and older hashes still verify
 // (and are rehashed on the next successful login: passwordNeedsRehash).
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import type { Logger } from 'pino';
 
 export interface ScryptParams {
   N: number;
@@ -11,6 +12,15 @@ export interface ScryptParams {
 
 /** OWASP's minimum for scrypt: N = 2^17, r = 8, p = 1 (128 MiB and a few hundred ms per hash). */
 export const PASSWORD_PARAMS: ScryptParams = { N: 2 ** 17, r: 8, p: 1 };
+
+/** The parameters new hashes get where PASSWORD_SCRYPT_N sets the cost (README "Security notes"). */
+export const passwordParams = (N: number): ScryptParams => ({ ...PASSWORD_PARAMS, N });
+
+/** Logs a warning at start when PASSWORD_SCRYPT_N is below OWASP's minimum: the hashes it makes are cheap to guess against. */
+export function warnWhenPasswordsCheap(N: number, log: Pick<Logger, 'warn'>): void {
+  if (N >= PASSWORD_PARAMS.N) return;
+  log.warn({ password_scrypt_n: N }, `PASSWORD_SCRYPT_N is ${N}, below OWASP's minimum of ${PASSWORD_PARAMS.N}: new dashboard passwords are hashed cheaply; unset it anywhere real passwords are kept`);
+}
 const KEYLEN = 32;
 /** twice what the largest parameters we accept need (128 · N · r bytes) */
 const MAX_N = 2 ** 20;
@@ -46,11 +56,11 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** true when `stored` was made with a lower cost than new hashes get: rehash it once the password is known to be right. */
-export function passwordNeedsRehash(stored: string): boolean {
+/** true when `stored` was made with a lower cost than new hashes get (`params`): rehash it once the password is known to be right. */
+export function passwordNeedsRehash(stored: string, params: ScryptParams = PASSWORD_PARAMS): boolean {
   const h = parse(stored);
-  return !h || h.N < PASSWORD_PARAMS.N || h.r < PASSWORD_PARAMS.r;
+  return !h || h.N < params.N || h.r < params.r;
 }
 
-/** A hash that verifyPassword can be run against when no user exists, so timing does not reveal that (same cost as real ones). */
-export const DUMMY_HASH = `scrypt$${PASSWORD_PARAMS.N}$${PASSWORD_PARAMS.r}$${PASSWORD_PARAMS.p}$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=`;
+/** A hash that verifyPassword can be run against when no user exists, so timing does not reveal that (the cost of new ones, `params`). */
+export const dummyHash = (params: ScryptParams = PASSWORD_PARAMS) => `scrypt$${params.N}$${params.r}$${params.p}$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=`;

@@ -9,7 +9,7 @@ import { storeCredential } from '../credentials.ts';
 import { conflict, notFound } from '../errors.ts';
 import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { newId } from '../ids.ts';
-import { hashPassword } from './passwords.ts';
+import { hashPassword, passwordParams } from './passwords.ts';
 
 export const KEY_ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
 
@@ -96,7 +96,7 @@ async function appendUser(
   user: { userId: string; email: string; password: string; role: Role; now?: Date },
   metadata: EventMetadata,
 ): Promise<Position> {
-  await storeCredential(engage.pool, 'password', user.userId, accountId, await hashPassword(user.password));
+  await storeCredential(engage.pool, 'password', user.userId, accountId, await hashPassword(user.password, passwordParams(engage.config.PASSWORD_SCRYPT_N)));
   const result = await handleCommand(
     engage.store,
     accountDecider,

@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { hashPassword, verifyPassword, passwordNeedsRehash } from '../../src/accounts/passwords.ts';
 import { startServer, type Server } from '../../src/server.ts';
+import { newAccount } from '../support/accounts.ts';
 import { freshDatabase, testConfig, testServerForSuite } from '../support/harness.ts';
+import { requestJson } from '../support/http.ts';
 import { burst } from '../support/rate-limits.ts';
 import { sleep } from '../support/waits.ts';
 
@@ -185,20 +187,17 @@ describe('finding 11: login behind a proxy, per account, and the password KDF', 
       const fine = await server.call('POST', '/v1/auth/login', { body: { email: other.email, password: other.password }, headers: { 'x-forwarded-for': '198.51.100.200' } });
       expect(fine.status).toBe(200);
     }, 60_000);
-
-    it('rehashes a password stored with an older, cheaper scrypt cost on the next successful login', async () => {
-      const acct = await server.newAccount();
-      const old = await hashPassword(acct.password, { N: 2 ** 14, r: 8, p: 1 });
-      expect(old.startsWith('scrypt$16384$8$1$')).toBe(true);
-      await server.engage.pool.query(`UPDATE credentials SET hash = $1 WHERE kind = 'password' AND id = $2`, [old, acct.userId]);
-      expect((await server.call('POST', '/v1/auth/login', { body: { email: acct.email, password: acct.password } })).status).toBe(200);
-      const { rows } = await server.engage.pool.query<{ password_hash: string }>(`SELECT hash AS password_hash FROM credentials WHERE kind = 'password' AND id = $1`, [acct.userId]);
-      expect(rows[0].password_hash.startsWith('scrypt$131072$8$1$')).toBe(true);
-      expect((await server.call('POST', '/v1/auth/login', { body: { email: acct.email, password: acct.password } })).status).toBe(200);
-    }, 60_000);
   });
 
-  it('hashes new passwords with scrypt N = 2^17 and carries the parameters in the hash', async () => {
+  it('PASSWORD_SCRYPT_N is 2^17 (OWASP) unless set, and a power of two from 2^10 to 2^20', () => {
+    const base = { DATABASE_URL: 'postgres://x/y' };
+    expect(loadConfig(base).PASSWORD_SCRYPT_N).toBe(2 ** 17);
+    expect(loadConfig({ ...base, PASSWORD_SCRYPT_N: '' }).PASSWORD_SCRYPT_N).toBe(2 ** 17);
+    expect(loadConfig({ ...base, PASSWORD_SCRYPT_N: '1024' }).PASSWORD_SCRYPT_N).toBe(1024);
+    for (const bad of ['1000', '512', String(2 ** 21), 'many']) expect(() => loadConfig({ ...base, PASSWORD_SCRYPT_N: bad }), bad).toThrow(/PASSWORD_SCRYPT_N/);
+  });
+
+  it('hashes with scrypt r = 8, p = 1 and carries the parameters in the hash', async () => {
     const hash = await hashPassword('correct horse battery');
     expect(hash).toMatch(/^scrypt\$131072\$8\$1\$/);
     expect(await verifyPassword('correct horse battery', hash)).toBe(true);
@@ -208,6 +207,60 @@ describe('finding 11: login behind a proxy, per account, and the password KDF', 
     expect(await verifyPassword('correct horse battery', old)).toBe(true);
     expect(passwordNeedsRehash(old)).toBe(true);
   }, 30_000);
+
+  describe('at the cost an operator runs (2^17)', () => {
+    // the other tests' servers hash at 2^10 (the harness's PASSWORD_SCRYPT_N): a test run makes thousands of accounts
+    const server = testServerForSuite({ PASSWORD_SCRYPT_N: String(2 ** 17) });
+    const storedHash = async (userId: string) =>
+      (await server.engage.pool.query<{ hash: string }>(`SELECT hash FROM credentials WHERE kind = 'password' AND id = $1`, [userId])).rows[0].hash;
+
+    it("hashes a new user's password with scrypt N = 2^17", async () => {
+      const acct = await server.newAccount();
+      expect(await storedHash(acct.userId)).toMatch(/^scrypt\$131072\$8\$1\$/);
+    }, 60_000);
+
+    it('rehashes a password stored with an older, cheaper scrypt cost on the next successful login', async () => {
+      const acct = await server.newAccount();
+      const old = await hashPassword(acct.password, { N: 2 ** 14, r: 8, p: 1 });
+      expect(old.startsWith('scrypt$16384$8$1$')).toBe(true);
+      await server.engage.pool.query(`UPDATE credentials SET hash = $1 WHERE kind = 'password' AND id = $2`, [old, acct.userId]);
+      expect((await server.call('POST', '/v1/auth/login', { body: { email: acct.email, password: acct.password } })).status).toBe(200);
+      expect((await storedHash(acct.userId)).startsWith('scrypt$131072$8$1$')).toBe(true);
+      expect((await server.call('POST', '/v1/auth/login', { body: { email: acct.email, password: acct.password } })).status).toBe(200);
+    }, 60_000);
+  });
+
+  describe('at a lower PASSWORD_SCRYPT_N', () => {
+    let server: Server;
+    const lines: string[] = [];
+    beforeAll(async () => {
+      const sink = new Writable({
+        write(chunk, _enc, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      });
+      server = await startServer({ config: testConfig(await freshDatabase(), { PASSWORD_SCRYPT_N: '1024', LOG_LEVEL: 'info' }), log: pino({ level: 'info' }, sink), workers: false });
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it('warns at start, hashes new passwords at that cost, and still verifies (and keeps) a dearer hash', async () => {
+      const warning = lines.map((l) => JSON.parse(l)).find((l) => l.password_scrypt_n === 1024);
+      expect(warning).toMatchObject({ level: 40 });
+      expect(warning.msg).toMatch(/PASSWORD_SCRYPT_N is 1024, below OWASP's minimum of 131072/);
+      const acct = await newAccount(server);
+      const stored = async () =>
+        (await server.engage.pool.query<{ hash: string }>(`SELECT hash FROM credentials WHERE kind = 'password' AND id = $1`, [acct.userId])).rows[0].hash;
+      expect(await stored()).toMatch(/^scrypt\$1024\$8\$1\$/);
+      // a hash made at a higher cost (before the setting was lowered) logs in, and is not rehashed down
+      const dear = await hashPassword(acct.password, { N: 2 ** 14, r: 8, p: 1 });
+      await server.engage.pool.query(`UPDATE credentials SET hash = $1 WHERE kind = 'password' AND id = $2`, [dear, acct.userId]);
+      expect((await requestJson(server.url, 'POST', '/v1/auth/login', { body: { email: acct.email, password: acct.password } })).status).toBe(200);
+      expect(await stored()).toBe(dear);
+    }, 60_000);
+  });
 });
 
 describe('finding 12: secrets in query strings never reach the request log', () => {

@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { bulkIntakes } from '../../src/messages/bulk-intake.ts';
 import { startServer, type Server } from '../../src/server.ts';
 import { newAccount, type TestAccount } from './accounts.ts';
+import { TEST_PASSWORD_SCRYPT_N } from './processes.ts';
 import { type ApiResponse, type CallOptions, checkedRequest, requestJson } from './http.ts';
 import { documentInProcess } from './openapi.ts';
 
@@ -40,6 +41,9 @@ const TEST_DEFAULTS: Record<string, string> = {
   QUIET_HOURS: 'off',
   SANDBOX_DELIVERY_DELAY_MS: '50',
   READ_YOUR_WRITES_TIMEOUT_MS: '15000',
+  // scrypt at 2^10, not the service's 2^17 (about a second of CPU per hash here): the suite makes
+  // thousands of accounts and logins; test/http/hardening.test.ts checks the cost an operator runs
+  PASSWORD_SCRYPT_N: TEST_PASSWORD_SCRYPT_N,
 };
 
 export function testConfig(databaseUrl: string, overrides: Record<string, string> = {}): Config {

@@ -20,11 +20,14 @@ export interface CliResult {
 /** every engage process a test file started, so afterAll can kill what a failed test left behind */
 const started = new Set<ChildProcess>();
 
+/** scrypt's cost for the test runs' passwords (the harness's and the CLI processes'): see test/support/harness.ts */
+export const TEST_PASSWORD_SCRYPT_N = String(2 ** 10);
+
 function childEnv(databaseUrl: string, env: Record<string, string>): NodeJS.ProcessEnv {
   const base = { ...process.env };
   // vitest's own variables must not leak into the service under test
   for (const k of Object.keys(base)) if (k.startsWith('VITEST') || k === 'NODE_ENV' || k === 'TEST') delete base[k];
-  return { ...base, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', PORT: '0', HOST: '127.0.0.1', ...env };
+  return { ...base, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', PORT: '0', HOST: '127.0.0.1', PASSWORD_SCRYPT_N: TEST_PASSWORD_SCRYPT_N, ...env };
 }
 
 /**

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { userWithPasswordHash } from '../../../projections/auth.ts';
 import { replaceCredentialHash } from '../../credentials.ts';
 import { unauthorized } from '../../errors.ts';
-import { DUMMY_HASH, hashPassword, passwordNeedsRehash, verifyPassword } from '../../accounts/passwords.ts';
+import { dummyHash, hashPassword, passwordNeedsRehash, passwordParams, verifyPassword } from '../../accounts/passwords.ts';
 import type { AppDeps } from '../deps.ts';
 import { FAILED_LOGINS_PER_ACCOUNT, MemoryCounters, checkLimit, refusal } from '../plugins/rate-limit.ts';
 import { type AnyRoute, defineRoute } from '../route.ts';
@@ -49,14 +49,15 @@ export function authRoutes({ engage, authenticator, counters = new MemoryCounter
         }
         const user = await userWithPasswordHash(engage.pool, email);
         // verify against a dummy hash when there is no user, so both failures take the same time
-        const ok = await verifyPassword(body.password, user?.password_hash ?? DUMMY_HASH);
+        const params = passwordParams(engage.config.PASSWORD_SCRYPT_N);
+        const ok = await verifyPassword(body.password, user?.password_hash ?? dummyHash(params));
         if (!user || !ok) throw unauthorized('invalid email or password');
         if (attempt) await counters.takeBack(failKey, attempt);
-        if (passwordNeedsRehash(user.password_hash)) {
+        if (passwordNeedsRehash(user.password_hash, params)) {
           // a hash made with an older, cheaper scrypt cost: the password is known right now, so store it at today's cost
           try {
             // the hash lives in the credentials table, not in events: a rehash is kept for good
-            await replaceCredentialHash(engage.pool, 'password', user.id, user.password_hash, await hashPassword(body.password));
+            await replaceCredentialHash(engage.pool, 'password', user.id, user.password_hash, await hashPassword(body.password, params));
           } catch (err) {
             req.log.warn({ err, user_id: user.id }, 'could not store the rehashed password; the old hash keeps working');
           }
