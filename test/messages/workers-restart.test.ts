@@ -56,9 +56,9 @@ async function allDelivered(db: pg.Pool | pg.Client, ids: string[], timeoutMs = 
 describe('a graceful restart while dispatching', () => {
   const servers = serversAcrossRestart();
 
-  it('3,000 accepted messages all end delivered, each sent once', async () => {
-    const N = 3000;
-    // small batches, so that the close lands while dispatch is in progress
+  it('1,000 accepted messages all end delivered, each sent once', async () => {
+    const N = 1000;
+    // small batches (ten), so that the close lands while dispatch is in progress
     const overrides = { DISPATCH_BATCH_SIZE: '100', RATE_LIMITS_ENABLED: 'false' };
     servers.first = await startTestServer(overrides);
     const { key } = await readyAccount(servers.first);
@@ -120,7 +120,8 @@ describe('a SIGKILLed engage serve', () => {
   });
 
   it('reclaims the dead process’s claims after the lease and sends every accepted message exactly once', async () => {
-    const N = 3000;
+    // ten batches of 100: the kill lands while dispatch is in progress
+    const N = 1000;
     const databaseUrl = await freshDatabase();
     const env = {
       DISPATCH_LEASE_MS: '1000',
