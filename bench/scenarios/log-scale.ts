@@ -22,6 +22,8 @@ import { now, progress, runConcurrent, summarise } from '../lib/stats.ts';
 
 const CONCURRENCY = 32;
 const GROW_CHUNK = 250_000;
+/** the bare appends to existing streams: statements of CONCURRENCY streams each (10,016 appends) */
+const BARE_BATCHES = 313;
 /** the streams appended to by the "recent" figure: the newest of each level's seed */
 const RECENT_STREAMS = 50_000;
 
@@ -81,6 +83,8 @@ interface LevelRates {
   stream_row_lookup: number;
   /** the bound under an append to an existing stream: its row rewritten by its key, bare (no event written) */
   stream_row_update: number;
+  /** the bound under an append to an existing stream, whole: rows moved on and events written, bare, batched as the group commit batches */
+  bare_append_existing: number;
   /** full-page images written to the WAL per append to an existing stream, and per bare row update */
   fpi_per_existing_append: number;
   fpi_per_row_update: number;
@@ -124,6 +128,23 @@ export const logScale: Scenario = {
         // a seeded stream of four events, a fifth appended at its revision (the streams touched once each)
         const streams = Math.floor(level / 4);
         const existing = await rate(10_000, CONCURRENCY, (i) => store.append(`message-bench${Math.floor((i * 7_919 + level) % streams)}`, [sent(i)], 'any'));
+        // the least an append to an existing stream is, bare, sent as the appends' group commit
+        // sends them (one statement at a time, each for the 32 writers' streams): the streams' rows
+        // moved on and their events written into the log, no expectation judged, no function, no
+        // JSON request. The same places reached as by the appends: the streams' rows, the log's tail.
+        // Measured right after them, from a checkpoint too (other streams: at most what they left cached helps)
+        const bareAppends = await rate(BARE_BATCHES, 1, async (b) => {
+          const ids = Array.from({ length: CONCURRENCY }, (_, j) => `message-bench${Math.floor(((b * CONCURRENCY + j) * 15_485_863 + 17) % streams)}`);
+          await db.pool.query(
+            `WITH s AS (UPDATE es_streams SET revision = revision + 1 WHERE stream_id = ANY($1::text[]) RETURNING stream_id, revision)
+             INSERT INTO es_events (stream_id, stream_revision, event_id, type, data, metadata)
+             SELECT s.stream_id, s.revision, gen_random_uuid(), 'MessageSent',
+                    jsonb_build_object('account_id', $2::text, 'id', 'msg_' || s.stream_id, 'provider', 'sandbox', 'provider_message_id', gen_random_uuid(), 'at', now()),
+                    jsonb_build_object('accountId', $2::text, 'actor', 'dispatcher')
+               FROM s`,
+            [ids, BENCH_ACCOUNT],
+          );
+        });
         // the same to the newest RECENT_STREAMS streams of this level's seed, each once (the working
         // set of a sender: its messages' later events follow their first within minutes)
         const recent = await rate(10_000, CONCURRENCY, (i) => store.append(`message-bench${streams - 1 - ((i * 7_919) % RECENT_STREAMS)}`, [sent(i)], 'any'));
@@ -166,6 +187,7 @@ export const logScale: Scenario = {
           read_stream: reads.rate,
           stream_row_lookup: lookups.rate,
           stream_row_update: updates.rate,
+          bare_append_existing: bareAppends.rate * CONCURRENCY,
           fpi_per_existing_append: existing.fpi_per_call,
           fpi_per_row_update: updates.fpi_per_call,
           mib_per_million: Number(disk.rows[0].bytes) / 2 ** 20 / (Number(disk.rows[0].events) / 1e6),
@@ -174,7 +196,7 @@ export const logScale: Scenario = {
         progress(
           `log-scale @ ${level.toLocaleString('en-US')} (${r.partitions} partitions): append ${Math.round(r.append_single)}/s (p99 ${r.append_single_p99_ms.toFixed(1)} ms), ` +
             `to existing ${Math.round(r.append_existing)}/s (recent ${Math.round(r.append_recent)}/s), appendMany ${Math.round(r.append_many)} events/s, catch-up ${Math.round(r.catchup)} events/s, ` +
-            `readStream ${Math.round(r.read_stream)}/s, bare stream row look-up ${Math.round(r.stream_row_lookup)}/s, bare row update ${Math.round(r.stream_row_update)}/s, ` +
+            `readStream ${Math.round(r.read_stream)}/s, bare stream row look-up ${Math.round(r.stream_row_lookup)}/s, bare row update ${Math.round(r.stream_row_update)}/s, bare append to an existing stream ${Math.round(r.bare_append_existing)}/s, ` +
             `full-page images per existing-stream append ${r.fpi_per_existing_append.toFixed(2)} (per bare update ${r.fpi_per_row_update.toFixed(2)}), ${r.mib_per_million.toFixed(0)} MiB per million events`,
         );
       }
@@ -276,6 +298,7 @@ export const logScale: Scenario = {
     within('readStream of a 4-event stream', 'streams/s', (r) => r.read_stream);
     // the bound under the two appends' and reads' figures of existing streams: random rows of
     // es_streams, whose table outgrows the cache as the log grows (information, not a target)
+    within('bare append 1 event, existing streams', 'events/s', (r) => r.bare_append_existing, false);
     within("bare rewrite of a stream's row", 'rows/s', (r) => r.stream_row_update, false);
     within("bare look-up of a stream's row", 'rows/s', (r) => r.stream_row_lookup, false);
     const during = attach.appends_during as { p99: number } | undefined;
