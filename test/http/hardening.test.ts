@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config.ts';
 import { hashPassword, verifyPassword, passwordNeedsRehash } from '../../src/accounts/passwords.ts';
 import { startServer, type Server } from '../../src/server.ts';
 import { newAccount } from '../support/accounts.ts';
-import { freshDatabase, testConfig, testServerForSuite } from '../support/harness.ts';
+import { freshDatabase, testConfig, testServerForSuite, whileRunning } from '../support/harness.ts';
 import { requestJson } from '../support/http.ts';
 import { burst } from '../support/rate-limits.ts';
 import { sleep } from '../support/waits.ts';
@@ -43,6 +43,25 @@ function postUnfinishedBody(url: string, headers: Record<string, string>, patien
     req.write(`{"messages":[${Array(Math.ceil(1_000_000 / item.length)).fill(item).join(',')}`);
     // never req.end(): the body is incomplete until the server answers
   });
+}
+
+/** A describe block's server (no workers) whose log lines, from info up, are kept in `lines`. */
+function serverKeepingItsLog(overrides: Record<string, string>): { server: Server; lines: string[] } {
+  let started: Server | undefined;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    started = await startServer({ config: testConfig(await freshDatabase(), { ...overrides, LOG_LEVEL: 'info' }), log: pino({ level: 'info' }, sink), workers: false });
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return { server: whileRunning(() => started, 'the server keeping its log'), lines };
 }
 
 describe('finding 3: authentication before the body is read; failed auth counts per IP', () => {
@@ -231,20 +250,7 @@ describe('finding 11: login behind a proxy, per account, and the password KDF', 
   });
 
   describe('at a lower PASSWORD_SCRYPT_N', () => {
-    let server: Server;
-    const lines: string[] = [];
-    beforeAll(async () => {
-      const sink = new Writable({
-        write(chunk, _enc, done) {
-          lines.push(String(chunk));
-          done();
-        },
-      });
-      server = await startServer({ config: testConfig(await freshDatabase(), { PASSWORD_SCRYPT_N: '1024', LOG_LEVEL: 'info' }), log: pino({ level: 'info' }, sink), workers: false });
-    });
-    afterAll(async () => {
-      await server?.close();
-    });
+    const { server, lines } = serverKeepingItsLog({ PASSWORD_SCRYPT_N: '1024' });
 
     it('warns at start, hashes new passwords at that cost, and still verifies (and keeps) a dearer hash', async () => {
       const warning = lines.map((l) => JSON.parse(l)).find((l) => l.password_scrypt_n === 1024);
@@ -264,21 +270,7 @@ describe('finding 11: login behind a proxy, per account, and the password KDF', 
 });
 
 describe('finding 12: secrets in query strings never reach the request log', () => {
-  let server: Server;
-  const lines: string[] = [];
-  beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const config = testConfig(await freshDatabase(), { WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN, LOG_LEVEL: 'info' });
-    server = await startServer({ config, log: pino({ level: 'info' }, sink), workers: false });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const { server, lines } = serverKeepingItsLog({ WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN });
 
   it('redacts hub.verify_token and other secret-bearing parameters, keeping the path and harmless ones', async () => {
     const verify = await fetch(`${server.url}/v1/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=${VERIFY_TOKEN}&hub.challenge=c123`);
