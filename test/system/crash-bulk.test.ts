@@ -1,5 +1,5 @@
 // Whole-system crash: `engage serve` (API and workers in one process) is SIGKILLed in the middle of
-// dispatching a bulk of 5,000 messages that each carry a webhook_url, while status callbacks are in
+// dispatching a bulk of 2,000 messages that each carry a webhook_url, while status callbacks are in
 // flight; a new process on the same database finishes the work. Every accepted message reaches
 // exactly one terminal status (read model and event stream agree), and every status callback
 // arrives at least once — a callback sent again after the crash is the same event (same id, same
@@ -13,7 +13,7 @@ import { type Hit, type Receiver, h, startReceiver } from '../support/receivers.
 import { type StreamSummary, countOf, streamsOf } from '../support/streams.ts';
 import { eventually } from '../support/waits.ts';
 
-const N = 5000;
+const N = 2000;
 const CANCELS = 20;
 const TERMINAL = ['MessageDelivered', 'MessageFailed', 'MessageCancelled'];
 /** the per-message callback each event becomes (projections/webhook-outbox.ts) */

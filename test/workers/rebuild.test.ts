@@ -69,7 +69,7 @@ describe('a blue/green rebuild with `engage projections rebuild contacts` while 
     server = await startTestServer();
     const a = await server.newAccount('Big');
     const b = await server.newAccount('Small');
-    big = { key: a.key, seeded: await seedContacts(server.engage.store, a.accountId, 30_000) };
+    big = { key: a.key, seeded: await seedContacts(server.engage.store, a.accountId, 10_000) };
     small = { key: b.key, seeded: await seedContacts(server.engage.store, b.accountId, 300) };
     const last = comparePositions(big.seeded.last, small.seeded.last) > 0 ? big.seeded.last : small.seeded.last;
     expect(await server.engage.runner.waitFor(['contacts'], last, 300_000)).toBe(true);
@@ -241,7 +241,7 @@ describe('a service killed mid-rebuild (SIGKILL) and restarted', () => {
     engage = await openEngage({ config: testConfig(url), log: silent });
     const account = await createAccount(engage, { name: 'Crash', email: 'crash@example.com', password: 'correct horse battery' });
     key = account.api_key;
-    seeded = await seedContacts(engage.store, account.account_id, 40_000);
+    seeded = await seedContacts(engage.store, account.account_id, 15_000);
   }, 600_000);
   afterAll(async () => {
     await engage?.close();
