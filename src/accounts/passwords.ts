@@ -21,6 +21,7 @@ export function warnWhenPasswordsCheap(N: number, log: Pick<Logger, 'warn'>): vo
   if (N >= PASSWORD_PARAMS.N) return;
   log.warn({ password_scrypt_n: N }, `PASSWORD_SCRYPT_N is ${N}, below OWASP's minimum of ${PASSWORD_PARAMS.N}: new dashboard passwords are hashed cheaply; unset it anywhere real passwords are kept`);
 }
+
 const KEYLEN = 32;
 /** twice what the largest parameters we accept need (128 · N · r bytes) */
 const MAX_N = 2 ** 20;

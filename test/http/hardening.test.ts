@@ -45,6 +45,11 @@ function postUnfinishedBody(url: string, headers: Record<string, string>, patien
   });
 }
 
+/** The password hash `server` keeps for a user. */
+async function storedPasswordHash(server: Server, userId: string): Promise<string> {
+  return (await server.engage.pool.query<{ hash: string }>(`SELECT hash FROM credentials WHERE kind = 'password' AND id = $1`, [userId])).rows[0].hash;
+}
+
 /** A describe block's server (no workers) whose log lines, from info up, are kept in `lines`. */
 function serverKeepingItsLog(overrides: Record<string, string>): { server: Server; lines: string[] } {
   let started: Server | undefined;
@@ -230,8 +235,7 @@ describe('finding 11: login behind a proxy, per account, and the password KDF', 
   describe('at the cost an operator runs (2^17)', () => {
     // the other tests' servers hash at 2^10 (the harness's PASSWORD_SCRYPT_N): a test run makes thousands of accounts
     const server = testServerForSuite({ PASSWORD_SCRYPT_N: String(2 ** 17) });
-    const storedHash = async (userId: string) =>
-      (await server.engage.pool.query<{ hash: string }>(`SELECT hash FROM credentials WHERE kind = 'password' AND id = $1`, [userId])).rows[0].hash;
+    const storedHash = (userId: string) => storedPasswordHash(server, userId);
 
     it("hashes a new user's password with scrypt N = 2^17", async () => {
       const acct = await server.newAccount();
@@ -257,8 +261,7 @@ describe('finding 11: login behind a proxy, per account, and the password KDF', 
       expect(warning).toMatchObject({ level: 40 });
       expect(warning.msg).toMatch(/PASSWORD_SCRYPT_N is 1024, below OWASP's minimum of 131072/);
       const acct = await newAccount(server);
-      const stored = async () =>
-        (await server.engage.pool.query<{ hash: string }>(`SELECT hash FROM credentials WHERE kind = 'password' AND id = $1`, [acct.userId])).rows[0].hash;
+      const stored = () => storedPasswordHash(server, acct.userId);
       expect(await stored()).toMatch(/^scrypt\$1024\$8\$1\$/);
       // a hash made at a higher cost (before the setting was lowered) logs in, and is not rehashed down
       const dear = await hashPassword(acct.password, { N: 2 ** 14, r: 8, p: 1 });
