@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { portOpen } from '../src/db/embedded.ts';
 import { SERVICE_NODE_FLAGS } from '../src/node-flags.ts';
-import { freshDatabase } from './support/harness.ts';
+import { migratedDatabase } from './support/harness.ts';
 import { type EngageProcess, killAllEngageProcesses, printedApiKey, runEngage, startEngage, TEST_APPLICATION_NAME } from './support/processes.ts';
 import { acrossTheTurnOfAMinute, burst } from './support/rate-limits.ts';
 import { eventually, until } from './support/waits.ts';
@@ -99,7 +99,7 @@ describe('engage serve --processes 2', () => {
   let apiPids: number[] = [];
 
   beforeAll(async () => {
-    databaseUrl = await freshDatabase();
+    databaseUrl = await migratedDatabase();
     db = new pg.Pool({ connectionString: databaseUrl, max: 2, application_name: TEST_APPLICATION_NAME });
     serve = await startEngage('serve', databaseUrl, ENV, 180_000, PROCESSES);
     base = serve.url!;
@@ -258,7 +258,7 @@ describe('engage serve --processes 2 whose primary is killed', () => {
   }, 60_000);
 
   it('leaves no child behind: each ends when its channel to the primary closes', async () => {
-    const serve = await startEngage('serve', await freshDatabase(), ENV, 180_000, PROCESSES);
+    const serve = await startEngage('serve', await migratedDatabase(), ENV, 180_000, PROCESSES);
     const children = engageChildren(serve.child.pid!);
     expect(children).toHaveLength(3);
     await serve.kill();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PROJECTIONS } from '../../projections/index.ts';
 import { openEngage } from '../../src/context.ts';
 import { comparePositions, parsePosition, positionToString } from '../../src/eventstore/port.ts';
-import { freshDatabase, startTestServer, testConfig } from '../support/harness.ts';
+import { migratedDatabase, startTestServer, testConfig } from '../support/harness.ts';
 import { requestJson } from '../support/http.ts';
 import { s3ServerForSuite } from '../support/s3-server.ts';
 import { type CliResult, type EngageProcess, killAllEngageProcesses, runEngage, startEngage } from '../support/processes.ts';
@@ -38,7 +38,7 @@ describe('the engage CLI beside a running `engage serve`', () => {
   let account: { account_id: string; user_id: string; api_key: string; key_id: string };
 
   beforeAll(async () => {
-    url = await freshDatabase();
+    url = await migratedDatabase();
     serve = await startEngage('serve', url);
     pool = new pg.Pool({ connectionString: url, max: 2 });
   }, 300_000);
@@ -242,7 +242,7 @@ describe('the engage CLI beside a running `engage serve`', () => {
 
 describe('the engage CLI with no service running', () => {
   it('keys rotate finds a key issued moments ago by another CLI call (no read model was up to date)', async () => {
-    const url = await freshDatabase();
+    const url = await migratedDatabase();
     const created = await runEngage(['accounts', 'create', '--name', 'Solo', '--email', 'solo@example.com', '--password', 'correct horse battery', '--json'], url);
     expect(created.code).toBe(0);
     const account = JSON.parse(created.stdout);
@@ -274,7 +274,7 @@ describe('the engage CLI with no service running', () => {
 
 describe('engage projections rebuild of a read model that cannot apply an event', () => {
   it('parks the event, swaps in, says so and exits 3; the new generation lists it as parked', async () => {
-    const url = await freshDatabase();
+    const url = await migratedDatabase();
     const engage = await openEngage({ config: testConfig(url), log: pino({ level: 'silent' }) });
     try {
       const contact = (id: string, created_at: string) => ({
@@ -308,7 +308,7 @@ describe('engage log with an archive in an S3-compatible bucket', () => {
   const s3 = s3ServerForSuite();
 
   it('archive writes closed partitions to the bucket; partitions and streams show read them; verify checks them and finds a changed file', async () => {
-    const url = await freshDatabase();
+    const url = await migratedDatabase();
     const env = { LOG_PARTITION_EVENTS: '100', ...s3.config };
     const engage = await openEngage({ config: testConfig(url, env), log: pino({ level: 'silent' }) });
     try {

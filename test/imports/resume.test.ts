@@ -6,7 +6,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importStream } from '../../commands/import.ts';
-import { freshDatabase } from '../support/harness.ts';
+import { migratedDatabase } from '../support/harness.ts';
 import { type EngageProcess, killAllEngageProcesses, printedApiKey, startEngage, TEST_APPLICATION_NAME, untilOtherSessionsEnd } from '../support/processes.ts';
 import { eventually } from '../support/waits.ts';
 
@@ -36,7 +36,7 @@ describe('kill -9 of engage serve mid-import, then a restart on the same data', 
   });
 
   it('resumes the import where its last batch ended and imports every row exactly once', async () => {
-    const databaseUrl = await freshDatabase();
+    const databaseUrl = await migratedDatabase();
     db = new pg.Pool({ connectionString: databaseUrl, application_name: TEST_APPLICATION_NAME, max: 2 });
     let proc: EngageProcess = await startEngage('serve', databaseUrl, ENV);
     const key = printedApiKey(proc);

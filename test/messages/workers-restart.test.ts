@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readyAccount } from '../support/accounts.ts';
-import { freshDatabase, serversAcrossRestart, startTestServer } from '../support/harness.ts';
+import { migratedDatabase, serversAcrossRestart, startTestServer } from '../support/harness.ts';
 import { requestJson } from '../support/http.ts';
 import { type EngageProcess, killAllEngageProcesses, printedApiKey, startEngage, untilOtherSessionsEnd } from '../support/processes.ts';
 import { countOf as count, type StreamSummary, streamsOf } from '../support/streams.ts';
@@ -122,7 +122,7 @@ describe('a SIGKILLed engage serve', () => {
   it('reclaims the dead process’s claims after the lease and sends every accepted message exactly once', async () => {
     // ten batches of 100: the kill lands while dispatch is in progress
     const N = 1000;
-    const databaseUrl = await freshDatabase();
+    const databaseUrl = await migratedDatabase();
     const env = {
       DISPATCH_LEASE_MS: '1000',
       DISPATCH_BATCH_SIZE: '100',

@@ -2,7 +2,8 @@
 // Builds the CLI once per run too (plain JavaScript, as `npm run build` makes it): the tests start
 // hundreds of engage processes, and each one from the TypeScript sources (tsx) costs twice the CPU.
 // And the dashboard (Vite, as `npm run build` makes it), once per version of its sources: the test
-// servers serve it at /app.
+// servers serve it at /app. And a migrated database, with every read model's first generation, that
+// each test server's database is copied from (a start that migrates an empty one costs a second more).
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -10,7 +11,12 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import pg from 'pg';
+import { ALL_PROJECTIONS } from '../../projections/index.ts';
+import { createPool } from '../../src/db/pool.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded.ts';
+import { ensureProjection } from '../../src/read-models/generations.ts';
+import { migrate } from '../../src/schema.ts';
 
 let embedded: EmbeddedDatabase | undefined;
 
@@ -56,6 +62,38 @@ async function buildDashboard(): Promise<string> {
   return out;
 }
 
+/** Runs `sql` on the cluster's administrative database. */
+async function onCluster(adminUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A database as a server's first start leaves it before anything is written: the schema migrated and
+ * every read model's first generation made. Nothing in it names a server or holds a secret (the
+ * log's partitions and the service's secrets are made by each server's start, with its own settings).
+ */
+async function migratedTemplate(adminUrl: string): Promise<string> {
+  const name = `engage_template_${randomBytes(6).toString('hex')}`;
+  await onCluster(adminUrl, `CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const pool = createPool(url.toString(), 2);
+  try {
+    await migrate(pool);
+    for (const projection of ALL_PROJECTIONS) await ensureProjection(pool, projection);
+  } finally {
+    // a database is copied only while no session is connected to it
+    await pool.end();
+  }
+  return name;
+}
+
 export default async function setup(project: { provide: (key: string, value: unknown) => void }) {
   const build = buildCli();
   const dashboard = buildDashboard();
@@ -71,11 +109,14 @@ export default async function setup(project: { provide: (key: string, value: unk
     url = embedded.connectionString;
   }
   project.provide('adminDatabaseUrl', url);
+  const template = await migratedTemplate(url);
+  project.provide('migratedTemplate', template);
   const cli = await build;
   project.provide('cliMain', cli.main);
   project.provide('dashboardDir', await dashboard);
   return async () => {
     rmSync(cli.out, { recursive: true, force: true });
+    await onCluster(url, `DROP DATABASE IF EXISTS ${template}`);
     await embedded?.stop();
     // a cluster whose files had to live outside the checkout (its user cannot reach it: a clone in a
     // directory only root may enter) would outlive the checkout; a test cluster is throwaway
@@ -88,6 +129,8 @@ export default async function setup(project: { provide: (key: string, value: unk
 declare module 'vitest' {
   export interface ProvidedContext {
     adminDatabaseUrl: string;
+    /** a migrated database on the test cluster that test servers' databases are copied from */
+    migratedTemplate: string;
     /** the built CLI (dist-style main.js) the tests run engage processes from */
     cliMain: string;
     /** the dashboard built from the current sources, served by the test servers at /app */

@@ -14,13 +14,26 @@ import { type ApiResponse, type CallOptions, checkedRequest, requestJson } from 
 import { documentInProcess } from './openapi.ts';
 
 /** Creates an empty database on the test cluster and returns its URL. */
-export async function freshDatabase(): Promise<string> {
+export function freshDatabase(): Promise<string> {
+  return newDatabase('');
+}
+
+/**
+ * Creates a database on the test cluster as a server's first start would leave it before anything
+ * is written (migrated, every read model's first generation made; test/support/global-setup.ts) and
+ * returns its URL. What a test server starts on unless the test gives it a database.
+ */
+export function migratedDatabase(): Promise<string> {
+  return newDatabase(` TEMPLATE ${inject('migratedTemplate')}`);
+}
+
+async function newDatabase(options: string): Promise<string> {
   const admin = inject('adminDatabaseUrl');
   const name = `engage_test_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name}`);
+    await client.query(`CREATE DATABASE ${name}${options}`);
   } finally {
     await client.end();
   }
@@ -67,7 +80,7 @@ export interface TestServer extends Server {
 
 /** `clock`: the time the server lives in, for a test that places events on days it chooses. */
 export async function startTestServer(overrides: Record<string, string> = {}, databaseUrl?: string, clock?: Clock): Promise<TestServer> {
-  const url = databaseUrl ?? (await freshDatabase());
+  const url = databaseUrl ?? (await migratedDatabase());
   const server = await startServer({ config: testConfig(url, overrides), log: pino({ level: 'silent' }), ...(clock ? { clock } : {}) });
   documentInProcess(server.url, () => server.app.swagger());
   return {

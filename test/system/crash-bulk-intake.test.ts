@@ -5,7 +5,7 @@
 // every accepted message is in the log exactly once and is delivered; the intake is gone.
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../support/harness.ts';
+import { migratedDatabase } from '../support/harness.ts';
 import { requestJson } from '../support/http.ts';
 import { killAllEngageProcesses, printedApiKey, startEngage, TEST_APPLICATION_NAME, untilOtherSessionsEnd } from '../support/processes.ts';
 import { eventually } from '../support/waits.ts';
@@ -21,7 +21,7 @@ describe('kill -9 of engage serve after a bulk is answered, before its messages 
   });
 
   it('a restarted process appends every accepted message once, and each is delivered', async () => {
-    const databaseUrl = await freshDatabase();
+    const databaseUrl = await migratedDatabase();
     db = new pg.Pool({ connectionString: databaseUrl, max: 4, application_name: TEST_APPLICATION_NAME });
     const first = await startEngage('serve', databaseUrl, ENV);
     const key = printedApiKey(first);

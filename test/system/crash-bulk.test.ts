@@ -6,7 +6,7 @@
 // body).
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../support/harness.ts';
+import { migratedDatabase } from '../support/harness.ts';
 import { requestJson } from '../support/http.ts';
 import { type EngageProcess, killAllEngageProcesses, printedApiKey, startEngage, TEST_APPLICATION_NAME, untilOtherSessionsEnd } from '../support/processes.ts';
 import { type Hit, type Receiver, h, startReceiver } from '../support/receivers.ts';
@@ -84,7 +84,7 @@ describe('kill -9 of engage serve mid-bulk, then a restart on the same data', ()
       if (v) for (const release of waiting.splice(0)) release();
     };
 
-    const databaseUrl = await freshDatabase();
+    const databaseUrl = await migratedDatabase();
     db = new pg.Pool({ connectionString: databaseUrl, max: 4, application_name: TEST_APPLICATION_NAME });
     const first: EngageProcess = await startEngage('serve', databaseUrl, ENV);
     const key = printedApiKey(first);

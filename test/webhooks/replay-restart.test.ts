@@ -7,7 +7,7 @@
 // per-host concurrency), and never twice from the new process.
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshDatabase } from '../support/harness.ts';
+import { migratedDatabase } from '../support/harness.ts';
 import { requestJson } from '../support/http.ts';
 import { type EngageProcess, killAllEngageProcesses, printedApiKey, startEngage, TEST_APPLICATION_NAME, untilOtherSessionsEnd } from '../support/processes.ts';
 import { type Receiver, startReceiver } from '../support/receivers.ts';
@@ -45,7 +45,7 @@ describe('kill -9 of engage serve mid-replay, then a restart on the same data', 
       await sleep(15);
       return 200;
     });
-    const databaseUrl = await freshDatabase();
+    const databaseUrl = await migratedDatabase();
     db = new pg.Pool({ connectionString: databaseUrl, application_name: TEST_APPLICATION_NAME, max: 2 });
     let proc: EngageProcess = await startEngage('serve', databaseUrl, ENV);
     const key = printedApiKey(proc);

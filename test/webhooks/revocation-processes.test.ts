@@ -8,7 +8,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/service.ts';
 import { type Server, startServer } from '../../src/server.ts';
-import { freshDatabase, testConfig } from '../support/harness.ts';
+import { migratedDatabase, testConfig } from '../support/harness.ts';
 import { checkedRequest } from '../support/http.ts';
 import { killAllEngageProcesses, startEngage } from '../support/processes.ts';
 import { type Receiver, startReceiver } from '../support/receivers.ts';
@@ -28,7 +28,7 @@ describe('an API process and `engage worker`', () => {
   const opened = new Promise<void>((r) => (open = r));
 
   beforeAll(async () => {
-    url = await freshDatabase();
+    url = await migratedDatabase();
     const apiProcess = (timeout: string) =>
       startServer({ config: testConfig(url, { WEBHOOK_ALLOW_PRIVATE: 'true', READ_YOUR_WRITES_TIMEOUT_MS: timeout }), log: pino({ level: 'silent' }), runProjections: false, workers: false });
     api = await apiProcess('60000');

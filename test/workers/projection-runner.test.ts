@@ -11,7 +11,7 @@ import { retryParked } from '../../src/read-models/parked.ts';
 import { ProjectionRunner } from '../../src/read-models/runner.ts';
 import { GENERATION_LOCK_NAMESPACE } from '../../src/read-models/state.ts';
 import { openMigratedStore } from '../support/event-store.ts';
-import { freshDatabase, startTestServer, type TestServer } from '../support/harness.ts';
+import { migratedDatabase, startTestServer, type TestServer } from '../support/harness.ts';
 import { killAllEngageProcesses, runEngage } from '../support/processes.ts';
 import { eventually } from '../support/waits.ts';
 
@@ -118,7 +118,7 @@ afterAll(async () => {
 describe('the projection runner', () => {
   let url: string;
   beforeAll(async () => {
-    url = await freshDatabase();
+    url = await migratedDatabase();
   }, 300_000);
 
   it('commits every batch together with its checkpoint: no snapshot ever shows one without the other', async () => {

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/accounts/service.ts';
 import { type Server, startServer } from '../../src/server.ts';
-import { freshDatabase, testConfig } from '../support/harness.ts';
+import { migratedDatabase, testConfig } from '../support/harness.ts';
 import { requestJson } from '../support/http.ts';
 import { comparePositions } from '../../src/eventstore/port.ts';
 import { eventually } from '../support/waits.ts';
@@ -18,7 +18,7 @@ describe('an API process without projections, with `engage worker` in another pr
   let key: string;
 
   beforeAll(async () => {
-    url = await freshDatabase();
+    url = await migratedDatabase();
     // a bound far beyond the test's own timeout: a write that is not seen to be projected hangs the test
     api = await startServer({
       config: testConfig(url, { READ_YOUR_WRITES_TIMEOUT_MS: '600000' }),

@@ -13,7 +13,7 @@ import { PostgresEventStore } from '../../src/eventstore/postgres.ts';
 import type { Projection } from '../../src/read-models/projection.ts';
 import { requestRebuild } from '../../src/read-models/generations.ts';
 import { ProjectionRunner } from '../../src/read-models/runner.ts';
-import { freshDatabase, startTestServer, testConfig, type TestServer } from '../support/harness.ts';
+import { migratedDatabase, startTestServer, testConfig, type TestServer } from '../support/harness.ts';
 import { requestJson } from '../support/http.ts';
 import { killAllEngageProcesses, runEngage, startEngage } from '../support/processes.ts';
 import { eventually } from '../support/waits.ts';
@@ -161,7 +161,7 @@ describe('runners racing on a rebuild while events keep arriving', () => {
   });
 
   it('apply every event exactly once to the generation that swaps in, rebuild after rebuild', async () => {
-    const url = await freshDatabase();
+    const url = await migratedDatabase();
     const nodes = ['A', 'B'].map((tag) => {
       const pool = createPool(url);
       const store = new PostgresEventStore(pool, url);
@@ -236,7 +236,7 @@ describe('a service killed mid-rebuild (SIGKILL) and restarted', () => {
   let key: string;
 
   beforeAll(async () => {
-    url = await freshDatabase();
+    url = await migratedDatabase();
     // this process only writes events and reads tables; the service processes run the projections
     engage = await openEngage({ config: testConfig(url), log: silent });
     const account = await createAccount(engage, { name: 'Crash', email: 'crash@example.com', password: 'correct horse battery' });
