@@ -13,7 +13,7 @@ import { contactsProjection } from '../../projections/contacts.ts';
 import { archiveLog, archivedPartitions, verifyArchive } from '../../src/eventstore/archive.ts';
 import { logPartitions } from '../../src/eventstore/partitions.ts';
 import { positionToString, type RecordedEvent, START } from '../../src/eventstore/port.ts';
-import { testServerForSuite } from '../support/harness.ts';
+import { type TestServer, testServerForSuite } from '../support/harness.ts';
 import { s3ServerForSuite } from '../support/s3-server.ts';
 import { rebuildAndWait } from '../support/rebuild.ts';
 import { eventually } from '../support/waits.ts';
@@ -33,10 +33,11 @@ const PLACES: [string, Place][] = [
   ['an S3-compatible bucket', { target: async () => `s3://${s3.bucket}/log/${randomUUID().slice(0, 8)}`, read: (f) => s3.get(s3Key(f)), write: (f, b) => s3.put(s3Key(f), b) }],
 ];
 
-async function wholeLog(): Promise<RecordedEvent[]> {
+/** The log read from its start in reads of `maxCount` (which end inside partitions), through the archive where it holds them. */
+async function wholeLog(of: TestServer = server, maxCount = 37): Promise<RecordedEvent[]> {
   const all: RecordedEvent[] = [];
   for (let after = START; ; ) {
-    const batch = await server.engage.store.readAll({ after, maxCount: 37 });
+    const batch = await of.engage.store.readAll({ after, maxCount });
     if (batch.length === 0) return all;
     all.push(...batch);
     after = batch[batch.length - 1].position;
@@ -197,27 +198,33 @@ describe('the log archive', () => {
     await place.write(full.file, bytes);
     expect((await verifyArchive(storage, dir)).every((r) => r.ok)).toBe(true);
   }, 180_000);
+});
 
+// partitions of 1,000 positions: from "1" to five digits ("1001" sorts after "10001" as text) in
+// 11 partitions, not the 105 the suite's partitions of 100 would take
+describe('the log archive, past 10,000 positions', () => {
+  const server = testServerForSuite({ LOG_PARTITION_EVENTS: '1000' });
   it('reads archived partitions in log order where their positions have more digits than the first (numerically, not as text), their events as written (characters split between COPY chunks)', async () => {
-    // the log past position 10,000: partitions from "1" to five digits, which sort otherwise as text
+    // the log past position 12,000: partitions from "1" to five digits, which sort otherwise as text,
+    // and a full one past the one archived last (the archive stops at --before, not at one still filling)
     const head = async () => BigInt((await server.engage.pool.query<{ gp: string }>('SELECT coalesce(max(global_position), 0)::text AS gp FROM es_events')).rows[0].gp);
     // characters of two, three and four bytes, more than one of COPY's chunks of them: some fall across two chunks
     await server.engage.store.append(`order-${randomUUID()}`, [{ type: 'OrderNoted', data: { note: 'ü€𝄞'.repeat(40_000) } }], 'no_stream');
-    for (let n = 0; (await head()) < 10_500n; n++) {
+    for (let n = 0; (await head()) < 12_100n; n++) {
       await server.engage.store.append(`order-${randomUUID()}`, Array.from({ length: 500 }, (_, i) => ({ type: 'OrderNoted', data: { n, i } })), 'no_stream');
     }
-    const logBefore = await wholeLog();
+    const logBefore = await wholeLog(server, 777);
     const dir = await mkdtemp(path.join(tmpdir(), 'engage-archive-order-'));
     const last = await head();
     await eventually('the closed partitions archived', async () => {
-      const o = await archiveLog(server.engage.pool, { before: last - 200n, to: dir, storage: server.engage.archive });
+      const o = await archiveLog(server.engage.pool, { before: last - 600n, to: dir, storage: server.engage.archive });
       return /--before/.test(o.stoppedAt?.reason ?? '') ? o : undefined;
     }, 60_000, 200);
     const archived = await archivedPartitions(server.engage.pool);
     expect(archived.some((a) => a.from_position.length >= 5)).toBe(true);
     const froms = archived.map((a) => BigInt(a.from_position));
     expect(froms).toEqual([...froms].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
-    const logAfter = await wholeLog();
+    const logAfter = await wholeLog(server, 777);
     expect(logAfter.map((e) => [e.id, e.position.prepare])).toEqual(logBefore.map((e) => [e.id, e.position.prepare]));
     expect(logAfter.map((e) => e.data)).toEqual(logBefore.map((e) => e.data));
 
@@ -235,6 +242,6 @@ describe('the log archive', () => {
     expect(all).toBe(true);
     const lastArchived = (await archivedPartitions(server.engage.pool)).at(-1)!;
     expect(positionToString(await server.engage.store.headPosition())).toBe(lastArchived.last);
-    expect((await wholeLog()).length).toBeGreaterThan(logBefore.length);
+    expect((await wholeLog(server, 777)).length).toBeGreaterThan(logBefore.length);
   }, 180_000);
 });
