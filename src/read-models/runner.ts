@@ -91,6 +91,8 @@ export class ProjectionRunner extends EventEmitter {
   private readonly warned = new Set<string>();
   /** projections whose state rows a loop must read again before its next step (something moved them) */
   private readonly staleState = new Set<string>();
+  /** the last read of every read model's state rows, shared by the loops' periodic controls (sharedState) */
+  private lastSharedState?: { at: number; read: Promise<pg.QueryResult<StateRow>> };
   private stopped = false;
   private announceCheckpoints = false;
   private checkpoints?: NotificationListener;
@@ -287,9 +289,12 @@ export class ProjectionRunner extends EventEmitter {
       const ticket = this.tail.advanced.ticket();
       let didWork = false;
       try {
-        if (!rows || this.staleState.delete(p.name) || Date.now() - lastControl >= this.controlIntervalMs) {
-          rows = await readState(this.pool, p.name);
-          lastControl = Date.now();
+        const moved = !rows || this.staleState.delete(p.name);
+        if (!rows || moved || Date.now() - lastControl >= this.controlIntervalMs) {
+          // rows something moved are read for this read model alone; the periodic control shares a read
+          const control = moved ? await this.ownState(p.name) : await this.sharedState(p.name);
+          rows = control.rows;
+          lastControl = control.at;
           const live = rows.find((r) => r.active && r.version === p.version);
           if (live) this.followCheckpointBack(p.name, live);
         }
@@ -327,6 +332,36 @@ export class ProjectionRunner extends EventEmitter {
       }
       if (!didWork) await this.tail.advanced.wait(ticket, Math.max(50, this.controlIntervalMs - (Date.now() - lastControl)));
     }
+  }
+
+  /** A read model's state rows, read now; `at` is when they were read. */
+  private async ownState(name: string): Promise<{ at: number; rows: StateRow[] }> {
+    const rows = await readState(this.pool, name);
+    return { at: Date.now(), rows };
+  }
+
+  /**
+   * A read model's state rows from a read of every read model's made at most half a control interval
+   * ago (or under way), else from a new one; `at` is when that read was made. The loops' periodic
+   * controls share it, so an idle runner reads projection_state once or twice an interval, not once
+   * per read model; a loop counts its next control from `at`, so what it holds is never older than an
+   * interval.
+   */
+  private async sharedState(name: string): Promise<{ at: number; rows: StateRow[] }> {
+    const now = Date.now();
+    let last = this.lastSharedState;
+    if (!last || now - last.at >= this.controlIntervalMs / 2) {
+      const read = this.pool.query<StateRow>(`SELECT ${STATE_COLUMNS} FROM projection_state WHERE name = ANY($1) ORDER BY name, generation`, [this.projections.map((p) => p.name)]);
+      last = { at: now, read };
+      this.lastSharedState = last;
+      const made = last;
+      // a failed read is not shared with the loops that come after it
+      read.catch(() => {
+        if (this.lastSharedState === made) this.lastSharedState = undefined;
+      });
+    }
+    const { rows } = await last.read;
+    return { at: last.at, rows: rows.filter((r) => r.name === name) };
   }
 
   private noteOtherVersion(p: Projection, row: StateRow) {
