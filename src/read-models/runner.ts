@@ -285,18 +285,25 @@ export class ProjectionRunner extends EventEmitter {
     // the state rows are read again once per control interval, or when a step saw them move; in
     // between the loop keeps them itself (each batch re-checks its row under the generation's lock)
     let rows: StateRow[] | undefined;
+    /** the loop's position and skip as its last control left them (the same objects while it has not moved) */
+    let lastSeen: { position?: Position; skip?: unknown } = {};
     while (!this.stopped) {
       const ticket = this.tail.advanced.ticket();
       let didWork = false;
       try {
         const moved = !rows || this.staleState.delete(p.name);
         if (!rows || moved || Date.now() - lastControl >= this.controlIntervalMs) {
-          // rows something moved are read for this read model alone; the periodic control shares a read
-          const control = moved ? await this.ownState(p.name) : await this.sharedState(p.name);
+          // rows something moved are read for this read model alone, and so are those of a loop that
+          // moved since its last control: a shared read made before its last batch or skip committed
+          // would show its checkpoint behind, as a replay does. An idle loop's control shares a read.
+          const idle = (): boolean => this.positions.get(p.name) === lastSeen.position && this.skips.get(p.name) === lastSeen.skip;
+          let control = moved || !idle() ? undefined : await this.sharedState(p.name);
+          if (!control || !idle()) control = await this.ownState(p.name);
           rows = control.rows;
           lastControl = control.at;
           const live = rows.find((r) => r.active && r.version === p.version);
           if (live) this.followCheckpointBack(p.name, live);
+          lastSeen = { position: this.positions.get(p.name), skip: this.skips.get(p.name) };
         }
         for (const row of rows) {
           if (row.version !== p.version) {
@@ -342,10 +349,10 @@ export class ProjectionRunner extends EventEmitter {
 
   /**
    * A read model's state rows from a read of every read model's made at most half a control interval
-   * ago (or under way), else from a new one; `at` is when that read was made. The loops' periodic
-   * controls share it, so an idle runner reads projection_state once or twice an interval, not once
-   * per read model; a loop counts its next control from `at`, so what it holds is never older than an
-   * interval.
+   * ago (or under way), else from a new one; `at` is when that read was made. The periodic controls
+   * of idle loops share it, so an idle runner reads projection_state once or twice an interval, not
+   * once per read model; a loop counts its next control from `at`, so what it holds is never older
+   * than an interval. A fresh read was made after the loop's last control (an interval ago at least).
    */
   private async sharedState(name: string): Promise<{ at: number; rows: StateRow[] }> {
     const now = Date.now();
